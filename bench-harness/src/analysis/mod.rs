@@ -1,0 +1,1 @@
+//! Statistics over a benchmark's samples. INTERIM: filled in next.

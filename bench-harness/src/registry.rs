@@ -1,0 +1,68 @@
+//! What `#[benchmark]` registers, and how the runner finds it.
+//!
+//! The attribute expands to an `inventory::submit!` of a [`BenchEntry`];
+//! inventory collects them before `main` runs. Generated code names these
+//! items only through `::bench_harness::__private`, so they can change
+//! without breaking users.
+
+use bench_runtime::Bencher;
+
+/// A registered benchmark, as the attribute describes it.
+#[derive(Debug)]
+pub struct BenchEntry {
+    /// The function's name, or the attribute's `name = "..."`.
+    pub name: &'static str,
+    /// `module_path!()` at the function: its first segment is the crate.
+    pub module_path: &'static str,
+    pub file: &'static str,
+    pub line: u32,
+    /// Per-benchmark options from the attribute.
+    pub options: BenchOptions,
+    /// Runs the benchmark body with a bencher.
+    pub run: fn(&mut Bencher<'_>),
+}
+
+/// Options written in the attribute; `None` means "the command line's value".
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BenchOptions {
+    /// `#[benchmark(ignore)]`: skipped unless `--ignored` or `--include-ignored`.
+    pub ignore: bool,
+    /// `warm_up_time = SECS`
+    pub warm_up_time: Option<f64>,
+    /// `measure_time = SECS`
+    pub measure_time: Option<f64>,
+    /// `max_time = SECS`
+    pub max_time: Option<f64>,
+    /// `min_samples = N`
+    pub min_samples: Option<usize>,
+}
+
+impl BenchOptions {
+    /// The defaults, usable in a `static` initialiser.
+    pub const DEFAULT: BenchOptions = BenchOptions {
+        ignore: false,
+        warm_up_time: None,
+        measure_time: None,
+        max_time: None,
+        min_samples: None,
+    };
+}
+
+inventory::collect!(BenchEntry);
+
+impl BenchEntry {
+    /// The name users see, filter on and compare across runs: the module path
+    /// below the crate root joined with the benchmark name, for example
+    /// `arith::int_add` (`fib_20` at the root of the bench file).
+    pub fn full_name(&self) -> String {
+        match self.module_path.split_once("::") {
+            Some((_crate, rest)) => format!("{rest}::{}", self.name),
+            None => self.name.to_string(),
+        }
+    }
+}
+
+/// Every benchmark linked into this binary, in registration order.
+pub fn all() -> impl Iterator<Item = &'static BenchEntry> {
+    inventory::iter::<BenchEntry>.into_iter()
+}

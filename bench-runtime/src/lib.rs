@@ -1,0 +1,30 @@
+//! The measurement core of bench-harness: clocks, [`black_box`], the
+//! [`Bencher`] a benchmark body receives, and the [`Sampler`] that decides
+//! how many iterations each sample runs and when to stop.
+//!
+//! This crate does no statistics and prints nothing; users depend on
+//! `bench-harness`, which re-exports what they need from here.
+//!
+//! ```
+//! use bench_runtime::{Sampler, SamplerConfig, Nanos};
+//!
+//! // Drive a sampler with a fake clock: every iteration costs 50 ns.
+//! let mut sampler = Sampler::new(SamplerConfig::default());
+//! while let Some(iters) = sampler.next_iters() {
+//!     let elapsed = Nanos(50.0 * iters as f64);
+//!     sampler.record(elapsed, elapsed);
+//! }
+//! let measurement = sampler.finish().unwrap();
+//! assert!(measurement.samples.iter().all(|s| s.per_iter() == Nanos(50.0)));
+//! ```
+
+pub mod bencher;
+pub mod clock;
+pub mod sampler;
+pub mod units;
+
+pub use bencher::{Bencher, Driver, Routine};
+pub use clock::{Clock, ClockKind, TimerChoice, TimerPrecision};
+pub use sampler::{Measurement, Sample, Sampler, SamplerConfig, StopReason, WarmUp};
+pub use std::hint::black_box;
+pub use units::{Nanos, Ticks};
