@@ -12,6 +12,6 @@ pub use bench_runtime::{black_box, Bencher};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::registry::{BenchEntry, BenchOptions};
-    pub use bench_runtime::Bencher;
+    pub use bench_runtime::{Bencher, Clock, Driver, Nanos};
     pub use inventory;
 }

@@ -9,8 +9,10 @@
 //! Phases, in order:
 //! 1. **Calibrate**: double the iterations per sample (GMPBench style) until one
 //!    sample lasts at least [`SamplerConfig::min_sample_time`].
-//! 2. **Warm up**: run samples at that size for [`SamplerConfig::warm_up_time`];
-//!    they are discarded.
+//! 2. **Warm up**: run samples until [`SamplerConfig::warm_up_time`]
+//!    (calibration included) is spent; they are discarded. A warm sample that
+//!    falls below the floor doubles the size again, since calibration may have
+//!    run on cold, slow first iterations.
 //! 3. **Measure**: record samples until [`SamplerConfig::measure_time`] is spent
 //!    and at least [`SamplerConfig::min_samples`] were taken.
 //!
@@ -163,7 +165,16 @@ impl Sampler {
             Phase::Calibrate => self.calibrate(sample),
             Phase::WarmUp => {
                 self.warm_up.samples += 1;
-                if self.phase_spent.0 >= self.config.warm_up_time.0 {
+                // Calibration may have run on cold, slow first iterations:
+                // keep growing the sample until warm samples reach the floor.
+                if sample.elapsed.0 < self.config.min_sample_time.0 && self.iters < u64::MAX / 2 {
+                    self.iters *= 2;
+                }
+                // Calibration samples warm up too: the budget covers both.
+                // The sample cap bounds warm-up where time does not advance.
+                if self.spent.0 >= self.config.warm_up_time.0
+                    || self.warm_up.samples >= self.config.max_samples
+                {
                     self.enter(Phase::Measure);
                 }
             }

@@ -1,0 +1,183 @@
+//! What `#[benchmark]` registers: names, places, options, and a runner that
+//! drives the body.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bench_harness::__private::{inventory, BenchEntry, BenchOptions, Clock, Driver, Nanos};
+use bench_harness::{benchmark, black_box, Bencher};
+
+extern crate bench_harness as renamed;
+
+static RETURNS_A_VALUE_CALLS: AtomicU64 = AtomicU64::new(0);
+static TAKES_A_BENCHER_CALLS: AtomicU64 = AtomicU64::new(0);
+static TAKES_A_BENCHER_SETUPS: AtomicU64 = AtomicU64::new(0);
+static RETURNS_NOTHING_CALLS: AtomicU64 = AtomicU64::new(0);
+
+const RETURNS_A_VALUE_LINE: u32 = line!() + 2;
+#[benchmark]
+fn returns_a_value() -> u64 {
+    RETURNS_A_VALUE_CALLS.fetch_add(1, Ordering::SeqCst);
+    black_box(20) * 2
+}
+
+const TAKES_A_BENCHER_LINE: u32 = line!() + 2;
+#[benchmark(min_samples = 20)]
+fn takes_a_bencher(b: &mut Bencher) {
+    TAKES_A_BENCHER_SETUPS.fetch_add(1, Ordering::SeqCst);
+    b.iter(|| TAKES_A_BENCHER_CALLS.fetch_add(1, Ordering::SeqCst))
+}
+
+// The line is the function name's, wherever the attribute is.
+const RENAMED_LINE: u32 = line!() + 9;
+#[benchmark(
+    name = "custom_name",
+    ignore,
+    warm_up_time = 0.5,
+    measure_time = 2,
+    max_time = 10,
+    min_samples = 3
+)]
+const fn renamed_with_every_option() {}
+
+mod nested {
+    use super::*;
+
+    pub const INNER_LINE: u32 = line!() + 2;
+    #[benchmark(crate = renamed, max_time = 1.5)]
+    pub fn inner(b: &mut renamed::Bencher<'_>) {
+        b.iter(|| RETURNS_NOTHING_CALLS.fetch_add(1, Ordering::SeqCst));
+    }
+}
+
+/// Runs the routine once, with one iteration.
+struct OneIteration;
+
+impl Driver for OneIteration {
+    fn drive(&mut self, routine: &mut (dyn FnMut(u64) -> Nanos + '_)) {
+        routine(1);
+    }
+}
+
+fn registered() -> Vec<&'static BenchEntry> {
+    let mut entries: Vec<_> = inventory::iter::<BenchEntry>
+        .into_iter()
+        .filter(|entry| entry.module_path.starts_with("registration"))
+        .collect();
+    entries.sort_by_key(|entry| entry.full_name());
+    entries
+}
+
+fn entry(full_name: &str) -> &'static BenchEntry {
+    registered()
+        .into_iter()
+        .find(|entry| entry.full_name() == full_name)
+        .unwrap_or_else(|| panic!("no benchmark named {full_name}"))
+}
+
+#[test]
+fn every_benchmark_is_registered_once_under_its_full_name() {
+    let names: Vec<String> = registered().iter().map(|e| e.full_name()).collect();
+    assert_eq!(
+        names,
+        [
+            "custom_name",
+            "nested::inner",
+            "returns_a_value",
+            "takes_a_bencher"
+        ]
+    );
+}
+
+#[test]
+fn entries_say_where_the_function_is() {
+    let expected = [
+        (
+            "returns_a_value",
+            "returns_a_value",
+            "registration",
+            RETURNS_A_VALUE_LINE,
+        ),
+        (
+            "takes_a_bencher",
+            "takes_a_bencher",
+            "registration",
+            TAKES_A_BENCHER_LINE,
+        ),
+        ("custom_name", "custom_name", "registration", RENAMED_LINE),
+        (
+            "nested::inner",
+            "inner",
+            "registration::nested",
+            nested::INNER_LINE,
+        ),
+    ];
+    for (full_name, name, module_path, line) in expected {
+        let entry = entry(full_name);
+        assert_eq!(entry.name, name);
+        assert_eq!(entry.module_path, module_path);
+        assert_eq!(entry.file, file!());
+        assert_eq!(entry.line, line, "line of {full_name}");
+    }
+}
+
+#[test]
+fn options_are_registered_as_written() {
+    assert_eq!(entry("returns_a_value").options, BenchOptions::DEFAULT);
+    assert_eq!(
+        entry("takes_a_bencher").options,
+        BenchOptions {
+            min_samples: Some(20),
+            ..BenchOptions::DEFAULT
+        }
+    );
+    assert_eq!(
+        entry("custom_name").options,
+        BenchOptions {
+            ignore: true,
+            warm_up_time: Some(0.5),
+            measure_time: Some(2.0),
+            max_time: Some(10.0),
+            min_samples: Some(3),
+        }
+    );
+    assert_eq!(
+        entry("nested::inner").options,
+        BenchOptions {
+            max_time: Some(1.5),
+            ..BenchOptions::DEFAULT
+        }
+    );
+}
+
+#[test]
+fn running_an_entry_drives_its_body() {
+    let counters = [
+        ("returns_a_value", &RETURNS_A_VALUE_CALLS),
+        ("takes_a_bencher", &TAKES_A_BENCHER_CALLS),
+        ("nested::inner", &RETURNS_NOTHING_CALLS),
+    ];
+    for (full_name, calls) in counters {
+        let before = calls.load(Ordering::SeqCst);
+        let mut driver = OneIteration;
+        let mut bencher = Bencher::new(&mut driver, Clock::os());
+        (entry(full_name).run)(&mut bencher);
+        assert!(bencher.has_iterated(), "{full_name} called Bencher::iter");
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            before + 1,
+            "{full_name} ran once"
+        );
+    }
+    assert_eq!(TAKES_A_BENCHER_SETUPS.load(Ordering::SeqCst), 1);
+
+    let mut driver = OneIteration;
+    let mut bencher = Bencher::new(&mut driver, Clock::os());
+    (entry("custom_name").run)(&mut bencher);
+    assert!(bencher.has_iterated());
+}
+
+#[test]
+fn the_function_stays_callable() {
+    assert_eq!(returns_a_value(), 40);
+    renamed_with_every_option();
+}

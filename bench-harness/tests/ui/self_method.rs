@@ -1,0 +1,12 @@
+use bench_harness::benchmark;
+
+struct Parser;
+
+impl Parser {
+    #[benchmark]
+    fn parse(&self) -> usize {
+        42
+    }
+}
+
+fn main() {}

@@ -1,0 +1,247 @@
+//! The model of a `#[benchmark]` function: which function, how the runner
+//! calls it, and with which options. Every way the input can be wrong is
+//! reported here, on the token the user must change, so that expansion only
+//! ever sees a benchmark that works.
+
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use syn::{
+    Error, FnArg, GenericParam, Ident, Item, ItemFn, PatType, ReturnType, Signature, TraitItemFn,
+    Type,
+};
+
+use crate::options::{self, Options};
+
+/// A valid `#[benchmark]` function.
+pub struct Benchmark {
+    /// The user's function, emitted unchanged: users may call it.
+    pub function: ItemFn,
+    pub runner: Runner,
+    pub options: Options,
+}
+
+/// How the runner calls the function.
+pub enum Runner {
+    /// `fn()` or `fn() -> T`: the function is the routine given to
+    /// `Bencher::iter`, which black-boxes what it returns.
+    Iterate,
+    /// `fn(&mut Bencher)`: the function is the runner itself. `bencher` is
+    /// the `Bencher` the parameter's type names, as written, so that a
+    /// `Bencher` other than bench-harness's is reported on it.
+    Function { bencher: Ident },
+}
+
+const SIGNATURES: &str = "a benchmark is `fn()`, `fn() -> T` or `fn(&mut Bencher)`";
+
+pub fn benchmark(args: TokenStream, item: TokenStream) -> syn::Result<Benchmark> {
+    let options = options::parse(args);
+    let function = free_function(item).and_then(|function| Ok((runner(&function.sig)?, function)));
+    match (options, function) {
+        (Ok(options), Ok((runner, function))) => Ok(Benchmark {
+            function,
+            runner,
+            options,
+        }),
+        (Err(mut options), Err(function)) => {
+            options.combine(function);
+            Err(options)
+        }
+        (Err(error), Ok(_)) | (Ok(_), Err(error)) => Err(error),
+    }
+}
+
+fn free_function(item: TokenStream) -> syn::Result<ItemFn> {
+    let (kind, head) = match syn::parse2(item)? {
+        Item::Fn(function) => return Ok(function),
+        Item::Struct(s) => ("a struct", head(s.struct_token, &s.ident)),
+        Item::Enum(e) => ("an enum", head(e.enum_token, &e.ident)),
+        Item::Union(u) => ("a union", head(u.union_token, &u.ident)),
+        Item::Const(c) => ("a const", head(c.const_token, &c.ident)),
+        Item::Static(s) => ("a static", head(s.static_token, &s.ident)),
+        Item::Type(t) => ("a type alias", head(t.type_token, &t.ident)),
+        Item::Trait(t) => ("a trait", head(t.trait_token, &t.ident)),
+        Item::Impl(i) => ("an impl block", head(i.impl_token, &i.self_ty)),
+        Item::Mod(m) => ("a module", head(m.mod_token, &m.ident)),
+        Item::Use(u) => ("a `use`", u.into_token_stream()),
+        // A trait's or an extern block's `fn name();` reaches us unparsed.
+        Item::Verbatim(tokens) => match syn::parse2::<TraitItemFn>(tokens.clone()) {
+            Ok(function) => (
+                "a function without a body",
+                head(function.sig.fn_token, &function.sig.ident),
+            ),
+            Err(_) => ("this item", tokens),
+        },
+        other => ("this item", other.into_token_stream()),
+    };
+    Err(Error::new_spanned(
+        head,
+        format!("#[benchmark] goes on a free function, not on {kind}"),
+    ))
+}
+
+/// The keyword and name that start an item: where to point at it.
+fn head(keyword: impl ToTokens, name: impl ToTokens) -> TokenStream {
+    quote!(#keyword #name)
+}
+
+/// Checks everything about the signature and reports every mistake at once.
+fn runner(sig: &Signature) -> syn::Result<Runner> {
+    let mut errors = Errors::default();
+    if let Some(asyncness) = &sig.asyncness {
+        errors.push(Error::new_spanned(
+            asyncness,
+            "#[benchmark] does not support `async fn` yet: take `b: &mut Bencher` and \
+             block on the future inside `b.iter(|| ...)`",
+        ));
+    }
+    if let Some(unsafety) = &sig.unsafety {
+        errors.push(Error::new_spanned(
+            unsafety,
+            "a benchmark cannot be an `unsafe fn`: the runner cannot uphold its safety \
+             contract; call the unsafe code from an `unsafe` block in a safe function",
+        ));
+    }
+    if let Some(abi) = &sig.abi {
+        errors.push(Error::new_spanned(
+            abi,
+            format!(
+                "a benchmark uses the Rust ABI: remove `{}`",
+                abi.to_token_stream()
+            ),
+        ));
+    }
+    // Lifetime parameters are harmless; types and consts leave the runner
+    // nothing concrete to call.
+    let generic = |param: &GenericParam| !matches!(param, GenericParam::Lifetime(_));
+    if sig.generics.params.iter().any(generic) {
+        errors.push(Error::new_spanned(
+            &sig.generics,
+            "a benchmark cannot be generic: the runner calls one concrete function; \
+             write one benchmark per type",
+        ));
+    }
+    if let Some(variadic) = &sig.variadic {
+        errors.push(Error::new_spanned(
+            variadic,
+            "a benchmark cannot be variadic",
+        ));
+    }
+
+    if let Some(receiver) = sig.receiver() {
+        errors.push(Error::new_spanned(
+            receiver,
+            "#[benchmark] goes on a free function, not on a method taking `self`",
+        ));
+    }
+    let mut params = sig.inputs.iter().filter_map(|param| match param {
+        FnArg::Typed(param) => Some(param),
+        FnArg::Receiver(_) => None, // reported above
+    });
+    let runner = match params.next() {
+        None => Ok(Runner::Iterate),
+        Some(param) => bencher_param(param).map(|bencher| Runner::Function { bencher }),
+    };
+    match &runner {
+        Err(error) => errors.push(error.clone()),
+        Ok(Runner::Function { .. }) if !returns_unit(sig) => errors.push(Error::new_spanned(
+            &sig.output,
+            "a benchmark taking `&mut Bencher` returns nothing: return the measured \
+             value from the closure passed to `b.iter` instead",
+        )),
+        Ok(_) => {}
+    }
+    let extra: TokenStream = params.map(ToTokens::to_token_stream).collect();
+    if !extra.is_empty() {
+        errors.push(Error::new_spanned(
+            extra,
+            format!("too many parameters: {SIGNATURES}"),
+        ));
+    }
+    errors.finish()?;
+    runner
+}
+
+/// Accepts `b: &mut Bencher` with any path ending in `Bencher`, and returns
+/// that `Bencher`: whether it is bench-harness's is left to the type checker
+/// (see `expand`).
+fn bencher_param(param: &PatType) -> syn::Result<Ident> {
+    match ungroup(&param.ty) {
+        Type::Reference(reference) => match (bencher_name(&reference.elem), reference.mutability) {
+            (Some(bencher), Some(_)) => Ok(bencher.clone()),
+            (Some(_), None) => Err(Error::new_spanned(
+                &param.ty,
+                "the bencher must be borrowed mutably: `&mut Bencher`",
+            )),
+            (None, _) => Err(unsupported(param)),
+        },
+        ty if bencher_name(ty).is_some() => Err(Error::new_spanned(
+            &param.ty,
+            "take the bencher by mutable reference: `&mut Bencher`",
+        )),
+        _ => Err(unsupported(param)),
+    }
+}
+
+fn unsupported(param: &PatType) -> Error {
+    Error::new_spanned(
+        param,
+        format!("unsupported benchmark parameter: {SIGNATURES}"),
+    )
+}
+
+/// The last segment of a path type, if it is `Bencher`.
+fn bencher_name(ty: &Type) -> Option<&Ident> {
+    match ungroup(ty) {
+        Type::Path(ty) if ty.qself.is_none() => ty
+            .path
+            .segments
+            .last()
+            .map(|segment| &segment.ident)
+            .filter(|ident| *ident == "Bencher"),
+        _ => None,
+    }
+}
+
+fn returns_unit(sig: &Signature) -> bool {
+    match &sig.output {
+        ReturnType::Default => true,
+        ReturnType::Type(_, ty) => {
+            matches!(ungroup(ty), Type::Tuple(tuple) if tuple.elems.is_empty())
+        }
+    }
+}
+
+/// Sees through the invisible groups `macro_rules!` puts around `$t:ty` and
+/// through parentheses.
+fn ungroup(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(group) => ungroup(&group.elem),
+        Type::Paren(paren) => ungroup(&paren.elem),
+        ty => ty,
+    }
+}
+
+/// Collects errors so that one build reports all of them.
+#[derive(Default)]
+pub struct Errors(Option<Error>);
+
+impl Errors {
+    pub fn push(&mut self, error: Error) {
+        match &mut self.0 {
+            Some(errors) => errors.combine(error),
+            None => self.0 = Some(error),
+        }
+    }
+
+    /// The result's value, or `None` with its error recorded.
+    pub fn record<T>(&mut self, result: syn::Result<T>) -> Option<T> {
+        result.map_err(|error| self.push(error)).ok()
+    }
+
+    pub fn finish(self) -> syn::Result<()> {
+        match self.0 {
+            Some(errors) => Err(errors),
+            None => Ok(()),
+        }
+    }
+}
