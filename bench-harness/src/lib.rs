@@ -1,17 +1,306 @@
 //! bench-harness: micro-benchmarks whose numbers you can trust.
+//!
+//! Annotate functions with [`#[benchmark]`](benchmark), end the bench file
+//! with [`main!`], and declare the bench target with `harness = false`:
+//!
+//! ```no_run
+//! use bench_harness::{benchmark, black_box, Bencher};
+//!
+//! fn fib(n: u64) -> u64 { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }
+//!
+//! #[benchmark]
+//! fn fib_20() -> u64 {
+//!     fib(black_box(20)) // the return value is sunk through black_box
+//! }
+//!
+//! #[benchmark]
+//! fn sort_1k(b: &mut Bencher) {
+//!     let data: Vec<u32> = (0..1000).rev().collect(); // set-up, not timed
+//!     b.iter(|| {
+//!         let mut v = data.clone();
+//!         v.sort();
+//!         v
+//!     })
+//! }
+//!
+//! bench_harness::main!();
+//! ```
+//!
+//! `cargo bench --bench suite` measures every benchmark and prints a table;
+//! `cargo bench --bench suite -- fib` runs those whose name contains `fib`;
+//! `cargo test --benches` runs each body once as a smoke test.
+//!
+//! The run is a pipeline, one module per stage: [`cli`] → [`select`] →
+//! [`run`] → [`analysis`] (through [`results`]) → [`report`].
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+pub mod cli;
 mod registry;
+pub mod report;
+pub mod results;
+pub mod run;
+pub mod select;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
 
 pub use bench_macros::benchmark;
 pub use bench_runtime::{black_box, Bencher};
+
+use bench_runtime::{Clock, Nanos, SamplerConfig, TimerPrecision};
+use termcolor::{ColorChoice, StandardStream};
+
+use cli::{Action, Args, Color, ListFormat};
+use report::terminal::Terminal;
+use results::{BenchResult, Measured, Outcome, RunInfo};
+use select::Selected;
 
 /// Items the `#[benchmark]` attribute's expansion refers to. Not a public
 /// API: they change without notice.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::registry::{BenchEntry, BenchOptions};
-    pub use bench_runtime::{Bencher, Clock, Driver, Nanos};
+    pub use bench_runtime::{Bencher, Clock, Driver, Nanos, Routine};
     pub use inventory;
+}
+
+/// Declares `fn main` for a bench target with `harness = false`.
+#[macro_export]
+macro_rules! main {
+    () => {
+        fn main() {
+            $crate::main()
+        }
+    };
+}
+
+/// Runs the benchmarks registered in this binary as the command line says,
+/// then exits: 0 on success, 101 when a benchmark failed, 2 on bad input.
+pub fn main() {
+    let code = run_with_args(std::env::args_os().skip(1));
+    std::process::exit(code);
+}
+
+/// Exit codes, as libtest uses them.
+const EXIT_FAILED: i32 = 101;
+const EXIT_USAGE: i32 = 2;
+
+/// The whole pipeline for one command line; returns the exit code.
+pub fn run_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let args = match cli::parse(args) {
+        Ok(args) => args,
+        Err(error) => return usage_error(&error),
+    };
+    if args.action == Action::Help {
+        print!("{}", cli::HELP);
+        return 0;
+    }
+
+    let registered: Vec<_> = registry::all().collect();
+    if registered.is_empty() {
+        eprintln!(
+            "error: no benchmarks are registered in this binary; mark functions with \
+             #[benchmark] in this bench target (or in a module it declares)"
+        );
+        return EXIT_USAGE;
+    }
+    let selected = select::select(
+        &args,
+        registered
+            .iter()
+            .map(|entry| (entry.full_name(), entry.options.ignore, *entry)),
+    );
+    let filtered_out = registered.len() - selected.len();
+
+    let mut out = Terminal::new(
+        StandardStream::stdout(color_choice(args.color)),
+        selected.iter().map(|s| s.name.as_str()),
+    );
+    let written = match args.action {
+        Action::List => list(&selected, args.list_format),
+        Action::Test => Ok(smoke_test(&mut out, &selected, filtered_out)),
+        Action::Bench => measure_all(&mut out, &args, &selected),
+        Action::Help => unreachable!("handled above"),
+    };
+    match written {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error}");
+            EXIT_USAGE
+        }
+    }
+}
+
+fn usage_error(error: &dyn std::fmt::Display) -> i32 {
+    eprintln!("error: {error}");
+    EXIT_USAGE
+}
+
+fn color_choice(color: Color) -> ColorChoice {
+    match color {
+        Color::Always => ColorChoice::Always,
+        Color::Never => ColorChoice::Never,
+        Color::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            if std::io::stdout().is_terminal() && !no_color {
+                ColorChoice::Auto
+            } else {
+                ColorChoice::Never
+            }
+        }
+    }
+}
+
+type Selection = [Selected<&'static registry::BenchEntry>];
+
+/// `--list`: libtest's `NAME: benchmark` lines.
+fn list(selected: &Selection, format: ListFormat) -> Result<i32, String> {
+    let mut stdout = std::io::stdout().lock();
+    let mut write = || -> std::io::Result<()> {
+        for s in selected {
+            writeln!(stdout, "{}: benchmark", s.name)?;
+        }
+        if format == ListFormat::Pretty {
+            let n = selected.len();
+            writeln!(stdout, "\n{n} benchmark{}", if n == 1 { "" } else { "s" })?;
+        }
+        Ok(())
+    };
+    write().map_err(|e| format!("cannot write the list: {e}"))?;
+    Ok(0)
+}
+
+/// `cargo test --benches`: each body once, libtest's output.
+fn smoke_test(
+    out: &mut Terminal<StandardStream>,
+    selected: &Selection,
+    filtered_out: usize,
+) -> i32 {
+    let started = Instant::now();
+    // The OS clock is enough for one iteration and costs no calibration.
+    let clock = Clock::os();
+    // Output errors (a closed pipe) must not stop the benchmarks themselves.
+    let _ = out.test_header(selected.len());
+    let mut results = Vec::with_capacity(selected.len());
+    for s in selected {
+        let outcome = if s.ignored {
+            Outcome::Ignored
+        } else {
+            match run::run_once(s.bench, clock) {
+                Ok(()) => Outcome::Passed,
+                Err(failure) => Outcome::Failed(failure),
+            }
+        };
+        let result = BenchResult {
+            name: s.name.clone(),
+            outcome,
+        };
+        let _ = out.test_line(&result);
+        results.push(result);
+    }
+    let _ = out.test_summary(&results, filtered_out, started.elapsed().as_secs_f64());
+    exit_code(&results)
+}
+
+/// `cargo bench`: measure each selected benchmark and print its row.
+fn measure_all(
+    out: &mut Terminal<StandardStream>,
+    args: &Args,
+    selected: &Selection,
+) -> Result<i32, String> {
+    if selected.is_empty() {
+        println!(
+            "no benchmark matches {}; run with --list to see the names",
+            describe_filters(args)
+        );
+        return Ok(0);
+    }
+    let started = Instant::now();
+    let clock = Clock::select(args.timer).map_err(|e| e.to_string())?;
+    let precision = TimerPrecision::measure(&clock);
+    let info = RunInfo {
+        harness_version: env!("CARGO_PKG_VERSION"),
+        clock_name: clock.name(),
+        clock_hz: clock.frequency_hz(),
+        precision,
+        sample_floor: sample_floor(precision),
+    };
+    let _ = out.bench_header(&info);
+    let mut results = Vec::with_capacity(selected.len());
+    for s in selected {
+        let outcome = if s.ignored {
+            Outcome::Ignored
+        } else {
+            let config = sampler_config(args, &s.bench.options, &info);
+            match run::measure(s.bench, clock, config.clone()) {
+                Ok(measurement) => {
+                    Outcome::Measured(Box::new(Measured::analyse(measurement, config)))
+                }
+                Err(failure) => Outcome::Failed(failure),
+            }
+        };
+        let result = BenchResult {
+            name: s.name.clone(),
+            outcome,
+        };
+        let _ = out.bench_row(&result);
+        results.push(result);
+    }
+    let _ = out.bench_summary(&results, started.elapsed().as_secs_f64());
+    Ok(exit_code(&results))
+}
+
+fn describe_filters(args: &Args) -> String {
+    let quoted: Vec<String> = args.filters.iter().map(|f| format!("'{f}'")).collect();
+    match quoted.len() {
+        0 => "the selection".to_string(),
+        1 => format!("the filter {}", quoted[0]),
+        _ => format!("the filters {}", quoted.join(", ")),
+    }
+}
+
+/// No sample is shorter than the timer allows, nor than 10 µs: below that
+/// the harness's own work between samples is a large share of the budget.
+fn sample_floor(precision: TimerPrecision) -> Nanos {
+    SamplerConfig::sample_floor(precision).max(SamplerConfig::default().min_sample_time)
+}
+
+/// The command line overrides the attribute, which overrides the defaults.
+fn sampler_config(
+    args: &Args,
+    options: &registry::BenchOptions,
+    info: &RunInfo,
+) -> SamplerConfig {
+    let defaults = SamplerConfig::default();
+    let secs = |cli: Option<f64>, attr: Option<f64>, default: Nanos| {
+        cli.or(attr).map(Nanos::from_secs).unwrap_or(default)
+    };
+    let warm_up_time = secs(args.warm_up_time, options.warm_up_time, defaults.warm_up_time);
+    let measure_time = secs(args.measure_time, options.measure_time, defaults.measure_time);
+    // By default the hard bound leaves room for the budgets three times over.
+    let default_max = defaults.max_time.max((warm_up_time + measure_time) * 3.0);
+    SamplerConfig {
+        warm_up_time,
+        measure_time,
+        max_time: secs(args.max_time, options.max_time, default_max),
+        min_samples: args
+            .min_samples
+            .or(options.min_samples)
+            .unwrap_or(defaults.min_samples),
+        max_samples: defaults.max_samples,
+        min_sample_time: info.sample_floor,
+    }
+}
+
+fn exit_code(results: &[BenchResult]) -> i32 {
+    let failed = results
+        .iter()
+        .any(|r| matches!(r.outcome, Outcome::Failed(_)));
+    if failed {
+        EXIT_FAILED
+    } else {
+        0
+    }
 }

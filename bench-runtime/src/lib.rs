@@ -24,7 +24,7 @@ pub mod sampler;
 pub mod units;
 
 pub use bencher::{Bencher, Driver, Routine};
-pub use clock::{Clock, ClockKind, TimerChoice, TimerPrecision};
+pub use clock::{Clock, ClockError, ClockKind, TimerChoice, TimerPrecision};
 pub use sampler::{Measurement, Sample, Sampler, SamplerConfig, StopReason, WarmUp};
 pub use std::hint::black_box;
 pub use units::{Nanos, Ticks};

@@ -1,0 +1,393 @@
+//! Command line: libtest-compatible where libtest has the flag.
+//!
+//! `cargo bench` passes `--bench`; `cargo test --benches` passes nothing, and
+//! then every benchmark body runs once as a smoke test.
+
+use std::ffi::OsString;
+use std::fmt;
+
+use bench_runtime::TimerChoice;
+
+/// What the user asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Args {
+    /// Substring filters on the full name, OR-ed; empty selects everything.
+    pub filters: Vec<String>,
+    /// Filters and skips match the whole name instead of a substring.
+    pub exact: bool,
+    /// Names containing any of these are left out.
+    pub skip: Vec<String>,
+    pub ignored: Ignored,
+    pub action: Action,
+    pub list_format: ListFormat,
+    pub color: Color,
+    pub timer: TimerChoice,
+    pub warm_up_time: Option<f64>,
+    pub measure_time: Option<f64>,
+    pub max_time: Option<f64>,
+    pub min_samples: Option<usize>,
+}
+
+/// What the run does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// `--bench`: measure and report.
+    Bench,
+    /// No `--bench` (as under `cargo test --benches`), or `--test`: run each
+    /// body once and report pass/fail.
+    Test,
+    /// `--list`: print the selected names.
+    List,
+    /// `--help`.
+    Help,
+}
+
+/// Which benchmarks `#[benchmark(ignore)]` leaves in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ignored {
+    /// The default: ignored benchmarks are skipped (and shown as ignored).
+    Skip,
+    /// `--ignored`: only the ignored ones.
+    Only,
+    /// `--include-ignored`: all of them.
+    Include,
+}
+
+/// `--list --format terse` drops the closing count line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListFormat {
+    Pretty,
+    Terse,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            filters: Vec::new(),
+            exact: false,
+            skip: Vec::new(),
+            ignored: Ignored::Skip,
+            action: Action::Test,
+            list_format: ListFormat::Pretty,
+            color: Color::Auto,
+            timer: TimerChoice::Auto,
+            warm_up_time: None,
+            measure_time: None,
+            max_time: None,
+            min_samples: None,
+        }
+    }
+}
+
+/// A command line the harness cannot run. Its `Display` is one line that
+/// names the flag and value and says what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliError(String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}; run with --help to see the flags", self.0)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<lexopt::Error> for CliError {
+    fn from(error: lexopt::Error) -> Self {
+        CliError(match error {
+            lexopt::Error::UnexpectedOption(flag) => format!("unknown flag '{flag}'"),
+            lexopt::Error::MissingValue {
+                option: Some(flag),
+            } => format!("'{flag}' needs a value"),
+            lexopt::Error::NonUnicodeValue(value) => {
+                format!("argument {value:?} is not valid UTF-8")
+            }
+            lexopt::Error::UnexpectedValue { option, value } => {
+                format!("'{option}' takes no value, got {value:?}")
+            }
+            other => other.to_string(),
+        })
+    }
+}
+
+/// The text `--help` prints.
+pub const HELP: &str = "\
+Usage: BENCH_BINARY [OPTIONS] [FILTER]...
+
+Runs the benchmarks whose full name contains any FILTER (all of them without
+one). Under `cargo bench` each is measured and reported; under
+`cargo test --benches` (no --bench flag) each body runs once as a smoke test.
+
+Selection:
+  FILTER                  substring of the full name (e.g. `arith::int_add`); several are OR-ed
+  --exact                 FILTER and --skip match the whole name, not a substring
+  --skip PATTERN          leave out names containing PATTERN (repeatable)
+  --ignored               run only #[benchmark(ignore)] benchmarks
+  --include-ignored       run ignored benchmarks too
+  --list                  print `NAME: benchmark` for each selected benchmark
+  --format terse          with --list: the names only, no count line
+
+Mode:
+  --bench                 measure (cargo bench passes this)
+  --test                  run each benchmark once and report pass/fail
+
+Measurement:
+  --timer auto|os|cycles  clock: auto (default) uses the cycle counter where it is
+                          usable (invariant TSC on x86_64), else the OS monotonic clock
+  --warm-up-time SECS     warm-up budget per benchmark, calibration included [default: 0.1]
+  --measure-time SECS     measurement budget per benchmark [default: 0.4]
+  --max-time SECS         hard bound per benchmark, all phases [default: 5]
+  --min-samples N         samples to record even past the budget [default: 10]
+
+Output:
+  --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
+  -h, --help              print this help
+
+Accepted for libtest compatibility and ignored: --nocapture, --show-output,
+-q/--quiet, --test-threads N.
+";
+
+/// Parses the arguments after the program name.
+pub fn parse<I>(args: I) -> Result<Args, CliError>
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+{
+    use lexopt::prelude::*;
+
+    let mut parsed = Args::default();
+    let mut list = false;
+    let mut bench = false;
+    let mut help = false;
+    let mut format = None;
+    let mut parser = lexopt::Parser::from_args(args);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Value(filter) => parsed.filters.push(utf8("a filter", filter)?),
+            Long("exact") => parsed.exact = true,
+            Long("skip") => parsed.skip.push(utf8("--skip", parser.value()?)?),
+            Long("ignored") => parsed.ignored = Ignored::Only,
+            Long("include-ignored") => parsed.ignored = Ignored::Include,
+            Long("list") => list = true,
+            Long("format") => format = Some(utf8("--format", parser.value()?)?),
+            Long("bench") => bench = true,
+            Long("test") => bench = false,
+            Short('h') | Long("help") => help = true,
+            Long("color") | Long("colour") => {
+                parsed.color = match utf8("--color", parser.value()?)?.as_str() {
+                    "auto" => Color::Auto,
+                    "always" => Color::Always,
+                    "never" => Color::Never,
+                    other => return Err(bad_choice("--color", other, "auto, always or never")),
+                }
+            }
+            Long("timer") => {
+                parsed.timer = match utf8("--timer", parser.value()?)?.as_str() {
+                    "auto" => TimerChoice::Auto,
+                    "os" => TimerChoice::Os,
+                    "cycles" => TimerChoice::Cycles,
+                    other => return Err(bad_choice("--timer", other, "auto, os or cycles")),
+                }
+            }
+            Long("warm-up-time") => {
+                parsed.warm_up_time = Some(seconds("--warm-up-time", parser.value()?, true)?)
+            }
+            Long("measure-time") => {
+                parsed.measure_time = Some(seconds("--measure-time", parser.value()?, false)?)
+            }
+            Long("max-time") => {
+                parsed.max_time = Some(seconds("--max-time", parser.value()?, false)?)
+            }
+            Long("min-samples") => {
+                parsed.min_samples = Some(count("--min-samples", parser.value()?)?)
+            }
+            // libtest flags with no meaning here.
+            Long("nocapture") | Long("show-output") | Short('q') | Long("quiet") => {}
+            Long("test-threads") => {
+                count("--test-threads", parser.value()?)?;
+            }
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+
+    if let Some(format) = format {
+        match (list, format.as_str()) {
+            (true, "terse") => parsed.list_format = ListFormat::Terse,
+            (true, "pretty") => parsed.list_format = ListFormat::Pretty,
+            (true, other) => return Err(bad_choice("--format", other, "pretty or terse")),
+            (false, "pretty") => {}
+            (false, other) => {
+                return Err(CliError(format!(
+                    "'--format {other}' is only supported with --list; the table is the only output format for now"
+                )))
+            }
+        }
+    }
+    parsed.action = if help {
+        Action::Help
+    } else if list {
+        Action::List
+    } else if bench {
+        Action::Bench
+    } else {
+        Action::Test
+    };
+    Ok(parsed)
+}
+
+fn utf8(what: &str, value: OsString) -> Result<String, CliError> {
+    value
+        .into_string()
+        .map_err(|value| CliError(format!("{what} {value:?} is not valid UTF-8")))
+}
+
+fn bad_choice(flag: &str, value: &str, choices: &str) -> CliError {
+    CliError(format!("{flag} must be {choices}, got '{value}'"))
+}
+
+/// Seconds: a finite decimal number, at most a day; zero only where allowed.
+fn seconds(flag: &str, value: OsString, zero_ok: bool) -> Result<f64, CliError> {
+    let text = utf8(flag, value)?;
+    let secs: f64 = text.trim().parse().map_err(|_| {
+        CliError(format!(
+            "{flag} needs a number of seconds such as 0.5, got '{text}'"
+        ))
+    })?;
+    let lower_ok = if zero_ok { secs >= 0.0 } else { secs > 0.0 };
+    if !secs.is_finite() || !lower_ok || secs > 86_400.0 {
+        let range = if zero_ok { "0" } else { "more than 0" };
+        return Err(CliError(format!(
+            "{flag} must be {range} and at most 86400 seconds, got '{text}'"
+        )));
+    }
+    Ok(secs)
+}
+
+/// A count: a whole number from 1 to 10 million.
+fn count(flag: &str, value: OsString) -> Result<usize, CliError> {
+    let text = utf8(flag, value)?;
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=10_000_000).contains(&n) => Ok(n),
+        _ => Err(CliError(format!(
+            "{flag} needs a whole number from 1 to 10000000, got '{text}'"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(args: &[&str]) -> Args {
+        parse(args.iter().copied()).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    }
+
+    fn parse_err(args: &[&str]) -> String {
+        parse(args.iter().copied()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn no_bench_flag_means_smoke_test() {
+        assert_eq!(parse_ok(&[]).action, Action::Test);
+        assert_eq!(parse_ok(&["--bench"]).action, Action::Bench);
+        assert_eq!(parse_ok(&["--bench", "--test"]).action, Action::Test);
+    }
+
+    #[test]
+    fn positional_arguments_are_filters() {
+        let args = parse_ok(&["fib", "--bench", "sort"]);
+        assert_eq!(args.filters, ["fib", "sort"]);
+    }
+
+    #[test]
+    fn skip_is_repeatable() {
+        let args = parse_ok(&["--skip", "a", "--skip=b"]);
+        assert_eq!(args.skip, ["a", "b"]);
+    }
+
+    #[test]
+    fn list_and_help_win_over_bench() {
+        assert_eq!(parse_ok(&["--bench", "--list"]).action, Action::List);
+        assert_eq!(parse_ok(&["--bench", "--help"]).action, Action::Help);
+        assert_eq!(parse_ok(&["-h"]).action, Action::Help);
+    }
+
+    #[test]
+    fn list_terse_format() {
+        let args = parse_ok(&["--list", "--format", "terse"]);
+        assert_eq!(args.list_format, ListFormat::Terse);
+    }
+
+    #[test]
+    fn libtest_flags_are_accepted_and_ignored() {
+        let args = parse_ok(&["--nocapture", "--show-output", "-q", "--test-threads", "2"]);
+        assert_eq!(args, Args::default());
+    }
+
+    #[test]
+    fn budgets_and_timer_are_parsed() {
+        let args = parse_ok(&[
+            "--warm-up-time",
+            "0",
+            "--measure-time=0.25",
+            "--max-time",
+            "3",
+            "--min-samples",
+            "20",
+            "--timer",
+            "os",
+            "--color",
+            "never",
+        ]);
+        assert_eq!(args.warm_up_time, Some(0.0));
+        assert_eq!(args.measure_time, Some(0.25));
+        assert_eq!(args.max_time, Some(3.0));
+        assert_eq!(args.min_samples, Some(20));
+        assert_eq!(args.timer, TimerChoice::Os);
+        assert_eq!(args.color, Color::Never);
+    }
+
+    #[test]
+    fn bad_input_is_one_line_naming_the_flag_and_value() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["--frobnicate"], "unknown flag '--frobnicate'"),
+            (&["--measure-time"], "'--measure-time' needs a value"),
+            (&["--measure-time", "abc"], "--measure-time needs a number of seconds such as 0.5, got 'abc'"),
+            (&["--measure-time", "-1"], "--measure-time must be more than 0"),
+            (&["--measure-time", "0"], "--measure-time must be more than 0"),
+            (&["--measure-time", "NaN"], "--measure-time must be more than 0"),
+            (&["--measure-time", "1e9"], "at most 86400 seconds, got '1e9'"),
+            (&["--warm-up-time", "-0.5"], "--warm-up-time must be 0"),
+            (&["--min-samples", "0"], "--min-samples needs a whole number from 1 to 10000000, got '0'"),
+            (&["--min-samples", "2.5"], "got '2.5'"),
+            (&["--timer", "tsc"], "--timer must be auto, os or cycles, got 'tsc'"),
+            (&["--color", "sometimes"], "--color must be auto, always or never, got 'sometimes'"),
+            (&["--format", "json"], "'--format json' is only supported with --list"),
+            (&["--list", "--format", "xml"], "--format must be pretty or terse, got 'xml'"),
+            (&["--exact=yes"], "'--exact' takes no value"),
+        ];
+        for (args, expected) in cases {
+            let message = parse_err(args);
+            assert!(message.contains(expected), "{args:?}: {message}");
+            assert!(message.ends_with("run with --help to see the flags"), "{message}");
+            assert!(!message.contains('\n'), "{message}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_filter_is_an_error() {
+        use std::os::unix::ffi::OsStringExt;
+        let arg = OsString::from_vec(vec![b'f', 0xff]);
+        let message = parse(vec![arg]).unwrap_err().to_string();
+        assert!(message.contains("not valid UTF-8"), "{message}");
+    }
+}

@@ -1,0 +1,100 @@
+//! Number formatting shared by reporters.
+
+/// A time in nanoseconds with four significant digits and a unit scaled to
+/// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
+pub fn time(nanos: f64) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (1e-3, "ps"),
+        (1.0, "ns"),
+        (1e3, "µs"),
+        (1e6, "ms"),
+        (1e9, "s"),
+    ];
+    if !nanos.is_finite() {
+        return format!("{nanos} ns");
+    }
+    let magnitude = nanos.abs();
+    let (scale, unit) = UNITS
+        .iter()
+        .rev()
+        .find(|(scale, _)| magnitude >= *scale)
+        .copied()
+        .unwrap_or(UNITS[0]);
+    format!("{} {unit}", significant(nanos / scale))
+}
+
+/// A count with a metric suffix: `950`, `12.3K`, `4.19M`, `1.07G`.
+pub fn count(n: u64) -> String {
+    let n = n as f64;
+    match n {
+        n if n < 1e3 => format!("{n}"),
+        n if n < 1e6 => format!("{}K", significant3(n / 1e3)),
+        n if n < 1e9 => format!("{}M", significant3(n / 1e6)),
+        n => format!("{}G", significant3(n / 1e9)),
+    }
+}
+
+/// A ratio as a percentage with two decimals below 10%, else one.
+pub fn percent(ratio: f64) -> String {
+    let pct = ratio * 100.0;
+    if pct.abs() < 10.0 {
+        format!("{pct:.2}%")
+    } else {
+        format!("{pct:.1}%")
+    }
+}
+
+/// Four significant digits for values in [0, 1000).
+fn significant(value: f64) -> String {
+    let magnitude = value.abs();
+    if magnitude >= 100.0 {
+        format!("{value:.1}")
+    } else if magnitude >= 10.0 {
+        format!("{value:.2}")
+    } else {
+        format!("{value:.3}")
+    }
+}
+
+fn significant3(value: f64) -> String {
+    if value >= 100.0 {
+        format!("{value:.0}")
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_scale_their_unit_per_value() {
+        assert_eq!(time(0.412), "412.0 ps");
+        assert_eq!(time(0.0), "0.000 ps");
+        assert_eq!(time(25.314), "25.31 ns");
+        assert_eq!(time(999.94), "999.9 ns");
+        assert_eq!(time(1_204.0), "1.204 µs");
+        assert_eq!(time(15_000_000.0), "15.00 ms");
+        assert_eq!(time(2e9), "2.000 s");
+        assert_eq!(time(7.2e12), "7200.0 s");
+        // Overhead-corrected estimates can dip below zero: scaled by magnitude.
+        assert_eq!(time(-3.0), "-3.000 ns");
+    }
+
+    #[test]
+    fn counts_use_metric_suffixes() {
+        assert_eq!(count(950), "950");
+        assert_eq!(count(12_345), "12.3K");
+        assert_eq!(count(4_194_304), "4.19M");
+        assert_eq!(count(1_073_741_824), "1.07G");
+    }
+
+    #[test]
+    fn percentages() {
+        assert_eq!(percent(0.0071), "0.71%");
+        assert_eq!(percent(0.153), "15.3%");
+    }
+}
