@@ -1,0 +1,75 @@
+//! Helpers for the end-to-end tests: build the example suite's bench binary
+//! with cargo, run binaries, read their output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The example suite's bench binary (`examples/benches/suite.rs`), built once
+/// per test process with the cargo that runs the tests.
+pub fn suite_binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let output = Command::new(cargo)
+            .args(["build", "--quiet", "-p", "bench-examples", "--bench", "suite"])
+            .args(["--message-format", "json"])
+            .current_dir(workspace_root())
+            .output()
+            .expect("cargo runs");
+        assert!(
+            output.status.success(),
+            "building the suite failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter(|message| message["target"]["name"] == "suite")
+            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+            .expect("cargo reports the suite's executable")
+    })
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate sits in the workspace root")
+        .to_path_buf()
+}
+
+/// What a run printed and how it ended.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Lines of stdout that begin with `prefix`.
+    pub fn lines_starting(&self, prefix: &str) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .filter(|line| line.starts_with(prefix))
+            .collect()
+    }
+}
+
+/// Runs `binary` with `args`, colour off, and collects its output.
+pub fn run(binary: &Path, args: &[&str]) -> Run {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(binary)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary starts");
+    Run {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}

@@ -1,0 +1,2 @@
+//! A bench binary that registers nothing: the harness must say so.
+bench_harness::main!();

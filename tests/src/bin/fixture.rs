@@ -1,0 +1,44 @@
+//! Benchmarks that misbehave on purpose, for the end-to-end tests.
+
+use std::time::Duration;
+
+use bench_harness::{benchmark, black_box, Bencher};
+
+#[benchmark]
+fn passes() -> u64 {
+    black_box(20u64) + 1
+}
+
+#[benchmark]
+fn also_passes(b: &mut Bencher) {
+    let data = vec![1u8; 64];
+    b.iter(|| data.iter().map(|&x| u64::from(x)).sum::<u64>())
+}
+
+#[benchmark(ignore)]
+fn ignored_by_attribute() -> u64 {
+    black_box(1)
+}
+
+#[benchmark]
+fn panics_in_setup(b: &mut Bencher) {
+    let config: Option<u32> = black_box(None);
+    let n = config.expect("set-up failed on purpose");
+    b.iter(|| n + 1)
+}
+
+#[benchmark]
+fn panics_in_routine() -> u64 {
+    panic!("the routine failed on purpose")
+}
+
+#[benchmark]
+fn never_iterates(_b: &mut Bencher) {}
+
+/// One iteration takes 30 ms: slower than a small --max-time.
+#[benchmark]
+fn sleeps_30ms() {
+    std::thread::sleep(Duration::from_millis(30));
+}
+
+bench_harness::main!();

@@ -1,0 +1,83 @@
+//! Benchmarks that panic, never iterate, are ignored or are too slow, in a
+//! binary of their own (`src/bin/fixture.rs`).
+
+use bench_tests::{run, Run};
+use std::path::Path;
+
+fn fixture(args: &[&str]) -> Run {
+    run(Path::new(env!("CARGO_BIN_EXE_fixture")), args)
+}
+
+const QUICK: &[&str] = &["--bench", "--warm-up-time", "0.01", "--measure-time", "0.02"];
+
+fn bench(args: &[&str]) -> Run {
+    let mut all = QUICK.to_vec();
+    all.extend_from_slice(args);
+    fixture(&all)
+}
+
+#[test]
+fn a_panicking_benchmark_fails_and_the_others_still_run() {
+    let out = fixture(&[]);
+    assert_eq!(out.code, Some(101), "{out:?}");
+    assert!(out.stdout.contains("test passes ... ok"));
+    assert!(out.stdout.contains("test also_passes ... ok"));
+    assert!(out.stdout.contains("test panics_in_setup ... FAILED"));
+    assert!(out.stdout.contains("test panics_in_routine ... FAILED"));
+    assert!(out.stdout.contains("test never_iterates ... FAILED"));
+    assert!(out.stdout.contains("test ignored_by_attribute ... ignored"));
+    // The message and where it came from, not a backtrace.
+    assert!(out.stdout.contains("set-up failed on purpose (at tests/src/bin/fixture.rs:"));
+    assert!(out.stdout.contains("the routine failed on purpose (at tests/src/bin/fixture.rs:"));
+    assert!(out.stdout.contains("returned without calling Bencher::iter"));
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(out
+        .stdout
+        .contains("test result: FAILED. 3 passed; 3 failed; 1 ignored;"), "{}", out.stdout);
+}
+
+#[test]
+fn a_failed_benchmark_is_listed_in_the_bench_summary() {
+    let out = bench(&["pa"]);
+    assert_eq!(out.code, Some(101), "{out:?}");
+    assert!(out.stdout.contains("panics_in_routine"));
+    assert!(out.stdout.contains("FAILED: the routine failed on purpose"));
+    assert!(out.stdout.contains("2 measured, 2 failed, 0 ignored"), "{}", out.stdout);
+    assert!(out.stdout.contains("failed: panics_in_routine, panics_in_setup"), "{}", out.stdout);
+}
+
+#[test]
+fn ignored_benchmarks_run_only_when_asked() {
+    let out = bench(&["ignored"]);
+    assert!(out.stdout.contains("ignored_by_attribute") && out.stdout.contains("  ignored"));
+    assert!(out.stdout.contains("0 measured, 0 failed, 1 ignored"), "{}", out.stdout);
+
+    let out = bench(&["--ignored"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("1 measured, 0 failed, 0 ignored"), "{}", out.stdout);
+
+    let out = fixture(&["--include-ignored", "--list", "--format", "terse"]);
+    assert!(out.stdout.contains("ignored_by_attribute: benchmark"));
+}
+
+#[test]
+fn a_benchmark_slower_than_max_time_stops_with_a_note() {
+    let out = bench(&["sleeps_30ms", "--max-time", "0.2"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let row = out
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("sleeps_30ms"))
+        .expect("a row");
+    let samples: usize = row.split_whitespace().nth(12).unwrap().parse().unwrap();
+    assert!((1..10).contains(&samples), "{row}");
+    assert!(out.stdout.contains("note: stopped at --max-time (200.0 ms)"), "{}", out.stdout);
+}
+
+#[test]
+fn a_binary_without_benchmarks_says_how_to_add_them() {
+    let out = run(Path::new(env!("CARGO_BIN_EXE_empty")), &["--bench"]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("no benchmarks are registered"), "{}", out.stderr);
+    assert!(out.stderr.contains("#[benchmark]"));
+}

@@ -1,0 +1,191 @@
+//! The example suite, built by cargo and run as a user would.
+
+use bench_tests::{run, suite_binary, Run};
+
+/// Measuring flags that keep a run short: behaviour, not figures, is tested.
+const QUICK: &[&str] = &["--bench", "--warm-up-time", "0.01", "--measure-time", "0.02"];
+
+fn bench(args: &[&str]) -> Run {
+    let mut all = QUICK.to_vec();
+    all.extend_from_slice(args);
+    run(suite_binary(), &all)
+}
+
+fn listed(out: &Run) -> Vec<&str> {
+    out.stdout
+        .lines()
+        .filter_map(|line| line.strip_suffix(": benchmark"))
+        .collect()
+}
+
+/// The names in a measured run's table, in order.
+fn measured(out: &Run) -> Vec<&str> {
+    out.stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("benchmark "))
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter(|line| !line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .collect()
+}
+
+#[test]
+fn list_prints_every_benchmark_with_a_count() {
+    let out = run(suite_binary(), &["--list"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let names = listed(&out);
+    assert!(names.contains(&"fib_20"));
+    assert!(names.contains(&"primitives::int_add"));
+    assert!(names.contains(&"kernels::sort_1k"));
+    assert!(out.stdout.trim_end().ends_with(&format!("{} benchmarks", names.len())));
+}
+
+#[test]
+fn list_terse_prints_only_the_names() {
+    let out = run(suite_binary(), &["--list", "--format", "terse"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.lines().all(|line| line.ends_with(": benchmark")));
+}
+
+#[test]
+fn filters_are_substrings_and_ored() {
+    let out = run(suite_binary(), &["--list", "--format", "terse", "fib", "float_d"]);
+    assert_eq!(listed(&out), ["fib_20", "primitives::float_div"]);
+}
+
+#[test]
+fn exact_needs_the_whole_name() {
+    let out = run(suite_binary(), &["--list", "--exact", "primitives::int_add"]);
+    assert_eq!(listed(&out), ["primitives::int_add"]);
+    let out = run(suite_binary(), &["--list", "--exact", "int_add"]);
+    assert!(listed(&out).is_empty());
+}
+
+#[test]
+fn skip_leaves_out_matches() {
+    let out = run(suite_binary(), &["--list", "primitives::float", "--skip", "cos", "--skip", "sqrt"]);
+    assert_eq!(
+        listed(&out),
+        ["primitives::float_add", "primitives::float_div", "primitives::float_mul"]
+    );
+}
+
+#[test]
+fn a_filtered_bench_run_measures_only_the_matches() {
+    let out = bench(&["int_", "fib"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        measured(&out),
+        ["fib_20", "primitives::int_add", "primitives::int_div", "primitives::int_mul"]
+    );
+    assert!(out.stdout.contains("4 measured, 0 failed, 0 ignored"), "{}", out.stdout);
+}
+
+#[test]
+fn the_header_names_the_clock_and_its_precision() {
+    let out = bench(&["--timer", "os", "--exact", "fib_20"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let header = out.stdout.lines().next().unwrap();
+    assert!(header.contains("timer: CLOCK_MONOTONIC_RAW"), "{header}");
+    assert!(header.contains("resolution"), "{header}");
+    assert!(header.contains("read pair"), "{header}");
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_cycle_counter_is_the_default_clock_with_invariant_tsc() {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    if !(cpuinfo.contains("constant_tsc") && cpuinfo.contains("nonstop_tsc")) {
+        eprintln!("skipped: this CPU does not advertise an invariant TSC");
+        return;
+    }
+    let out = bench(&["--exact", "fib_20"]);
+    assert!(out.stdout.lines().next().unwrap().contains("timer: rdtsc"), "{}", out.stdout);
+}
+
+#[test]
+fn a_row_reports_every_figure_with_units() {
+    let out = bench(&["--exact", "kernels::sort_1k"]);
+    let row = out
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("kernels::sort_1k"))
+        .expect("a row for the benchmark");
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    // name, then median, mean, min, max, std dev as value + unit, spread, samples, iters.
+    assert_eq!(fields.len(), 1 + 5 * 2 + 3, "{row}");
+    for unit in fields[2..11].iter().step_by(2) {
+        assert!(["ps", "ns", "µs", "ms", "s"].contains(unit), "{row}");
+    }
+    assert!(fields[11].ends_with('%'), "{row}");
+    let samples: usize = fields[12].parse().unwrap();
+    assert!(samples >= 10, "{row}");
+}
+
+#[test]
+fn without_the_bench_flag_each_benchmark_runs_once_as_a_test() {
+    let out = run(suite_binary(), &[]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let lines: Vec<&str> = out
+        .lines_starting("test ")
+        .into_iter()
+        .filter(|line| line.contains(" ... "))
+        .collect();
+    assert!(lines.len() >= 20, "{}", out.stdout);
+    assert!(lines.iter().all(|line| line.ends_with(" ... ok")), "{}", out.stdout);
+    let total = lines.len();
+    assert!(
+        out.stdout.contains(&format!("test result: ok. {total} passed; 0 failed")),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_filter_that_matches_nothing_says_so_and_succeeds() {
+    let out = bench(&["no_such_benchmark"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("no benchmark matches the filter 'no_such_benchmark'"));
+}
+
+#[test]
+fn an_unknown_flag_is_a_one_line_error_with_exit_code_2() {
+    for args in [
+        &["--frobnicate"][..],
+        &["--bench", "--measure-time", "soon"],
+        &["--bench", "--min-samples", "-3"],
+        &["--timer", "sundial"],
+    ] {
+        let out = run(suite_binary(), args);
+        assert_eq!(out.code, Some(2), "{args:?}: {out:?}");
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.starts_with("error: "), "{}", out.stderr);
+        assert!(out.stderr.contains("--help"), "{}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?}: nothing runs: {}", out.stdout);
+    }
+}
+
+#[test]
+fn help_documents_every_flag() {
+    let out = run(suite_binary(), &["--help"]);
+    assert_eq!(out.code, Some(0));
+    for flag in [
+        "--exact", "--skip", "--ignored", "--include-ignored", "--list", "--format", "--bench",
+        "--test", "--timer", "--warm-up-time", "--measure-time", "--max-time", "--min-samples",
+        "--color", "--nocapture",
+    ] {
+        assert!(out.stdout.contains(flag), "--help lacks {flag}");
+    }
+}
+
+#[test]
+fn colour_follows_the_flag() {
+    let coloured = bench(&["--exact", "fib_20", "--color", "always"]);
+    assert!(coloured.stdout.contains('\x1b'));
+    let plain = bench(&["--exact", "fib_20", "--color", "never"]);
+    assert!(!plain.stdout.contains('\x1b'));
+    // `auto` into a pipe (as here, with NO_COLOR set by `run`) is plain.
+    let auto = bench(&["--exact", "fib_20"]);
+    assert!(!auto.stdout.contains('\x1b'));
+}
