@@ -104,9 +104,7 @@ impl From<lexopt::Error> for CliError {
     fn from(error: lexopt::Error) -> Self {
         CliError(match error {
             lexopt::Error::UnexpectedOption(flag) => format!("unknown flag '{flag}'"),
-            lexopt::Error::MissingValue {
-                option: Some(flag),
-            } => format!("'{flag}' needs a value"),
+            lexopt::Error::MissingValue { option: Some(flag) } => format!("'{flag}' needs a value"),
             lexopt::Error::NonUnicodeValue(value) => {
                 format!("argument {value:?} is not valid UTF-8")
             }
@@ -360,24 +358,57 @@ mod tests {
         let cases: &[(&[&str], &str)] = &[
             (&["--frobnicate"], "unknown flag '--frobnicate'"),
             (&["--measure-time"], "'--measure-time' needs a value"),
-            (&["--measure-time", "abc"], "--measure-time needs a number of seconds such as 0.5, got 'abc'"),
-            (&["--measure-time", "-1"], "--measure-time must be more than 0"),
-            (&["--measure-time", "0"], "--measure-time must be more than 0"),
-            (&["--measure-time", "NaN"], "--measure-time must be more than 0"),
-            (&["--measure-time", "1e9"], "at most 86400 seconds, got '1e9'"),
+            (
+                &["--measure-time", "abc"],
+                "--measure-time needs a number of seconds such as 0.5, got 'abc'",
+            ),
+            (
+                &["--measure-time", "-1"],
+                "--measure-time must be more than 0",
+            ),
+            (
+                &["--measure-time", "0"],
+                "--measure-time must be more than 0",
+            ),
+            (
+                &["--measure-time", "NaN"],
+                "--measure-time must be more than 0",
+            ),
+            (
+                &["--measure-time", "1e9"],
+                "at most 86400 seconds, got '1e9'",
+            ),
             (&["--warm-up-time", "-0.5"], "--warm-up-time must be 0"),
-            (&["--min-samples", "0"], "--min-samples needs a whole number from 1 to 10000000, got '0'"),
+            (
+                &["--min-samples", "0"],
+                "--min-samples needs a whole number from 1 to 10000000, got '0'",
+            ),
             (&["--min-samples", "2.5"], "got '2.5'"),
-            (&["--timer", "tsc"], "--timer must be auto, os or cycles, got 'tsc'"),
-            (&["--color", "sometimes"], "--color must be auto, always or never, got 'sometimes'"),
-            (&["--format", "json"], "'--format json' is only supported with --list"),
-            (&["--list", "--format", "xml"], "--format must be pretty or terse, got 'xml'"),
+            (
+                &["--timer", "tsc"],
+                "--timer must be auto, os or cycles, got 'tsc'",
+            ),
+            (
+                &["--color", "sometimes"],
+                "--color must be auto, always or never, got 'sometimes'",
+            ),
+            (
+                &["--format", "json"],
+                "'--format json' is only supported with --list",
+            ),
+            (
+                &["--list", "--format", "xml"],
+                "--format must be pretty or terse, got 'xml'",
+            ),
             (&["--exact=yes"], "'--exact' takes no value"),
         ];
         for (args, expected) in cases {
             let message = parse_err(args);
             assert!(message.contains(expected), "{args:?}: {message}");
-            assert!(message.ends_with("run with --help to see the flags"), "{message}");
+            assert!(
+                message.ends_with("run with --help to see the flags"),
+                "{message}"
+            );
             assert!(!message.contains('\n'), "{message}");
         }
     }

@@ -268,17 +268,21 @@ fn sample_floor(precision: TimerPrecision) -> Nanos {
 }
 
 /// The command line overrides the attribute, which overrides the defaults.
-fn sampler_config(
-    args: &Args,
-    options: &registry::BenchOptions,
-    info: &RunInfo,
-) -> SamplerConfig {
+fn sampler_config(args: &Args, options: &registry::BenchOptions, info: &RunInfo) -> SamplerConfig {
     let defaults = SamplerConfig::default();
     let secs = |cli: Option<f64>, attr: Option<f64>, default: Nanos| {
         cli.or(attr).map(Nanos::from_secs).unwrap_or(default)
     };
-    let warm_up_time = secs(args.warm_up_time, options.warm_up_time, defaults.warm_up_time);
-    let measure_time = secs(args.measure_time, options.measure_time, defaults.measure_time);
+    let warm_up_time = secs(
+        args.warm_up_time,
+        options.warm_up_time,
+        defaults.warm_up_time,
+    );
+    let measure_time = secs(
+        args.measure_time,
+        options.measure_time,
+        defaults.measure_time,
+    );
     // By default the hard bound leaves room for the budgets three times over.
     let default_max = defaults.max_time.max((warm_up_time + measure_time) * 3.0);
     SamplerConfig {

@@ -73,7 +73,11 @@ fn notes(measurement: &Measurement, config: &SamplerConfig) -> Vec<String> {
     let mut notes = Vec::new();
     let n = measurement.samples.len();
     if measurement.stop == StopReason::MaxTime && n < config.min_samples {
-        let one = measurement.samples.last().map(|s| s.per_iter()).unwrap_or_default();
+        let one = measurement
+            .samples
+            .last()
+            .map(|s| s.per_iter())
+            .unwrap_or_default();
         notes.push(format!(
             "stopped at --max-time ({}) with {n} of {} samples: one iteration takes {}; \
              raise --max-time for more samples",

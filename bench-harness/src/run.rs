@@ -76,12 +76,12 @@ fn call(entry: &BenchEntry, driver: &mut dyn Driver, clock: Clock) -> Result<(),
                 .to_string(),
             location: Some(format!("{}:{}", entry.file, entry.line)),
         }),
-        Err(payload) => Err(LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or_else(
-            || Failure {
+        Err(payload) => Err(LAST_PANIC
+            .with(|last| last.borrow_mut().take())
+            .unwrap_or_else(|| Failure {
                 message: panic_message(payload.as_ref()),
                 location: None,
-            },
-        )),
+            })),
     }
 }
 

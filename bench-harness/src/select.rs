@@ -28,7 +28,9 @@ pub fn select<T>(
     };
     let mut selected: Vec<Selected<T>> = candidates
         .into_iter()
-        .filter(|(name, _, _)| args.filters.is_empty() || args.filters.iter().any(|f| matches(name, f)))
+        .filter(|(name, _, _)| {
+            args.filters.is_empty() || args.filters.iter().any(|f| matches(name, f))
+        })
         .filter(|(name, _, _)| !args.skip.iter().any(|s| matches(name, s)))
         .filter_map(|(name, ignore, bench)| {
             let ignored = match args.ignored {
@@ -77,7 +79,13 @@ mod tests {
     fn no_filter_selects_all_sorted_by_name() {
         assert_eq!(
             names(&[]),
-            ["fib_20", "fib_30", "hash::fnv", "sort::sort_10k", "sort::sort_1k"]
+            [
+                "fib_20",
+                "fib_30",
+                "hash::fnv",
+                "sort::sort_10k",
+                "sort::sort_1k"
+            ]
         );
     }
 
@@ -101,7 +109,10 @@ mod tests {
 
     #[test]
     fn ignored_benchmarks_are_listed_but_not_run_by_default() {
-        assert_eq!(run(&["fib"]), [("fib_20".into(), false), ("fib_30".into(), true)]);
+        assert_eq!(
+            run(&["fib"]),
+            [("fib_20".into(), false), ("fib_30".into(), true)]
+        );
         assert_eq!(run(&["--ignored"]), [("fib_30".into(), false)]);
         assert_eq!(
             run(&["fib", "--include-ignored"]),

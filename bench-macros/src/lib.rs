@@ -1,6 +1,7 @@
 //! The `#[benchmark]` attribute of bench-harness. Use it through
 //! `bench_harness::benchmark`; the generated code names the runtime only
 //! through `bench_harness::__private`.
+#![forbid(unsafe_code)]
 
 mod expand;
 mod options;

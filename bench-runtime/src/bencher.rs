@@ -1,5 +1,7 @@
 //! The handle a benchmark body receives, and the interface to whoever runs it.
 
+#![forbid(unsafe_code)]
+
 use std::hint::black_box;
 
 use crate::clock::Clock;

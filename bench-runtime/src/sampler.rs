@@ -20,6 +20,8 @@
 //! would cross it is not started, so a benchmark slower than its budget stops
 //! after a few samples instead of hanging, and says so.
 
+#![forbid(unsafe_code)]
+
 use crate::units::Nanos;
 
 /// Budgets and limits for one benchmark.

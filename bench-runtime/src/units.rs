@@ -1,5 +1,7 @@
 //! Quantities that carry their unit.
 
+#![forbid(unsafe_code)]
+
 use std::iter::Sum;
 use std::ops::{Add, AddAssign, Div, Mul, Sub};
 

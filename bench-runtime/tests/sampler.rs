@@ -51,9 +51,9 @@ impl<F: Fn(u64) -> f64> FakeClock<F> {
 
 fn config() -> SamplerConfig {
     SamplerConfig {
-        warm_up_time: Nanos(1_000_000.0),   // 1 ms
-        measure_time: Nanos(10_000_000.0),  // 10 ms
-        max_time: Nanos(100_000_000.0),     // 100 ms
+        warm_up_time: Nanos(1_000_000.0),  // 1 ms
+        measure_time: Nanos(10_000_000.0), // 10 ms
+        max_time: Nanos(100_000_000.0),    // 100 ms
         min_samples: 10,
         max_samples: 100_000,
         min_sample_time: Nanos(10_000.0), // 10 µs

@@ -1,6 +1,7 @@
 //! Code the example suite measures (`benches/suite.rs`). It lives in a
 //! library so the benchmarks show the usual shape: a crate's own functions,
 //! measured from its bench target.
+#![forbid(unsafe_code)]
 
 /// The n-th Fibonacci number, computed the slow recursive way on purpose.
 pub fn fib(n: u64) -> u64 {

@@ -1,5 +1,6 @@
 //! Helpers for the end-to-end tests: build the example suite's bench binary
 //! with cargo, run binaries, read their output.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -12,7 +13,14 @@ pub fn suite_binary() -> &'static Path {
     BINARY.get_or_init(|| {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let output = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "bench-examples", "--bench", "suite"])
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "bench-examples",
+                "--bench",
+                "suite",
+            ])
             .args(["--message-format", "json"])
             .current_dir(workspace_root())
             .output()

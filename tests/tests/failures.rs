@@ -8,7 +8,13 @@ fn fixture(args: &[&str]) -> Run {
     run(Path::new(env!("CARGO_BIN_EXE_fixture")), args)
 }
 
-const QUICK: &[&str] = &["--bench", "--warm-up-time", "0.01", "--measure-time", "0.02"];
+const QUICK: &[&str] = &[
+    "--bench",
+    "--warm-up-time",
+    "0.01",
+    "--measure-time",
+    "0.02",
+];
 
 fn bench(args: &[&str]) -> Run {
     let mut all = QUICK.to_vec();
@@ -27,13 +33,22 @@ fn a_panicking_benchmark_fails_and_the_others_still_run() {
     assert!(out.stdout.contains("test never_iterates ... FAILED"));
     assert!(out.stdout.contains("test ignored_by_attribute ... ignored"));
     // The message and where it came from, not a backtrace.
-    assert!(out.stdout.contains("set-up failed on purpose (at tests/src/bin/fixture.rs:"));
-    assert!(out.stdout.contains("the routine failed on purpose (at tests/src/bin/fixture.rs:"));
-    assert!(out.stdout.contains("returned without calling Bencher::iter"));
-    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     assert!(out
         .stdout
-        .contains("test result: FAILED. 3 passed; 3 failed; 1 ignored;"), "{}", out.stdout);
+        .contains("set-up failed on purpose (at tests/src/bin/fixture.rs:"));
+    assert!(out
+        .stdout
+        .contains("the routine failed on purpose (at tests/src/bin/fixture.rs:"));
+    assert!(out
+        .stdout
+        .contains("returned without calling Bencher::iter"));
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("test result: FAILED. 3 passed; 3 failed; 1 ignored;"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -42,19 +57,36 @@ fn a_failed_benchmark_is_listed_in_the_bench_summary() {
     assert_eq!(out.code, Some(101), "{out:?}");
     assert!(out.stdout.contains("panics_in_routine"));
     assert!(out.stdout.contains("FAILED: the routine failed on purpose"));
-    assert!(out.stdout.contains("2 measured, 2 failed, 0 ignored"), "{}", out.stdout);
-    assert!(out.stdout.contains("failed: panics_in_routine, panics_in_setup"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("2 measured, 2 failed, 0 ignored"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("failed: panics_in_routine, panics_in_setup"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
 fn ignored_benchmarks_run_only_when_asked() {
     let out = bench(&["ignored"]);
     assert!(out.stdout.contains("ignored_by_attribute") && out.stdout.contains("  ignored"));
-    assert!(out.stdout.contains("0 measured, 0 failed, 1 ignored"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("0 measured, 0 failed, 1 ignored"),
+        "{}",
+        out.stdout
+    );
 
     let out = bench(&["--ignored"]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(out.stdout.contains("1 measured, 0 failed, 0 ignored"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("1 measured, 0 failed, 0 ignored"),
+        "{}",
+        out.stdout
+    );
 
     let out = fixture(&["--include-ignored", "--list", "--format", "terse"]);
     assert!(out.stdout.contains("ignored_by_attribute: benchmark"));
@@ -71,13 +103,22 @@ fn a_benchmark_slower_than_max_time_stops_with_a_note() {
         .expect("a row");
     let samples: usize = row.split_whitespace().nth(12).unwrap().parse().unwrap();
     assert!((1..10).contains(&samples), "{row}");
-    assert!(out.stdout.contains("note: stopped at --max-time (200.0 ms)"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("note: stopped at --max-time (200.0 ms)"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
 fn a_binary_without_benchmarks_says_how_to_add_them() {
     let out = run(Path::new(env!("CARGO_BIN_EXE_empty")), &["--bench"]);
     assert_eq!(out.code, Some(2), "{out:?}");
-    assert!(out.stderr.contains("no benchmarks are registered"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no benchmarks are registered"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("#[benchmark]"));
 }

@@ -3,7 +3,13 @@
 use bench_tests::{run, suite_binary, Run};
 
 /// Measuring flags that keep a run short: behaviour, not figures, is tested.
-const QUICK: &[&str] = &["--bench", "--warm-up-time", "0.01", "--measure-time", "0.02"];
+const QUICK: &[&str] = &[
+    "--bench",
+    "--warm-up-time",
+    "0.01",
+    "--measure-time",
+    "0.02",
+];
 
 fn bench(args: &[&str]) -> Run {
     let mut all = QUICK.to_vec();
@@ -38,7 +44,10 @@ fn list_prints_every_benchmark_with_a_count() {
     assert!(names.contains(&"fib_20"));
     assert!(names.contains(&"primitives::int_add"));
     assert!(names.contains(&"kernels::sort_1k"));
-    assert!(out.stdout.trim_end().ends_with(&format!("{} benchmarks", names.len())));
+    assert!(out
+        .stdout
+        .trim_end()
+        .ends_with(&format!("{} benchmarks", names.len())));
 }
 
 #[test]
@@ -50,13 +59,19 @@ fn list_terse_prints_only_the_names() {
 
 #[test]
 fn filters_are_substrings_and_ored() {
-    let out = run(suite_binary(), &["--list", "--format", "terse", "fib", "float_d"]);
+    let out = run(
+        suite_binary(),
+        &["--list", "--format", "terse", "fib", "float_d"],
+    );
     assert_eq!(listed(&out), ["fib_20", "primitives::float_div"]);
 }
 
 #[test]
 fn exact_needs_the_whole_name() {
-    let out = run(suite_binary(), &["--list", "--exact", "primitives::int_add"]);
+    let out = run(
+        suite_binary(),
+        &["--list", "--exact", "primitives::int_add"],
+    );
     assert_eq!(listed(&out), ["primitives::int_add"]);
     let out = run(suite_binary(), &["--list", "--exact", "int_add"]);
     assert!(listed(&out).is_empty());
@@ -64,10 +79,24 @@ fn exact_needs_the_whole_name() {
 
 #[test]
 fn skip_leaves_out_matches() {
-    let out = run(suite_binary(), &["--list", "primitives::float", "--skip", "cos", "--skip", "sqrt"]);
+    let out = run(
+        suite_binary(),
+        &[
+            "--list",
+            "primitives::float",
+            "--skip",
+            "cos",
+            "--skip",
+            "sqrt",
+        ],
+    );
     assert_eq!(
         listed(&out),
-        ["primitives::float_add", "primitives::float_div", "primitives::float_mul"]
+        [
+            "primitives::float_add",
+            "primitives::float_div",
+            "primitives::float_mul"
+        ]
     );
 }
 
@@ -77,9 +106,18 @@ fn a_filtered_bench_run_measures_only_the_matches() {
     assert_eq!(out.code, Some(0), "{out:?}");
     assert_eq!(
         measured(&out),
-        ["fib_20", "primitives::int_add", "primitives::int_div", "primitives::int_mul"]
+        [
+            "fib_20",
+            "primitives::int_add",
+            "primitives::int_div",
+            "primitives::int_mul"
+        ]
     );
-    assert!(out.stdout.contains("4 measured, 0 failed, 0 ignored"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("4 measured, 0 failed, 0 ignored"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -101,7 +139,11 @@ fn the_cycle_counter_is_the_default_clock_with_invariant_tsc() {
         return;
     }
     let out = bench(&["--exact", "fib_20"]);
-    assert!(out.stdout.lines().next().unwrap().contains("timer: rdtsc"), "{}", out.stdout);
+    assert!(
+        out.stdout.lines().next().unwrap().contains("timer: rdtsc"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -133,10 +175,15 @@ fn without_the_bench_flag_each_benchmark_runs_once_as_a_test() {
         .filter(|line| line.contains(" ... "))
         .collect();
     assert!(lines.len() >= 20, "{}", out.stdout);
-    assert!(lines.iter().all(|line| line.ends_with(" ... ok")), "{}", out.stdout);
+    assert!(
+        lines.iter().all(|line| line.ends_with(" ... ok")),
+        "{}",
+        out.stdout
+    );
     let total = lines.len();
     assert!(
-        out.stdout.contains(&format!("test result: ok. {total} passed; 0 failed")),
+        out.stdout
+            .contains(&format!("test result: ok. {total} passed; 0 failed")),
         "{}",
         out.stdout
     );
@@ -146,7 +193,9 @@ fn without_the_bench_flag_each_benchmark_runs_once_as_a_test() {
 fn a_filter_that_matches_nothing_says_so_and_succeeds() {
     let out = bench(&["no_such_benchmark"]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(out.stdout.contains("no benchmark matches the filter 'no_such_benchmark'"));
+    assert!(out
+        .stdout
+        .contains("no benchmark matches the filter 'no_such_benchmark'"));
 }
 
 #[test]
@@ -162,7 +211,11 @@ fn an_unknown_flag_is_a_one_line_error_with_exit_code_2() {
         assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
         assert!(out.stderr.starts_with("error: "), "{}", out.stderr);
         assert!(out.stderr.contains("--help"), "{}", out.stderr);
-        assert!(out.stdout.is_empty(), "{args:?}: nothing runs: {}", out.stdout);
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: nothing runs: {}",
+            out.stdout
+        );
     }
 }
 
@@ -171,9 +224,21 @@ fn help_documents_every_flag() {
     let out = run(suite_binary(), &["--help"]);
     assert_eq!(out.code, Some(0));
     for flag in [
-        "--exact", "--skip", "--ignored", "--include-ignored", "--list", "--format", "--bench",
-        "--test", "--timer", "--warm-up-time", "--measure-time", "--max-time", "--min-samples",
-        "--color", "--nocapture",
+        "--exact",
+        "--skip",
+        "--ignored",
+        "--include-ignored",
+        "--list",
+        "--format",
+        "--bench",
+        "--test",
+        "--timer",
+        "--warm-up-time",
+        "--measure-time",
+        "--max-time",
+        "--min-samples",
+        "--color",
+        "--nocapture",
     ] {
         assert!(out.stdout.contains(flag), "--help lacks {flag}");
     }

@@ -104,12 +104,7 @@ impl<W: WriteColor> Terminal<W> {
         }
         write!(self.out, "  {:>TIME_WIDTH$}", percent(spread))?;
         self.out.reset()?;
-        writeln!(
-            self.out,
-            "  {:>8}  {:>7}",
-            s.n,
-            count(m.total_iters())
-        )?;
+        writeln!(self.out, "  {:>8}  {:>7}", s.n, count(m.total_iters()))?;
         for note in &m.notes {
             self.colour(Color::Yellow, false)?;
             writeln!(self.out, "  note: {note}")?;
@@ -208,9 +203,7 @@ impl<W: WriteColor> Terminal<W> {
     }
 }
 
-fn failures(
-    results: &[BenchResult],
-) -> impl Iterator<Item = (&str, &crate::run::Failure)> {
+fn failures(results: &[BenchResult]) -> impl Iterator<Item = (&str, &crate::run::Failure)> {
     results.iter().filter_map(|r| match &r.outcome {
         Outcome::Failed(failure) => Some((r.name.as_str(), failure)),
         _ => None,

@@ -11,7 +11,7 @@ fn passes() -> u64 {
 
 #[benchmark]
 fn also_passes(b: &mut Bencher) {
-    let data = vec![1u8; 64];
+    let data = [1u8; 64];
     b.iter(|| data.iter().map(|&x| u64::from(x)).sum::<u64>())
 }
 
