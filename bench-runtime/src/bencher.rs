@@ -22,7 +22,10 @@ pub trait Driver {
 /// Passed to `#[benchmark] fn name(b: &mut Bencher)`: everything before
 /// [`Bencher::iter`] is set-up and is not timed.
 ///
-/// ```no_run
+/// Users reach it through `bench_harness`, which this crate cannot depend
+/// on, so the example is not compiled here (the example suite compiles it):
+///
+/// ```ignore
 /// use bench_harness::{benchmark, Bencher};
 ///
 /// #[benchmark]

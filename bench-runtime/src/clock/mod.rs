@@ -1,9 +1,46 @@
 //! Clocks: the OS monotonic clock and the per-architecture cycle counter.
 //!
-//! INTERIM: only the OS clock is wired up; the cycle counters, calibration and
-//! precision measurement land next (see docs/ARCHITECTURE.md).
+//! A [`Clock`] is chosen once at start-up ([`Clock::select`]) and then read
+//! twice per sample ([`Clock::start`], [`Clock::stop`]). The cycle counter is
+//! cheaper to read and finer-grained than the OS clock, but counts in its own
+//! ticks: [`Clock::cycles`] checks that it is usable and calibrates it against
+//! the OS clock.
+//!
+//! Each architecture's counter lives in its own file behind the same small
+//! interface (`NAME`, `check_usable`, `reported_frequency_hz`, `read_start`,
+//! `read_stop`); this module picks one by `cfg` and is the only code that does.
+
+mod calibrate;
+mod error;
+mod os;
+mod precision;
+
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64.rs"]
+mod counter;
+
+#[cfg(target_arch = "aarch64")]
+#[path = "aarch64.rs"]
+mod counter;
+
+#[cfg(target_arch = "riscv64")]
+#[path = "riscv64.rs"]
+mod counter;
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+)))]
+#[path = "fallback.rs"]
+mod counter;
+
+use std::sync::OnceLock;
 
 use crate::units::{Nanos, Ticks};
+
+pub use error::ClockError;
+pub use precision::TimerPrecision;
 
 /// Which clock the user asked for on the command line (`--timer`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -19,7 +56,9 @@ pub enum TimerChoice {
 /// The kind of clock in use.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ClockKind {
+    /// The OS monotonic clock; ticks are nanoseconds.
     Os,
+    /// The CPU's cycle counter, calibrated against the OS clock.
     Cycles,
 }
 
@@ -31,6 +70,11 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// The OS monotonic clock: `CLOCK_MONOTONIC_RAW` on Linux and Android,
+    /// [`std::time::Instant`] elsewhere.
+    ///
+    /// Reads panic if the OS refuses them; [`Clock::select`] checks that it
+    /// does not, and says so as a [`ClockError`].
     pub fn os() -> Clock {
         Clock {
             kind: ClockKind::Os,
@@ -38,20 +82,88 @@ impl Clock {
         }
     }
 
+    /// The CPU's cycle counter, if it is usable here, calibrated against the
+    /// OS clock.
+    ///
+    /// The first call checks the counter and calibrates it (about 50 ms); later
+    /// calls return the same result at once, so every benchmark in a process
+    /// converts ticks with the same factor.
+    pub fn cycles() -> Result<Clock, ClockError> {
+        static CALIBRATED: OnceLock<Result<Clock, ClockError>> = OnceLock::new();
+        CALIBRATED
+            .get_or_init(|| {
+                counter::check_usable()?;
+                os::check()?;
+                let ticks_per_second = calibrate::ticks_per_second(
+                    counter::read_start,
+                    counter::reported_frequency_hz(),
+                )?;
+                Ok(Clock {
+                    kind: ClockKind::Cycles,
+                    nanos_per_tick: 1e9 / ticks_per_second,
+                })
+            })
+            .clone()
+    }
+
+    /// The clock the user asked for: [`TimerChoice::Auto`] takes the cycle
+    /// counter where it is usable and the OS clock otherwise.
+    pub fn select(choice: TimerChoice) -> Result<Clock, ClockError> {
+        match choice {
+            TimerChoice::Auto => Clock::cycles().or_else(|_| Clock::checked_os()),
+            TimerChoice::Os => Clock::checked_os(),
+            TimerChoice::Cycles => Clock::cycles(),
+        }
+    }
+
+    fn checked_os() -> Result<Clock, ClockError> {
+        os::check()?;
+        Ok(Clock::os())
+    }
+
     pub fn kind(&self) -> ClockKind {
         self.kind
     }
 
+    /// What this clock reads, for reports: "rdtsc (invariant TSC)",
+    /// "cntvct_el0", "rdtime", "CLOCK_MONOTONIC_RAW" or "Instant".
+    pub fn name(&self) -> &'static str {
+        match self.kind {
+            ClockKind::Os => os::NAME,
+            ClockKind::Cycles => counter::NAME,
+        }
+    }
+
+    /// Ticks per second (1e9 for the OS clock).
+    pub fn frequency_hz(&self) -> f64 {
+        1e9 / self.nanos_per_tick
+    }
+
+    /// The duration of one tick.
+    pub fn nanos_per_tick(&self) -> Nanos {
+        Nanos(self.nanos_per_tick)
+    }
+
     /// Reads the clock at the start of a timed region.
+    // PERF: a two-way match on a field that never changes: the branch is
+    // always predicted and costs about a cycle. In `start` it runs before the
+    // read, outside the timed region; in `stop`, inside it, so it is part of
+    // the read-pair overhead that `TimerPrecision` measures.
     #[inline(always)]
     pub fn start(&self) -> Ticks {
-        os_now()
+        match self.kind {
+            ClockKind::Os => os::now(),
+            ClockKind::Cycles => counter::read_start(),
+        }
     }
 
     /// Reads the clock at the end of a timed region.
     #[inline(always)]
     pub fn stop(&self) -> Ticks {
-        os_now()
+        match self.kind {
+            ClockKind::Os => os::now(),
+            ClockKind::Cycles => counter::read_stop(),
+        }
     }
 
     /// The time between two readings of this clock.
@@ -61,20 +173,8 @@ impl Clock {
     }
 }
 
-#[inline(always)]
-fn os_now() -> Ticks {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    let epoch = *EPOCH.get_or_init(Instant::now);
-    Ticks(epoch.elapsed().as_nanos() as u64)
-}
-
-/// What a clock can resolve, measured at start-up.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct TimerPrecision {
-    /// The smallest non-zero difference between two consecutive reads.
-    pub resolution: Nanos,
-    /// The cost of one start/stop read pair.
-    pub overhead: Nanos,
+/// The median of `values`, which must not be empty; sorts them in place.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }

@@ -1,0 +1,63 @@
+//! aarch64: the generic timer's virtual counter, `CNTVCT_EL0`.
+//!
+//! It ticks at a fixed rate, stated in `CNTFRQ_EL0` (which firmware sets and
+//! sometimes sets wrong, so calibration checks it), and Linux and macOS let
+//! user code read it.
+
+use core::arch::asm;
+
+use super::ClockError;
+use crate::units::Ticks;
+
+pub(super) const NAME: &str = "cntvct_el0";
+
+/// The counter is always readable from user mode on the systems we run on.
+pub(super) fn check_usable() -> Result<(), ClockError> {
+    Ok(())
+}
+
+/// The rate firmware stored in `CNTFRQ_EL0`, unless it left it zero.
+pub(super) fn reported_frequency_hz() -> Option<f64> {
+    let hz: u64;
+    // SAFETY: CNTFRQ_EL0 is readable at EL0 wherever CNTVCT_EL0 is; the read
+    // only writes the output register.
+    unsafe {
+        asm!(
+            "mrs {hz}, cntfrq_el0",
+            hz = out(reg) hz,
+            options(nomem, nostack, preserves_flags),
+        );
+    }
+    (hz != 0).then_some(hz as f64)
+}
+
+#[inline(always)]
+pub(super) fn read_start() -> Ticks {
+    read()
+}
+
+#[inline(always)]
+pub(super) fn read_stop() -> Ticks {
+    read()
+}
+
+/// Reads the counter after all earlier instructions.
+#[inline(always)]
+fn read() -> Ticks {
+    let ticks: u64;
+    // PERF: the architecture lets the counter be read out of order, before
+    // the timed code has finished; ISB is the cheapest barrier that prevents
+    // it (Linux's vDSO uses it too; divan omits it).
+    // SAFETY: CNTVCT_EL0 is readable at EL0 (`check_usable`); the read only
+    // writes the output register. Not marking the block `nomem` keeps the
+    // compiler from moving memory accesses across the read.
+    unsafe {
+        asm!(
+            "isb",
+            "mrs {ticks}, cntvct_el0",
+            ticks = out(reg) ticks,
+            options(nostack, preserves_flags),
+        );
+    }
+    Ticks(ticks)
+}
