@@ -183,23 +183,16 @@ fn smoke_test(
     let clock = Clock::os();
     // Output errors (a closed pipe) must not stop the benchmarks themselves.
     let _ = out.test_header(selected.len());
-    let mut results = Vec::with_capacity(selected.len());
-    for s in selected {
-        let outcome = if s.ignored {
-            Outcome::Ignored
-        } else {
-            match run::run_once(s.bench, clock) {
-                Ok(()) => Outcome::Passed,
-                Err(failure) => Outcome::Failed(failure),
-            }
-        };
-        let result = BenchResult {
-            name: s.name.clone(),
-            outcome,
-        };
-        let _ = out.test_line(&result);
-        results.push(result);
-    }
+    let results = run_each(
+        selected,
+        |entry| match run::run_once(entry, clock) {
+            Ok(()) => Outcome::Passed,
+            Err(failure) => Outcome::Failed(failure),
+        },
+        |result| {
+            let _ = out.test_line(result);
+        },
+    );
     let _ = out.test_summary(&results, filtered_out, started.elapsed().as_secs_f64());
     exit_code(&results)
 }
@@ -228,28 +221,48 @@ fn measure_all(
         sample_floor: sample_floor(precision),
     };
     let _ = out.bench_header(&info);
-    let mut results = Vec::with_capacity(selected.len());
-    for s in selected {
-        let outcome = if s.ignored {
-            Outcome::Ignored
-        } else {
-            let config = sampler_config(args, &s.bench.options, &info);
-            match run::measure(s.bench, clock, config.clone()) {
+    let results = run_each(
+        selected,
+        |entry| {
+            let config = sampler_config(args, &entry.options, &info);
+            match run::measure(entry, clock, config.clone()) {
                 Ok(measurement) => {
                     Outcome::Measured(Box::new(Measured::analyse(measurement, config)))
                 }
                 Err(failure) => Outcome::Failed(failure),
             }
-        };
-        let result = BenchResult {
-            name: s.name.clone(),
-            outcome,
-        };
-        let _ = out.bench_row(&result);
-        results.push(result);
-    }
+        },
+        |result| {
+            let _ = out.bench_row(result);
+        },
+    );
     let _ = out.bench_summary(&results, started.elapsed().as_secs_f64());
     Ok(exit_code(&results))
+}
+
+/// Runs each selected benchmark that is not ignored and shows each result
+/// as soon as it exists.
+fn run_each(
+    selected: &Selection,
+    mut run: impl FnMut(&'static registry::BenchEntry) -> Outcome,
+    mut show: impl FnMut(&BenchResult),
+) -> Vec<BenchResult> {
+    selected
+        .iter()
+        .map(|s| {
+            let outcome = if s.ignored {
+                Outcome::Ignored
+            } else {
+                run(s.bench)
+            };
+            let result = BenchResult {
+                name: s.name.clone(),
+                outcome,
+            };
+            show(&result);
+            result
+        })
+        .collect()
 }
 
 fn describe_filters(args: &Args) -> String {

@@ -64,6 +64,22 @@ impl Run {
     }
 }
 
+/// Measuring flags that keep a run short: behaviour, not figures, is tested.
+pub const QUICK: &[&str] = &[
+    "--bench",
+    "--warm-up-time",
+    "0.01",
+    "--measure-time",
+    "0.02",
+];
+
+/// Measures with [`QUICK`] budgets plus `args`.
+pub fn quick_bench(binary: &Path, args: &[&str]) -> Run {
+    let mut all = QUICK.to_vec();
+    all.extend_from_slice(args);
+    run(binary, &all)
+}
+
 /// Runs `binary` with `args`, colour off, and collects its output.
 pub fn run(binary: &Path, args: &[&str]) -> Run {
     let Output {

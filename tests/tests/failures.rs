@@ -1,25 +1,15 @@
 //! Benchmarks that panic, never iterate, are ignored or are too slow, in a
 //! binary of their own (`src/bin/fixture.rs`).
 
-use bench_tests::{run, Run};
+use bench_tests::{quick_bench, run, Run};
 use std::path::Path;
 
 fn fixture(args: &[&str]) -> Run {
     run(Path::new(env!("CARGO_BIN_EXE_fixture")), args)
 }
 
-const QUICK: &[&str] = &[
-    "--bench",
-    "--warm-up-time",
-    "0.01",
-    "--measure-time",
-    "0.02",
-];
-
 fn bench(args: &[&str]) -> Run {
-    let mut all = QUICK.to_vec();
-    all.extend_from_slice(args);
-    fixture(&all)
+    quick_bench(Path::new(env!("CARGO_BIN_EXE_fixture")), args)
 }
 
 #[test]

@@ -1,20 +1,9 @@
 //! The example suite, built by cargo and run as a user would.
 
-use bench_tests::{run, suite_binary, Run};
-
-/// Measuring flags that keep a run short: behaviour, not figures, is tested.
-const QUICK: &[&str] = &[
-    "--bench",
-    "--warm-up-time",
-    "0.01",
-    "--measure-time",
-    "0.02",
-];
+use bench_tests::{quick_bench, run, suite_binary, Run};
 
 fn bench(args: &[&str]) -> Run {
-    let mut all = QUICK.to_vec();
-    all.extend_from_slice(args);
-    run(suite_binary(), &all)
+    quick_bench(suite_binary(), args)
 }
 
 fn listed(out: &Run) -> Vec<&str> {
