@@ -79,16 +79,33 @@ macro_rules! main {
 /// Runs the benchmarks registered in this binary as the command line says,
 /// then exits: 0 on success, 101 when a benchmark failed, 2 on bad input.
 pub fn main() {
-    let code = run_with_args(std::env::args_os().skip(1));
-    std::process::exit(code);
+    let run = run_suite(std::env::args_os().skip(1));
+    std::process::exit(run.exit_code);
+}
+
+/// What [`run_suite`] did: the exit code [`main`] would use and every
+/// benchmark's result, for a bench target that wants to post-process them
+/// (the calibration target prints ratios of its estimates).
+#[derive(Debug)]
+pub struct SuiteRun {
+    pub exit_code: i32,
+    /// Empty when nothing was measured or run (`--list`, `--help`, errors).
+    pub results: Vec<BenchResult>,
 }
 
 /// Exit codes, as libtest uses them.
 const EXIT_FAILED: i32 = 101;
 const EXIT_USAGE: i32 = 2;
 
-/// The whole pipeline for one command line; returns the exit code.
-pub fn run_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
+/// The whole pipeline for one command line (the arguments after the
+/// program name): prints the report and returns the results.
+pub fn run_suite(args: impl IntoIterator<Item = OsString>) -> SuiteRun {
+    let mut results = Vec::new();
+    let exit_code = run_pipeline(args, &mut results);
+    SuiteRun { exit_code, results }
+}
+
+fn run_pipeline(args: impl IntoIterator<Item = OsString>, results: &mut Vec<BenchResult>) -> i32 {
     let args = match cli::parse(args) {
         Ok(args) => args,
         Err(error) => return usage_error(&error),
@@ -120,8 +137,8 @@ pub fn run_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     );
     let written = match args.action {
         Action::List => list(&selected, args.list_format),
-        Action::Test => Ok(smoke_test(&mut out, &selected, filtered_out)),
-        Action::Bench => measure_all(&mut out, &args, &selected),
+        Action::Test => Ok(smoke_test(&mut out, &selected, filtered_out, results)),
+        Action::Bench => measure_all(&mut out, &args, &selected, results),
         Action::Help => unreachable!("handled above"),
     };
     match written {
@@ -177,13 +194,14 @@ fn smoke_test(
     out: &mut Terminal<StandardStream>,
     selected: &Selection,
     filtered_out: usize,
+    results: &mut Vec<BenchResult>,
 ) -> i32 {
     let started = Instant::now();
     // The OS clock is enough for one iteration and costs no calibration.
     let clock = Clock::os();
     // Output errors (a closed pipe) must not stop the benchmarks themselves.
     let _ = out.test_header(selected.len());
-    let results = run_each(
+    *results = run_each(
         selected,
         |entry| match run::run_once(entry, clock) {
             Ok(()) => Outcome::Passed,
@@ -193,8 +211,8 @@ fn smoke_test(
             let _ = out.test_line(result);
         },
     );
-    let _ = out.test_summary(&results, filtered_out, started.elapsed().as_secs_f64());
-    exit_code(&results)
+    let _ = out.test_summary(results, filtered_out, started.elapsed().as_secs_f64());
+    exit_code(results)
 }
 
 /// `cargo bench`: measure each selected benchmark and print its row.
@@ -202,6 +220,7 @@ fn measure_all(
     out: &mut Terminal<StandardStream>,
     args: &Args,
     selected: &Selection,
+    results: &mut Vec<BenchResult>,
 ) -> Result<i32, String> {
     if selected.is_empty() {
         println!(
@@ -221,7 +240,7 @@ fn measure_all(
         sample_floor: sample_floor(precision),
     };
     let _ = out.bench_header(&info);
-    let results = run_each(
+    *results = run_each(
         selected,
         |entry| {
             let config = sampler_config(args, &entry.options, &info);
@@ -236,8 +255,8 @@ fn measure_all(
             let _ = out.bench_row(result);
         },
     );
-    let _ = out.bench_summary(&results, started.elapsed().as_secs_f64());
-    Ok(exit_code(&results))
+    let _ = out.bench_summary(results, started.elapsed().as_secs_f64());
+    Ok(exit_code(results))
 }
 
 /// Runs each selected benchmark that is not ignored and shows each result

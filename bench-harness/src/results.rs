@@ -26,6 +26,16 @@ pub struct BenchResult {
     pub outcome: Outcome,
 }
 
+impl BenchResult {
+    /// The measurement, when there is one.
+    pub fn measured(&self) -> Option<&Measured> {
+        match &self.outcome {
+            Outcome::Measured(measured) => Some(measured),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Outcome {
     /// Measured under `cargo bench`.
@@ -61,6 +71,12 @@ impl Measured {
             summary,
             notes,
         }
+    }
+
+    /// The headline estimate, in nanoseconds per iteration: the median of
+    /// the samples. Comparisons and ratios use this figure.
+    pub fn headline(&self) -> f64 {
+        self.summary.median
     }
 
     /// Iterations over all recorded samples.
