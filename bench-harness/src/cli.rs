@@ -8,6 +8,8 @@ use std::fmt;
 
 use bench_runtime::TimerChoice;
 
+use crate::run::Schedule;
+
 /// What the user asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Args {
@@ -26,6 +28,16 @@ pub struct Args {
     pub measure_time: Option<f64>,
     pub max_time: Option<f64>,
     pub min_samples: Option<usize>,
+    /// `--precision PCT` as a fraction; 0 turns the precision rule off.
+    pub precision: Option<f64>,
+    pub schedule: Option<Schedule>,
+    pub warm_up_window: Option<usize>,
+    /// `--warm-up-cv PCT` as a fraction.
+    pub warm_up_cv: Option<f64>,
+    /// `--details`: percentiles, intervals and warm-up under each row.
+    pub details: bool,
+    /// `--seed N`: the interleaved schedule's shuffles.
+    pub seed: Option<u64>,
 }
 
 /// What the run does.
@@ -83,6 +95,12 @@ impl Default for Args {
             measure_time: None,
             max_time: None,
             min_samples: None,
+            precision: None,
+            schedule: None,
+            warm_up_window: None,
+            warm_up_cv: None,
+            details: false,
+            seed: None,
         }
     }
 }
@@ -140,12 +158,26 @@ Mode:
 Measurement:
   --timer auto|os|cycles  clock: auto (default) uses the cycle counter where it is
                           usable (invariant TSC on x86_64), else the OS monotonic clock
-  --warm-up-time SECS     warm-up budget per benchmark, calibration included [default: 0.1]
-  --measure-time SECS     measurement budget per benchmark [default: 0.4]
-  --max-time SECS         hard bound per benchmark, all phases [default: 5]
-  --min-samples N         samples to record even past the budget [default: 10]
+  --precision PCT         stop once the median's 95% confidence interval is within
+                          ±PCT% [default: 1]; 0 stops at --measure-time instead
+  --measure-time SECS     minimum measuring time per benchmark before the precision
+                          rule may stop it (with --precision 0: the budget) [default: 0.3]
+  --max-time SECS         hard bound per benchmark: set-up, calibration, warm-up and
+                          measurement [default: 5]
+  --min-samples N         samples to record before stopping [default: 10]
+  --warm-up-time SECS     cap on warm-up per benchmark, calibration included [default: 0.1]
+  --warm-up-window N      samples in the rolling window that detects steady state [default: 10]
+  --warm-up-cv PCT        steady once the window's coefficient of variation is below
+                          PCT% [default: 5]
+  --schedule interleaved|sequential
+                          interleaved (default): rounds of short slices in a shuffled
+                          order, so every benchmark sees the same machine noise;
+                          sequential: each benchmark in one go
+  --seed N                seed of the interleaved shuffles [default: from the clock]
 
 Output:
+  --details               percentiles, confidence intervals, warm-up and stop reason
+                          under each row
   --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
   -h, --help              print this help
 
@@ -207,6 +239,40 @@ where
             Long("min-samples") => {
                 parsed.min_samples = Some(count("--min-samples", parser.value()?)?)
             }
+            Long("precision") => {
+                parsed.precision = Some(percentage("--precision", parser.value()?, true)?)
+            }
+            Long("schedule") => {
+                parsed.schedule = match utf8("--schedule", parser.value()?)?.as_str() {
+                    "interleaved" => Some(Schedule::Interleaved),
+                    "sequential" => Some(Schedule::Sequential),
+                    other => {
+                        return Err(bad_choice("--schedule", other, "interleaved or sequential"))
+                    }
+                }
+            }
+            Long("warm-up-window") => {
+                let window = count("--warm-up-window", parser.value()?)?;
+                if window < 2 {
+                    return Err(CliError(format!(
+                        "--warm-up-window needs at least 2 samples to judge variation, got '{window}'"
+                    )));
+                }
+                parsed.warm_up_window = Some(window);
+            }
+            Long("warm-up-cv") => {
+                parsed.warm_up_cv = Some(percentage("--warm-up-cv", parser.value()?, false)?)
+            }
+            Long("details") => parsed.details = true,
+            Long("seed") => {
+                let text = utf8("--seed", parser.value()?)?;
+                parsed.seed = Some(text.trim().parse().map_err(|_| {
+                    CliError(format!(
+                        "--seed needs a whole number from 0 to {}, got '{text}'",
+                        u64::MAX
+                    ))
+                })?);
+            }
             // libtest flags with no meaning here.
             Long("nocapture") | Long("show-output") | Short('q') | Long("quiet") => {}
             Long("test-threads") => {
@@ -267,6 +333,26 @@ fn seconds(flag: &str, value: OsString, zero_ok: bool) -> Result<f64, CliError> 
         )));
     }
     Ok(secs)
+}
+
+/// A percentage given as `PCT` (`1` or `0.5`, an optional `%`), returned as a
+/// fraction; zero only where allowed, at most 100.
+fn percentage(flag: &str, value: OsString, zero_ok: bool) -> Result<f64, CliError> {
+    let text = utf8(flag, value)?;
+    let number = text.trim().trim_end_matches('%');
+    let pct: f64 = number.parse().map_err(|_| {
+        CliError(format!(
+            "{flag} needs a percentage such as 1 or 0.5, got '{text}'"
+        ))
+    })?;
+    let lower_ok = if zero_ok { pct >= 0.0 } else { pct > 0.0 };
+    if !pct.is_finite() || !lower_ok || pct > 100.0 {
+        let range = if zero_ok { "from 0" } else { "more than 0 and" };
+        return Err(CliError(format!(
+            "{flag} must be a percentage {range} up to 100, got '{text}'"
+        )));
+    }
+    Ok(pct / 100.0)
 }
 
 /// A count: a whole number from 1 to 10 million.
@@ -401,6 +487,27 @@ mod tests {
                 "--format must be pretty or terse, got 'xml'",
             ),
             (&["--exact=yes"], "'--exact' takes no value"),
+            (
+                &["--precision", "-1"],
+                "--precision must be a percentage from 0 up to 100, got '-1'",
+            ),
+            (
+                &["--precision", "fine"],
+                "--precision needs a percentage such as 1 or 0.5, got 'fine'",
+            ),
+            (
+                &["--warm-up-cv", "0"],
+                "--warm-up-cv must be a percentage more than 0",
+            ),
+            (
+                &["--warm-up-window", "1"],
+                "--warm-up-window needs at least 2 samples",
+            ),
+            (
+                &["--schedule", "random"],
+                "--schedule must be interleaved or sequential, got 'random'",
+            ),
+            (&["--seed", "-4"], "--seed needs a whole number from 0 to"),
         ];
         for (args, expected) in cases {
             let message = parse_err(args);
@@ -411,6 +518,30 @@ mod tests {
             );
             assert!(!message.contains('\n'), "{message}");
         }
+    }
+
+    #[test]
+    fn statistics_flags_are_parsed_as_fractions() {
+        let args = parse_ok(&[
+            "--precision",
+            "0.5%",
+            "--warm-up-cv",
+            "2",
+            "--warm-up-window",
+            "20",
+            "--schedule",
+            "sequential",
+            "--seed",
+            "7",
+            "--details",
+        ]);
+        assert_eq!(args.precision, Some(0.005));
+        assert_eq!(args.warm_up_cv, Some(0.02));
+        assert_eq!(args.warm_up_window, Some(20));
+        assert_eq!(args.schedule, Some(Schedule::Sequential));
+        assert_eq!(args.seed, Some(7));
+        assert!(args.details);
+        assert_eq!(parse_ok(&["--precision", "0"]).precision, Some(0.0));
     }
 
     #[cfg(unix)]

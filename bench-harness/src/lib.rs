@@ -47,9 +47,10 @@ use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 pub use bench_macros::benchmark;
+pub use bench_runtime::clock::known_cost;
 pub use bench_runtime::{black_box, Bencher};
 
-use bench_runtime::{Clock, Nanos, SamplerConfig, TimerPrecision};
+use bench_runtime::{Clock, Nanos, SamplerConfig, StopRule, TimerPrecision};
 use termcolor::{ColorChoice, StandardStream};
 
 use cli::{Action, Args, Color, ListFormat};
@@ -92,6 +93,17 @@ pub struct SuiteRun {
     /// Empty when nothing was measured or run (`--list`, `--help`, errors).
     pub results: Vec<BenchResult>,
 }
+
+/// The headline's 95% CI must be within ±1% (`--precision`).
+const DEFAULT_PRECISION: f64 = 0.01;
+/// Interleaving is the default: see docs/ARCHITECTURE.md for the run-to-run
+/// spread it was chosen on.
+const DEFAULT_SCHEDULE: run::Schedule = run::Schedule::Interleaved;
+/// Interleaved runs spread `--measure-time` over at least this many rounds:
+/// more, shorter slices average the machine's speed changes better (60
+/// rounds halved the worst calibration-ratio error of 10 on the development
+/// machine; see docs/ARCHITECTURE.md).
+const MIN_ROUNDS: usize = 60;
 
 /// Exit codes, as libtest uses them.
 const EXIT_FAILED: i32 = 101;
@@ -201,7 +213,7 @@ fn smoke_test(
     let clock = Clock::os();
     // Output errors (a closed pipe) must not stop the benchmarks themselves.
     let _ = out.test_header(selected.len());
-    *results = run_each(
+    *results = run_each_once(
         selected,
         |entry| match run::run_once(entry, clock) {
             Ok(()) => Outcome::Passed,
@@ -215,7 +227,8 @@ fn smoke_test(
     exit_code(results)
 }
 
-/// `cargo bench`: measure each selected benchmark and print its row.
+/// `cargo bench`: measure the selected benchmarks on the schedule and print
+/// their rows in name order as they finish.
 fn measure_all(
     out: &mut Terminal<StandardStream>,
     args: &Args,
@@ -231,37 +244,88 @@ fn measure_all(
     }
     let started = Instant::now();
     let clock = Clock::select(args.timer).map_err(|e| e.to_string())?;
-    let precision = TimerPrecision::measure(&clock);
+    let timer = TimerPrecision::measure(&clock);
+    let floor = sample_floor(timer);
+    let target_precision = args.precision.unwrap_or(DEFAULT_PRECISION);
     let info = RunInfo {
         harness_version: env!("CARGO_PKG_VERSION"),
         clock_name: clock.name(),
         clock_hz: clock.frequency_hz(),
-        precision,
-        sample_floor: sample_floor(precision),
+        precision: timer,
+        sample_floor: floor,
+        overhead: run::measure_overhead(clock, floor),
+        schedule: args.schedule.unwrap_or(DEFAULT_SCHEDULE),
+        target_precision,
+    };
+    let context = results::Context {
+        overhead: info.overhead,
+        timer,
+        target_precision,
     };
     let _ = out.bench_header(&info);
-    *results = run_each(
-        selected,
-        |entry| {
-            let config = sampler_config(args, &entry.options, &info);
-            match run::measure(entry, clock, config.clone()) {
-                Ok(measurement) => {
-                    Outcome::Measured(Box::new(Measured::analyse(measurement, config)))
-                }
-                Err(failure) => Outcome::Failed(failure),
-            }
-        },
-        |result| {
-            let _ = out.bench_row(result);
-        },
-    );
+
+    // Ignored benchmarks are settled at once; the others become jobs.
+    let mut rows: Vec<Option<BenchResult>> = Vec::with_capacity(selected.len());
+    let mut jobs = Vec::new();
+    let mut job_rows = Vec::new();
+    for s in selected {
+        if s.ignored {
+            rows.push(Some(BenchResult {
+                name: s.name.clone(),
+                outcome: Outcome::Ignored,
+            }));
+        } else {
+            job_rows.push(rows.len());
+            rows.push(None);
+            jobs.push(run::Job {
+                entry: s.bench,
+                config: sampler_config(args, &s.bench.options, &info),
+            });
+        }
+    }
+    let plan = run::Plan {
+        schedule: info.schedule,
+        clock,
+        precision: target_precision,
+        slice: jobs
+            .iter()
+            .map(|job| job.config.measure_time)
+            .fold(Nanos::ZERO, Nanos::max)
+            / MIN_ROUNDS as f64,
+        seed: args.seed.unwrap_or_else(|| fastrand::u64(..)),
+    };
+    let mut printed = 0;
+    let mut print_ready = |rows: &[Option<BenchResult>], out: &mut Terminal<StandardStream>| {
+        while let Some(Some(row)) = rows.get(printed) {
+            let _ = out.bench_row(row, args.details);
+            printed += 1;
+        }
+    };
+    print_ready(&rows, out);
+    run::measure(&jobs, &plan, |job, result| {
+        let outcome = match result {
+            Ok(measurement) => Outcome::Measured(Box::new(Measured::analyse(
+                measurement,
+                jobs[job].config.clone(),
+                &context,
+            ))),
+            Err(failure) => Outcome::Failed(failure),
+        };
+        let row = job_rows[job];
+        rows[row] = Some(BenchResult {
+            name: selected[row].name.clone(),
+            outcome,
+        });
+        print_ready(&rows, out);
+    });
+    *results = rows.into_iter().flatten().collect();
     let _ = out.bench_summary(results, started.elapsed().as_secs_f64());
     Ok(exit_code(results))
 }
 
-/// Runs each selected benchmark that is not ignored and shows each result
-/// as soon as it exists.
-fn run_each(
+/// Runs each selected benchmark that is not ignored, in order, and shows
+/// each result as soon as it exists.
+fn run_each_once(
     selected: &Selection,
     mut run: impl FnMut(&'static registry::BenchEntry) -> Outcome,
     mut show: impl FnMut(&BenchResult),
@@ -319,7 +383,14 @@ fn sampler_config(args: &Args, options: &registry::BenchOptions, info: &RunInfo)
     let default_max = defaults.max_time.max((warm_up_time + measure_time) * 3.0);
     SamplerConfig {
         warm_up_time,
+        warm_up_window: args.warm_up_window.unwrap_or(defaults.warm_up_window),
+        warm_up_cv: args.warm_up_cv.unwrap_or(defaults.warm_up_cv),
         measure_time,
+        stop_rule: if info.target_precision > 0.0 {
+            StopRule::Precision
+        } else {
+            StopRule::TimeBudget
+        },
         max_time: secs(args.max_time, options.max_time, default_max),
         min_samples: args
             .min_samples

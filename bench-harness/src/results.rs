@@ -2,13 +2,13 @@
 //! measured, the statistics over it and the notes a reader needs.
 //! Statistics are computed here, once; reporters only format them.
 
-use bench_runtime::{Measurement, SamplerConfig, StopReason, TimerPrecision};
+use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, StopRule, TimerPrecision};
 
-use crate::analysis::{self, Summary};
-use crate::report::format::time;
-use crate::run::Failure;
+use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Summary};
+use crate::report::format::{percent, time};
+use crate::run::{Failure, Overhead, Schedule};
 
-/// Facts about the whole run, printed in the header.
+/// Facts about the whole run and the method in force, printed in the header.
 #[derive(Debug, Clone)]
 pub struct RunInfo {
     pub harness_version: &'static str,
@@ -16,7 +16,12 @@ pub struct RunInfo {
     pub clock_hz: f64,
     pub precision: TimerPrecision,
     /// The shortest sample the timer allows (1,000 resolutions, 100 read pairs).
-    pub sample_floor: bench_runtime::Nanos,
+    pub sample_floor: Nanos,
+    /// The timing loop's cost, subtracted from every sample.
+    pub overhead: Overhead,
+    pub schedule: Schedule,
+    /// Target relative half-width of the headline's 95% CI; 0 = time budget.
+    pub target_precision: f64,
 }
 
 /// One benchmark's line in the report.
@@ -46,37 +51,109 @@ pub enum Outcome {
     Ignored,
 }
 
-/// A measured benchmark: the raw samples stay next to their summary.
+/// A measured benchmark: the raw samples stay next to their analysis.
 #[derive(Debug, Clone)]
 pub struct Measured {
+    /// The raw samples (iterations and elapsed time as the clock read them),
+    /// where each slice starts, why sampling stopped, and the warm-up.
     pub measurement: Measurement,
     pub config: SamplerConfig,
-    /// Nanoseconds per iteration of each sample, in the order taken.
+    /// What was subtracted from every sample.
+    pub overhead: Overhead,
+    /// Nanoseconds per iteration of each sample with the overhead taken out,
+    /// in the order taken.
     pub per_iter: Vec<f64>,
+    /// The headline: the mean over slices of each slice's median of
+    /// `per_iter`, with its 95% interval (see [`analysis::block_estimate`]).
+    pub estimate: BlockEstimate,
+    /// The same estimate before the overhead was subtracted: what the clock
+    /// saw per iteration. Relative figures (precision, spread) use it, so
+    /// they stay meaningful for a body that costs almost nothing.
+    pub measured: f64,
+    /// Over all of `per_iter` pooled: median, mean, spread, percentiles.
     pub summary: Summary,
-    /// Things the reader must know to trust (or distrust) the figures.
+    /// Tukey-fence and 3σ counts over `per_iter`.
+    pub outliers: Outliers,
+    /// Over `per_iter` within the inner (1.5 IQR) fences; `None` when no
+    /// sample lies outside them.
+    pub filtered: Option<Summary>,
+    /// The relative half-width of the headline's 95% CI.
+    pub precision: Option<f64>,
+    /// Standard deviation within slices (the machine's speed changes between
+    /// slices taken out, outliers excluded), relative to `measured`.
+    pub within_slice_spread: f64,
+    /// The coefficient of variation of the slice medians relative to
+    /// `measured`: how much the machine's speed changed while measuring.
+    /// `None` with fewer than three slices.
+    pub drift: Option<f64>,
+    /// Things the reader must know to trust (or distrust) the figures, each
+    /// with what to do about it.
     pub notes: Vec<String>,
 }
 
+/// What the analysis needs besides the samples.
+#[derive(Debug, Clone, Copy)]
+pub struct Context {
+    pub overhead: Overhead,
+    pub timer: TimerPrecision,
+    pub target_precision: f64,
+}
+
 impl Measured {
-    pub fn analyse(measurement: Measurement, config: SamplerConfig) -> Measured {
-        let per_iter: Vec<f64> = measurement.samples.iter().map(|s| s.per_iter().0).collect();
-        let summary = analysis::summarize(&per_iter)
-            .expect("a finished sampler has recorded at least one sample");
-        let notes = notes(&measurement, &config);
-        Measured {
+    pub fn analyse(measurement: Measurement, config: SamplerConfig, context: &Context) -> Measured {
+        let overhead = context.overhead;
+        let slices = &measurement.slice_starts;
+        let per_iter: Vec<f64> = measurement
+            .samples
+            .iter()
+            .map(|s| overhead.corrected_per_iter(s))
+            .collect();
+        let raw: Vec<f64> = measurement.samples.iter().map(|s| s.per_iter().0).collect();
+        let no_samples = "a finished sampler has recorded at least one sample";
+        let estimate = analysis::block_estimate(&per_iter, slices).expect(no_samples);
+        let measured = analysis::block_estimate(&raw, slices)
+            .expect(no_samples)
+            .estimate
+            .max(f64::MIN_POSITIVE);
+        let summary = analysis::summarize(&per_iter).expect(no_samples);
+        let outliers = analysis::outliers::classify(&per_iter);
+        let filtered = (outliers.tukey_total() > 0)
+            .then(|| analysis::outliers::without_outliers(&per_iter, &outliers.fences))
+            .and_then(|kept| analysis::summarize(&kept));
+        let precision = estimate.half_width_relative_to(measured);
+        let within = analysis::within_block(&per_iter, slices, estimate.estimate);
+        let within_slice_spread = within_spread(&within, measured);
+        let drift = drift(&estimate.block_medians, measured);
+        let mut result = Measured {
             measurement,
             config,
+            overhead,
             per_iter,
+            estimate,
+            measured,
             summary,
-            notes,
-        }
+            outliers,
+            filtered,
+            precision,
+            within_slice_spread,
+            drift,
+            notes: Vec::new(),
+        };
+        result.notes = notes(&result, &within, context);
+        result
     }
 
-    /// The headline estimate, in nanoseconds per iteration: the median of
-    /// the samples. Comparisons and ratios use this figure.
+    /// The headline estimate, in nanoseconds per iteration: the mean over
+    /// slices of each slice's median, overhead subtracted. Comparisons and
+    /// ratios use this figure.
     pub fn headline(&self) -> f64 {
-        self.summary.median
+        self.estimate.estimate
+    }
+
+    /// A summary's standard deviation relative to the measured time per
+    /// iteration (see [`Measured::measured`]).
+    pub fn spread(&self, summary: &Summary) -> f64 {
+        summary.std_dev / self.measured
     }
 
     /// Iterations over all recorded samples.
@@ -85,28 +162,159 @@ impl Measured {
     }
 }
 
-fn notes(measurement: &Measurement, config: &SamplerConfig) -> Vec<String> {
+/// Standard deviation of the within-slice values, outliers excluded,
+/// relative to `measured`.
+fn within_spread(within: &[f64], measured: f64) -> f64 {
+    let fences = analysis::outliers::classify(within).fences;
+    let kept = analysis::outliers::without_outliers(within, &fences);
+    analysis::summarize(&kept).map_or(0.0, |s| s.std_dev / measured)
+}
+
+fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    values
+}
+
+/// Above this coefficient of variation (within slices, outliers excluded)
+/// the spread is reported as high.
+const HIGH_CV: f64 = 0.05;
+
+/// Above this coefficient of variation of the slice medians, the machine's
+/// speed is reported (once, under the table) as having changed during the run.
+pub const MACHINE_DRIFT: f64 = 0.02;
+
+/// Above this one, the benchmark itself gets a note: more than machine noise.
+const BENCH_DRIFT: f64 = 0.10;
+
+/// Several modes are only worth a note when the samples' middle 90% spans
+/// at least this share of the time per iteration: modes 0.2% apart are real
+/// but change no conclusion.
+const MODES_APART: f64 = 0.01;
+
+/// The p5..p95 range of `values` relative to `measured`.
+fn practical_width(values: &[f64], measured: f64) -> f64 {
+    let sorted = sorted(values.iter().copied());
+    (analysis::percentile(&sorted, 95.0) - analysis::percentile(&sorted, 5.0)) / measured
+}
+
+/// The coefficient of variation of the block medians, relative to `measured`.
+fn drift(medians: &[f64], measured: f64) -> Option<f64> {
+    if medians.len() < 3 {
+        return None;
+    }
+    let k = medians.len() as f64;
+    let mean = medians.iter().sum::<f64>() / k;
+    let variance = medians.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (k - 1.0);
+    Some(variance.sqrt() / measured)
+}
+
+fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
     let mut notes = Vec::new();
+    let config = &m.config;
+    let measurement = &m.measurement;
     let n = measurement.samples.len();
-    if measurement.stop == StopReason::MaxTime && n < config.min_samples {
-        let one = measurement
-            .samples
-            .last()
-            .map(|s| s.per_iter())
-            .unwrap_or_default();
-        notes.push(format!(
-            "stopped at --max-time ({}) with {n} of {} samples: one iteration takes {}; \
-             raise --max-time for more samples",
-            time(config.max_time.0),
-            config.min_samples,
-            time(one.0),
-        ));
+
+    match measurement.stop {
+        StopReason::MaxTime if n < config.min_samples => {
+            let one = measurement
+                .samples
+                .last()
+                .map(|s| s.per_iter())
+                .unwrap_or_default();
+            notes.push(format!(
+                "stopped at --max-time ({}) with {n} of {} samples: one iteration takes {}; \
+                 raise --max-time for more samples",
+                time(config.max_time.0),
+                config.min_samples,
+                time(one.0),
+            ));
+        }
+        StopReason::MaxTime if config.stop_rule == StopRule::Precision => {
+            let reached = m
+                .precision
+                .map_or("unknown".into(), |p| format!("±{}", percent(p)));
+            notes.push(format!(
+                "not precise: --max-time ({}) ran out with the estimate known to {reached}, \
+                 target ±{}; the benchmark or the machine is noisy: close other programs, or \
+                 raise --max-time",
+                time(config.max_time.0),
+                percent(context.target_precision),
+            ));
+        }
+        StopReason::SampleCap => notes.push(format!(
+            "stopped at the sample cap ({}) before the stop rule was met",
+            config.max_samples
+        )),
+        _ => {}
     }
     if n == 1 {
         notes.push(
             "1 sample: mean, median, min and max are that sample; no spread can be estimated"
                 .to_string(),
         );
+    }
+
+    let warm_up = &measurement.warm_up;
+    if !warm_up.steady && n > 1 {
+        let cv = warm_up
+            .final_cv
+            .map_or("never computed".to_string(), percent);
+        notes.push(format!(
+            "warm-up did not settle within --warm-up-time ({}): rolling CV {cv} over {} samples, \
+             threshold {}; early samples may still carry warm-up effects: raise --warm-up-time",
+            time(config.warm_up_time.0),
+            config.warm_up_window,
+            percent(config.warm_up_cv),
+        ));
+    }
+
+    let sample_times = sorted(measurement.samples.iter().map(|s| s.elapsed.0));
+    let median_sample = analysis::percentile(&sample_times, 50.0);
+    let floor = context.timer.overhead.0 * 100.0;
+    if median_sample < floor {
+        notes.push(format!(
+            "samples last {} (median), under 100× the timer's read cost ({}): the clock's own \
+             cost distorts them; raise --max-time so samples can grow",
+            time(median_sample),
+            time(context.timer.overhead.0),
+        ));
+    }
+
+    let spread = m.within_slice_spread;
+    if n > 2 && spread > HIGH_CV {
+        notes.push(format!(
+            "high spread: within slices, outliers excluded, the standard deviation is {} of the \
+             time per iteration; the work varies between iterations or the machine is busy: \
+             close other programs, or give the body a fixed input",
+            percent(spread),
+        ));
+    }
+
+    let medians = &m.estimate.block_medians;
+    if let Some(drift) = m.drift.filter(|&d| d > BENCH_DRIFT) {
+        let (low, high) = medians
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+                (lo.min(x), hi.max(x))
+            });
+        notes.push(format!(
+            "this benchmark's speed changed while measuring: slice medians range from {} to {} \
+             (CV {}); the estimate averages over them: look for state that grows between \
+             iterations (a collection, a cache), or rerun",
+            time(low),
+            time(high),
+            percent(drift),
+        ));
+    }
+
+    if modality::looks_multimodal(within) && practical_width(within, m.measured) >= MODES_APART {
+        notes.push(format!(
+            "the samples look multimodal within slices (mvalue {:.1}): either the benchmark has \
+             more than one speed (a second code path, an allocator's slow path) or the machine \
+             switched speed within slices; rerun, and if it persists look at the raw samples",
+            modality::mvalue(within),
+        ));
     }
     notes
 }

@@ -1,14 +1,29 @@
-//! Running benchmarks: once as a smoke test, or measured by a sampler.
+//! Running benchmarks: once as a smoke test, or measured on a schedule.
 //!
-//! Each benchmark body runs inside `catch_unwind`, so one that panics (in its
-//! set-up or its routine) is reported as failed and the run goes on.
+//! Measured benchmarks each run on a worker thread of their own that blocks
+//! between slices, so the scheduler can hand out slices in any order while
+//! every benchmark keeps its set-up state. Exactly one thread runs at a time:
+//! the scheduler waits for a worker's reply before starting the next.
+//!
+//! - `Sequential`: each benchmark runs to completion in one slice.
+//! - `Interleaved`: rounds in which every unfinished benchmark takes one slice,
+//!   in a freshly shuffled order, so all of them see the same mix of the
+//!   machine's noise episodes instead of each inheriting one episode.
+//!
+//! Each body runs inside `catch_unwind`, so one that panics (in set-up or in
+//! its routine) is reported as failed and the run goes on.
 
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Once;
+use std::thread;
 
-use bench_runtime::{Bencher, Clock, Driver, Measurement, Routine, Sampler, SamplerConfig};
+use bench_runtime::{
+    Bencher, Clock, Driver, Measurement, Nanos, Routine, Sample, Sampler, SamplerConfig,
+};
 
+use crate::analysis;
 use crate::registry::BenchEntry;
 
 /// Why a benchmark did not produce a result.
@@ -17,6 +32,57 @@ pub struct Failure {
     pub message: String,
     /// `file:line:column` of the panic, when it was one.
     pub location: Option<String>,
+}
+
+/// How measured benchmarks share the run's time (`--schedule`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// Rounds of shuffled slices until every benchmark is done.
+    Interleaved,
+    /// One benchmark after the other, each in one go.
+    Sequential,
+}
+
+/// The cost the timing loop adds to every measurement, measured at start-up
+/// on an empty routine and subtracted from every sample by the analysis.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overhead {
+    /// Inside each sample, independent of its size: the two clock reads.
+    pub per_sample: Nanos,
+    /// Each iteration of the loop around the routine.
+    pub per_iter: Nanos,
+}
+
+impl Overhead {
+    pub const NONE: Overhead = Overhead {
+        per_sample: Nanos::ZERO,
+        per_iter: Nanos::ZERO,
+    };
+
+    /// A sample's time per iteration with the loop's cost taken out.
+    pub fn corrected_per_iter(&self, sample: &Sample) -> f64 {
+        (sample.elapsed.0 - self.per_sample.0) / sample.iters as f64 - self.per_iter.0
+    }
+}
+
+/// One benchmark to measure.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub entry: &'static BenchEntry,
+    pub config: SamplerConfig,
+}
+
+/// Settings every job shares.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    pub schedule: Schedule,
+    pub clock: Clock,
+    /// Target relative half-width of the headline's 95% CI (`--precision`).
+    pub precision: f64,
+    /// Interleaved: measurement time of one slice.
+    pub slice: Nanos,
+    /// Seeds the shuffles; printed so a run's order can be repeated.
+    pub seed: u64,
 }
 
 /// Runs the body once, with one iteration of its routine.
@@ -30,38 +96,274 @@ pub fn run_once(entry: &BenchEntry, clock: Clock) -> Result<(), Failure> {
     call(entry, &mut Once, clock)
 }
 
-/// Measures the body with a sampler configured by `config`.
+/// Measures the jobs as the plan's schedule says and calls `done(index,
+/// result)` as each finishes (in completion order, not job order).
 pub fn measure(
-    entry: &BenchEntry,
-    clock: Clock,
-    config: SamplerConfig,
-) -> Result<Measurement, Failure> {
-    let mut driver = Sampling {
-        sampler: Sampler::new(config),
-        clock,
-    };
-    call(entry, &mut driver, clock)?;
-    Ok(driver
-        .sampler
-        .finish()
-        .expect("the sampling driver runs its sampler until it is done"))
-}
-
-/// Runs a sampler to completion over the routine.
-struct Sampling {
-    sampler: Sampler,
-    clock: Clock,
-}
-
-impl Driver for Sampling {
-    fn drive(&mut self, routine: &mut Routine<'_>) {
-        while let Some(iters) = self.sampler.next_iters() {
-            let before = self.clock.start();
-            let elapsed = routine(iters);
-            let wall = self.clock.elapsed(before, self.clock.stop());
-            self.sampler.record(elapsed, wall);
+    jobs: &[Job],
+    plan: &Plan,
+    mut done: impl FnMut(usize, Result<Measurement, Failure>),
+) {
+    let mut rng = fastrand::Rng::with_seed(plan.seed);
+    match plan.schedule {
+        Schedule::Sequential => {
+            for (index, job) in jobs.iter().enumerate() {
+                let worker = Worker::spawn(job.clone(), plan);
+                // An unbounded slice only ends when the benchmark does.
+                let result = loop {
+                    if let Some(result) = worker.run_slice(Nanos(f64::INFINITY)) {
+                        break result;
+                    }
+                };
+                done(index, result);
+            }
+        }
+        Schedule::Interleaved => {
+            // Bounded so a huge suite does not hold every set-up at once.
+            const MAX_LIVE: usize = 64;
+            for (batch, chunk) in jobs.chunks(MAX_LIVE).enumerate() {
+                let mut live: Vec<(usize, Worker)> = chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(i, job)| (batch * MAX_LIVE + i, Worker::spawn(job.clone(), plan)))
+                    .collect();
+                while !live.is_empty() {
+                    rng.shuffle(&mut live);
+                    live.retain(|(index, worker)| match worker.run_slice(plan.slice) {
+                        None => true,
+                        Some(result) => {
+                            done(*index, result);
+                            false
+                        }
+                    });
+                }
+            }
         }
     }
+}
+
+enum Command {
+    /// Measure for this long, then pause (or finish).
+    Run { slice: Nanos },
+}
+
+enum Reply {
+    Paused,
+    Finished(Result<Measurement, Failure>),
+}
+
+/// A benchmark on its own thread, waiting for slices.
+struct Worker {
+    commands: Sender<Command>,
+    replies: Receiver<Reply>,
+    // Dropping the worker closes `commands`; the thread then abandons its
+    // sampler and exits. It is never joined: a finished thread has replied.
+    _thread: thread::JoinHandle<()>,
+}
+
+impl Worker {
+    fn spawn(job: Job, plan: &Plan) -> Worker {
+        let (commands, inbox) = mpsc::channel();
+        let (outbox, replies) = mpsc::channel();
+        let clock = plan.clock;
+        let precision = plan.precision;
+        let thread = thread::Builder::new()
+            .name(job.entry.name.to_string())
+            // As much stack as the main thread has: benchmarks may recurse.
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let Ok(Command::Run { slice }) = inbox.recv() else {
+                    return;
+                };
+                let mut driver = Slices {
+                    sampler: Sampler::new(job.config),
+                    clock,
+                    started: clock.start(),
+                    slice,
+                    inbox,
+                    outbox: outbox.clone(),
+                    precision: PrecisionCheck::new(precision),
+                };
+                let result = call(job.entry, &mut driver, clock).map(|()| {
+                    // A body that returned early (or panicked) leaves its
+                    // sampler unfinished; a finished one always is.
+                    driver.sampler.abandon();
+                    driver
+                        .sampler
+                        .finish()
+                        .expect("an abandoned sampler is done")
+                });
+                let _ = outbox.send(Reply::Finished(result));
+            })
+            .expect("the OS starts a benchmark thread");
+        Worker {
+            commands,
+            replies,
+            _thread: thread,
+        }
+    }
+
+    /// Lets the worker measure for `slice`; `None` if it paused, the result
+    /// if it finished.
+    fn run_slice(&self, slice: Nanos) -> Option<Result<Measurement, Failure>> {
+        let lost = || {
+            Some(Err(Failure {
+                message: "the benchmark thread stopped without a result".into(),
+                location: None,
+            }))
+        };
+        if self.commands.send(Command::Run { slice }).is_err() {
+            return lost();
+        }
+        match self.replies.recv() {
+            Ok(Reply::Paused) => None,
+            Ok(Reply::Finished(result)) => Some(result),
+            Err(_) => lost(),
+        }
+    }
+}
+
+/// The worker's side: runs its sampler slice by slice.
+struct Slices {
+    sampler: Sampler,
+    clock: Clock,
+    /// When the body started: set-up time counts against `max_time`.
+    started: bench_runtime::Ticks,
+    slice: Nanos,
+    inbox: Receiver<Command>,
+    outbox: Sender<Reply>,
+    precision: PrecisionCheck,
+}
+
+impl Driver for Slices {
+    fn drive(&mut self, routine: &mut Routine<'_>) {
+        let clock = self.clock;
+        self.sampler
+            .charge(clock.elapsed(self.started, clock.start()));
+        loop {
+            run_slice(
+                &mut self.sampler,
+                routine,
+                &mut || clock.elapsed(bench_runtime::Ticks(0), clock.start()),
+                self.slice,
+                &mut self.precision,
+            );
+            if self.sampler.is_done() || self.outbox.send(Reply::Paused).is_err() {
+                return;
+            }
+            match self.inbox.recv() {
+                Ok(Command::Run { slice }) => {
+                    self.slice = slice;
+                    self.sampler.resume();
+                }
+                Err(_) => return self.sampler.abandon(),
+            }
+        }
+    }
+}
+
+/// Runs samples until the sampler is done or `slice` of wall time is spent,
+/// checking the precision rule as the sample count grows. `now` reads the
+/// wall clock (a fake one in tests).
+fn run_slice(
+    sampler: &mut Sampler,
+    routine: &mut Routine<'_>,
+    now: &mut dyn FnMut() -> Nanos,
+    slice: Nanos,
+    precision: &mut PrecisionCheck,
+) {
+    let start = now();
+    let mut before = start;
+    while let Some(iters) = sampler.next_iters() {
+        let elapsed = routine(iters);
+        let after = now();
+        sampler.record(elapsed, after - before);
+        before = after;
+        if sampler.wants_precision_check()
+            && precision.is_due(sampler.samples().len())
+            && precision.check(sampler.samples(), sampler.slice_starts())
+        {
+            sampler.stop_precise();
+        }
+        if (after - start).0 >= slice.0 {
+            break;
+        }
+    }
+}
+
+/// The precision stopping rule: the 95% confidence interval of the headline
+/// (the mean of per-slice medians, see [`analysis::block_estimate`]) must be
+/// narrower than `target` relative to the estimate as measured (before the
+/// loop overhead is subtracted, so an empty body can be precise too).
+/// Checked when the sample count has grown by a tenth since the last check,
+/// so the sorting stays a small share of the run.
+#[derive(Debug, Clone)]
+pub struct PrecisionCheck {
+    target: f64,
+    next_at: usize,
+    /// The last relative half-width computed.
+    pub last: Option<f64>,
+}
+
+impl PrecisionCheck {
+    pub fn new(target: f64) -> PrecisionCheck {
+        PrecisionCheck {
+            target,
+            next_at: 0,
+            last: None,
+        }
+    }
+
+    fn is_due(&self, samples: usize) -> bool {
+        samples >= self.next_at
+    }
+
+    /// True when the samples, cut into blocks at `slice_starts`, pin the
+    /// headline down to the target.
+    pub fn check(&mut self, samples: &[Sample], slice_starts: &[usize]) -> bool {
+        self.next_at = samples.len() + (samples.len() / 10).max(1);
+        let values: Vec<f64> = samples.iter().map(|s| s.per_iter().0).collect();
+        let half_width = analysis::block_estimate(&values, slice_starts)
+            .and_then(|e| e.half_width_relative_to(e.estimate.max(f64::MIN_POSITIVE)));
+        self.last = half_width;
+        half_width.is_some_and(|h| h <= self.target)
+    }
+}
+
+/// Measures the timing loop's own cost with an empty routine, through the
+/// same [`Bencher::iter`] path a user's benchmark takes.
+pub fn measure_overhead(clock: Clock, floor: Nanos) -> Overhead {
+    struct Probe {
+        floor: Nanos,
+        overhead: Overhead,
+    }
+    impl Driver for Probe {
+        fn drive(&mut self, routine: &mut Routine<'_>) {
+            let mut empty: Vec<f64> = (0..1001).map(|_| routine(0).0).collect();
+            let per_sample = median(&mut empty);
+            let mut iters = 1;
+            while routine(iters).0 < self.floor.0 && iters < 1 << 40 {
+                iters *= 2;
+            }
+            let mut per_iter: Vec<f64> = (0..101)
+                .map(|_| (routine(iters).0 - per_sample) / iters as f64)
+                .collect();
+            self.overhead = Overhead {
+                per_sample: Nanos(per_sample),
+                per_iter: Nanos(median(&mut per_iter).max(0.0)),
+            };
+        }
+    }
+    let mut probe = Probe {
+        floor,
+        overhead: Overhead::NONE,
+    };
+    Bencher::new(&mut probe, clock).iter(|| ());
+    probe.overhead
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    analysis::percentile(values, 50.0)
 }
 
 fn call(entry: &BenchEntry, driver: &mut dyn Driver, clock: Clock) -> Result<(), Failure> {

@@ -25,6 +25,6 @@ pub mod units;
 
 pub use bencher::{Bencher, Driver, Routine};
 pub use clock::{Clock, ClockError, ClockKind, TimerChoice, TimerPrecision};
-pub use sampler::{Measurement, Sample, Sampler, SamplerConfig, StopReason, WarmUp};
+pub use sampler::{Measurement, Sample, Sampler, SamplerConfig, StopReason, StopRule, WarmUp};
 pub use std::hint::black_box;
 pub use units::{Nanos, Ticks};

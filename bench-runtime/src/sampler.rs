@@ -2,42 +2,65 @@
 //!
 //! A [`Sampler`] says how many iterations the next sample should run
 //! ([`Sampler::next_iters`]) and is told what that sample measured
-//! ([`Sampler::record`]). Whoever drives it owns the clock: the real
-//! [`Bencher`](crate::Bencher) times user code, the tests feed scripted costs
-//! from a fake clock. Every stopping rule is therefore deterministic under test.
+//! ([`Sampler::record`]). Whoever drives it owns the clock: the harness times
+//! user code, the tests feed scripted costs from a fake clock. Every rule here
+//! is therefore deterministic under test.
 //!
 //! Phases, in order:
 //! 1. **Calibrate**: double the iterations per sample (GMPBench style) until one
 //!    sample lasts at least [`SamplerConfig::min_sample_time`].
-//! 2. **Warm up**: run samples until [`SamplerConfig::warm_up_time`]
-//!    (calibration included) is spent; they are discarded. A warm sample that
-//!    falls below the floor doubles the size again, since calibration may have
-//!    run on cold, slow first iterations.
-//! 3. **Measure**: record samples until [`SamplerConfig::measure_time`] is spent
-//!    and at least [`SamplerConfig::min_samples`] were taken.
+//! 2. **Warm up**: run and discard samples until the rolling coefficient of
+//!    variation of the last [`SamplerConfig::warm_up_window`] per-iteration
+//!    times falls below [`SamplerConfig::warm_up_cv`] (steady state), or
+//!    [`SamplerConfig::warm_up_time`] (calibration included) is spent. A warm
+//!    sample under the floor doubles the size again: calibration may have run
+//!    on cold, slow first iterations.
+//! 3. **Measure**: record samples. Once [`SamplerConfig::measure_time`] is spent
+//!    and [`SamplerConfig::min_samples`] are recorded, the [`StopRule`] decides:
+//!    stop at once ([`StopRule::TimeBudget`]), or keep going until the driver's
+//!    statistics call [`Sampler::stop_precise`] ([`StopRule::Precision`]).
 //!
-//! [`SamplerConfig::max_time`] bounds all three phases together: a sample that
-//! would cross it is not started, so a benchmark slower than its budget stops
-//! after a few samples instead of hanging, and says so.
+//! [`SamplerConfig::max_time`] bounds all phases together, set-up included
+//! ([`Sampler::charge`]): a sample that would cross it is not started, so a
+//! benchmark slower than its budget stops after a few samples instead of
+//! hanging, and says so. A driver may run the sampler in slices
+//! ([`Sampler::resume`]), interleaved with other benchmarks.
 
 #![forbid(unsafe_code)]
 
+use std::collections::VecDeque;
+
 use crate::units::Nanos;
+
+/// When recording stops once the measurement budget is spent.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StopRule {
+    /// Stop when `measure_time` is spent (and `min_samples` recorded).
+    TimeBudget,
+    /// Keep recording until the driver finds the estimate precise enough and
+    /// calls [`Sampler::stop_precise`], or until `max_time`.
+    Precision,
+}
 
 /// Budgets and limits for one benchmark.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SamplerConfig {
-    /// Time spent running (and discarding) samples before recording.
+    /// The cap on warm-up, calibration included.
     pub warm_up_time: Nanos,
-    /// Time spent recording samples.
+    /// Per-iteration times in the rolling window that judges steady state.
+    pub warm_up_window: usize,
+    /// Steady once the window's coefficient of variation is below this.
+    pub warm_up_cv: f64,
+    /// Time spent recording before the stop rule applies.
     pub measure_time: Nanos,
-    /// Hard bound on everything, calibration and warm-up included.
+    pub stop_rule: StopRule,
+    /// Hard bound on everything: set-up, calibration, warm-up, measurement.
     pub max_time: Nanos,
     /// Samples to record even when `measure_time` is spent.
     pub min_samples: usize,
     /// Recording stops at this many samples whatever the time.
     pub max_samples: usize,
-    /// A sample must last at least this long: the larger of 1,000 timer
+    /// A sample must last at least this long: at least 1,000 timer
     /// resolutions and 100 timer overheads (see [`SamplerConfig::sample_floor`]).
     pub min_sample_time: Nanos,
 }
@@ -55,10 +78,13 @@ impl Default for SamplerConfig {
     fn default() -> Self {
         SamplerConfig {
             warm_up_time: Nanos::from_secs(0.1),
-            measure_time: Nanos::from_secs(0.4),
+            warm_up_window: 10,
+            warm_up_cv: 0.05,
+            measure_time: Nanos::from_secs(0.3),
+            stop_rule: StopRule::Precision,
             max_time: Nanos::from_secs(5.0),
             min_samples: 10,
-            max_samples: 200_000,
+            max_samples: 1_000_000,
             min_sample_time: Nanos(10_000.0),
         }
     }
@@ -81,12 +107,16 @@ impl Sample {
 /// Why recording stopped.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum StopReason {
-    /// `measure_time` was spent and `min_samples` reached.
+    /// The driver found the estimate precise enough.
+    Precise,
+    /// `measure_time` was spent and `min_samples` reached ([`StopRule::TimeBudget`]).
     TimeBudget,
     /// `max_samples` reached.
     SampleCap,
     /// `max_time` reached (or the next sample would have crossed it).
     MaxTime,
+    /// The driver stopped it early (the run was interrupted).
+    Abandoned,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -100,10 +130,16 @@ enum Phase {
 /// What happened before recording started.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct WarmUp {
-    /// Time spent calibrating and warming up.
+    /// Time spent calibrating and warming up (set-up included).
     pub time: Nanos,
-    /// Samples run and discarded.
+    /// Samples run and discarded, calibration included.
     pub samples: usize,
+    /// Whether the rolling coefficient of variation settled (steady state)
+    /// before the warm-up cap.
+    pub steady: bool,
+    /// The rolling coefficient of variation when warm-up ended (`None` if the
+    /// window never filled).
+    pub final_cv: Option<f64>,
 }
 
 /// Everything a driver hands back once a sampler is done.
@@ -112,6 +148,12 @@ pub struct Measurement {
     pub samples: Vec<Sample>,
     pub stop: StopReason,
     pub warm_up: WarmUp,
+    /// Samples run after a pause and discarded (interleaved schedules).
+    pub rewarm_samples: usize,
+    /// Where each slice of recording begins in `samples`: `[0]` for a
+    /// benchmark measured in one go, one entry per slice when interleaved.
+    /// Samples within a slice share one stretch of machine time.
+    pub slice_starts: Vec<usize>,
     /// Wall time spent on this benchmark, overheads between samples included.
     pub total_time: Nanos,
 }
@@ -126,12 +168,17 @@ pub struct Sampler {
     phase_spent: Nanos,
     last_wall: Nanos,
     warm_up: WarmUp,
+    window: VecDeque<f64>,
+    discard_next: bool,
+    rewarm_samples: usize,
+    slice_starts: Vec<usize>,
     samples: Vec<Sample>,
 }
 
 impl Sampler {
     pub fn new(config: SamplerConfig) -> Sampler {
         Sampler {
+            window: VecDeque::with_capacity(config.warm_up_window),
             config,
             phase: Phase::Calibrate,
             iters: 1,
@@ -139,8 +186,15 @@ impl Sampler {
             phase_spent: Nanos::ZERO,
             last_wall: Nanos::ZERO,
             warm_up: WarmUp::default(),
+            discard_next: false,
+            rewarm_samples: 0,
+            slice_starts: vec![0],
             samples: Vec::new(),
         }
+    }
+
+    pub fn config(&self) -> &SamplerConfig {
+        &self.config
     }
 
     /// How many iterations the next sample runs, or `None` when done.
@@ -165,20 +219,12 @@ impl Sampler {
         };
         match self.phase {
             Phase::Calibrate => self.calibrate(sample),
-            Phase::WarmUp => {
-                self.warm_up.samples += 1;
-                // Calibration may have run on cold, slow first iterations:
-                // keep growing the sample until warm samples reach the floor.
-                if sample.elapsed.0 < self.config.min_sample_time.0 && self.iters < u64::MAX / 2 {
-                    self.iters *= 2;
-                }
-                // Calibration samples warm up too: the budget covers both.
-                // The sample cap bounds warm-up where time does not advance.
-                if self.spent.0 >= self.config.warm_up_time.0
-                    || self.warm_up.samples >= self.config.max_samples
-                {
-                    self.enter(Phase::Measure);
-                }
+            Phase::WarmUp => self.warm(sample),
+            Phase::Measure if self.discard_next => {
+                // The first sample after a pause runs on caches and predictors
+                // another benchmark has just used.
+                self.discard_next = false;
+                self.rewarm_samples += 1;
             }
             Phase::Measure => self.samples.push(sample),
             Phase::Done(_) => {}
@@ -186,15 +232,64 @@ impl Sampler {
         self.check_limits(sample);
     }
 
+    /// Accounts for time spent on this benchmark outside any sample (its
+    /// set-up): it counts against `max_time`.
+    pub fn charge(&mut self, wall: Nanos) {
+        self.spent += wall;
+        if self.is_warming_up() {
+            self.phase_spent += wall;
+        }
+    }
+
+    /// The driver paused this sampler (to run other benchmarks) and is
+    /// resuming it: the next sample re-warms and is discarded.
+    pub fn resume(&mut self) {
+        if self.phase == Phase::Measure {
+            self.discard_next = true;
+            if self.slice_starts.last() != Some(&self.samples.len()) {
+                self.slice_starts.push(self.samples.len());
+            }
+        }
+    }
+
+    /// Whether the stop rule now waits on the driver's precision check:
+    /// measuring under [`StopRule::Precision`], with `measure_time` spent and
+    /// `min_samples` recorded.
+    pub fn wants_precision_check(&self) -> bool {
+        self.phase == Phase::Measure
+            && self.config.stop_rule == StopRule::Precision
+            && self.budget_spent()
+    }
+
+    /// The driver's statistics found the estimate precise enough. Ignored
+    /// unless [`Sampler::wants_precision_check`].
+    pub fn stop_precise(&mut self) {
+        if self.wants_precision_check() {
+            self.enter(Phase::Done(StopReason::Precise));
+        }
+    }
+
+    /// The driver gives up on this benchmark (the run was interrupted).
+    pub fn abandon(&mut self) {
+        if !self.is_done() {
+            self.enter(Phase::Done(StopReason::Abandoned));
+        }
+    }
+
+    fn budget_spent(&self) -> bool {
+        self.phase_spent.0 >= self.config.measure_time.0
+            && self.samples.len() >= self.config.min_samples
+    }
+
+    fn is_warming_up(&self) -> bool {
+        matches!(self.phase, Phase::Calibrate | Phase::WarmUp)
+    }
+
     fn calibrate(&mut self, sample: Sample) {
         self.warm_up.samples += 1;
         if sample.elapsed.0 >= self.config.min_sample_time.0 {
             self.enter(Phase::WarmUp);
-            // A calibration that already used the warm-up budget (a slow
-            // benchmark) has warmed up.
-            if self.spent.0 >= self.config.warm_up_time.0 {
-                self.enter(Phase::Measure);
-            }
+            self.warm_up_cap();
         } else if self.iters >= u64::MAX / 2 {
             // Nothing measurable in 2^63 iterations: the clock is not moving
             // or the routine is empty. Measure at this size rather than loop.
@@ -204,8 +299,43 @@ impl Sampler {
         }
     }
 
+    fn warm(&mut self, sample: Sample) {
+        self.warm_up.samples += 1;
+        if sample.elapsed.0 < self.config.min_sample_time.0 && self.iters < u64::MAX / 2 {
+            // Faster than calibration saw: a larger sample, and a new window,
+            // since per-iteration times at the old size are not comparable.
+            self.iters *= 2;
+            self.window.clear();
+        } else {
+            if self.window.len() == self.config.warm_up_window {
+                self.window.pop_front();
+            }
+            self.window.push_back(sample.per_iter().0);
+            if self.window.len() == self.config.warm_up_window {
+                let cv = coefficient_of_variation(&self.window);
+                self.warm_up.final_cv = Some(cv);
+                if cv < self.config.warm_up_cv {
+                    self.warm_up.steady = true;
+                    self.enter(Phase::Measure);
+                    return;
+                }
+            }
+        }
+        self.warm_up_cap();
+    }
+
+    /// Warm-up ends at its time cap (calibration included) or, where time
+    /// does not advance, at the sample cap.
+    fn warm_up_cap(&mut self) {
+        if self.spent.0 >= self.config.warm_up_time.0
+            || self.warm_up.samples >= self.config.max_samples
+        {
+            self.enter(Phase::Measure);
+        }
+    }
+
     fn enter(&mut self, phase: Phase) {
-        if matches!(self.phase, Phase::Calibrate | Phase::WarmUp) {
+        if self.is_warming_up() {
             self.warm_up.time = self.spent;
         }
         self.phase = phase;
@@ -213,23 +343,20 @@ impl Sampler {
     }
 
     fn check_limits(&mut self, last: Sample) {
-        if let Phase::Done(_) = self.phase {
+        if self.is_done() {
             return;
         }
-        let config = &self.config;
         if self.phase == Phase::Measure {
-            if self.samples.len() >= config.max_samples {
+            if self.samples.len() >= self.config.max_samples {
                 return self.enter(Phase::Done(StopReason::SampleCap));
             }
-            if self.phase_spent.0 >= config.measure_time.0
-                && self.samples.len() >= config.min_samples
-            {
+            if self.config.stop_rule == StopRule::TimeBudget && self.budget_spent() {
                 return self.enter(Phase::Done(StopReason::TimeBudget));
             }
         }
         // Do not start a sample that would end past the hard bound: the next
         // one is assumed to cost what the last one did.
-        if self.spent.0 + self.last_wall.0 > config.max_time.0 {
+        if self.spent.0 + self.last_wall.0 > self.config.max_time.0 {
             if self.samples.is_empty() {
                 // Stopped before recording anything (a routine slower than the
                 // whole budget): the last sample is all there is. It is kept,
@@ -250,6 +377,11 @@ impl Sampler {
         &self.samples
     }
 
+    /// Where each slice of recording begins in [`Sampler::samples`].
+    pub fn slice_starts(&self) -> &[usize] {
+        &self.slice_starts
+    }
+
     /// Wall time spent so far on this benchmark.
     pub fn spent(&self) -> Nanos {
         self.spent
@@ -262,9 +394,23 @@ impl Sampler {
                 samples: self.samples,
                 stop,
                 warm_up: self.warm_up,
+                rewarm_samples: self.rewarm_samples,
+                slice_starts: self.slice_starts,
                 total_time: self.spent,
             }),
             _ => None,
         }
     }
+}
+
+/// Standard deviation over mean of a handful of values (the warm-up window):
+/// two passes, so no cancellation.
+fn coefficient_of_variation(values: &VecDeque<f64>) -> f64 {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    if mean == 0.0 {
+        return 0.0;
+    }
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    variance.sqrt() / mean.abs()
 }

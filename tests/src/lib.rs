@@ -54,7 +54,47 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// One benchmark's row in a measured run's table, split on whitespace. Times
+/// take two fields (value and unit); the row ends with outliers, samples,
+/// total iterations and the stop reason.
+#[derive(Debug)]
+pub struct Row<'a> {
+    pub line: &'a str,
+    pub fields: Vec<&'a str>,
+}
+
+impl Row<'_> {
+    /// The headline time with its unit, e.g. `"6.193 µs"`.
+    pub fn time(&self) -> String {
+        format!("{} {}", self.fields[1], self.fields[2])
+    }
+
+    pub fn samples(&self) -> usize {
+        let field = self.fields[self.fields.len() - 3];
+        field
+            .parse()
+            .unwrap_or_else(|_| panic!("samples in {}", self.line))
+    }
+
+    pub fn stop(&self) -> &str {
+        self.fields[self.fields.len() - 1]
+    }
+}
+
 impl Run {
+    /// The table row of benchmark `name`.
+    pub fn row(&self, name: &str) -> Row<'_> {
+        let line = self
+            .stdout
+            .lines()
+            .find(|line| line.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no row for {name} in:\n{}", self.stdout));
+        Row {
+            line,
+            fields: line.split_whitespace().collect(),
+        }
+    }
+
     /// Lines of stdout that begin with `prefix`.
     pub fn lines_starting(&self, prefix: &str) -> Vec<&str> {
         self.stdout
@@ -64,13 +104,16 @@ impl Run {
     }
 }
 
-/// Measuring flags that keep a run short: behaviour, not figures, is tested.
+/// Measuring flags that keep a run short (a fixed 20 ms budget, no
+/// precision target): behaviour, not figures, is tested.
 pub const QUICK: &[&str] = &[
     "--bench",
     "--warm-up-time",
     "0.01",
     "--measure-time",
     "0.02",
+    "--precision",
+    "0",
 ];
 
 /// Measures with [`QUICK`] budgets plus `args`.

@@ -86,13 +86,8 @@ fn ignored_benchmarks_run_only_when_asked() {
 fn a_benchmark_slower_than_max_time_stops_with_a_note() {
     let out = bench(&["sleeps_30ms", "--max-time", "0.2"]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    let row = out
-        .stdout
-        .lines()
-        .find(|line| line.starts_with("sleeps_30ms"))
-        .expect("a row");
-    let samples: usize = row.split_whitespace().nth(12).unwrap().parse().unwrap();
-    assert!((1..10).contains(&samples), "{row}");
+    let samples = out.row("sleeps_30ms").samples();
+    assert!((1..10).contains(&samples), "{}", out.stdout);
     assert!(
         out.stdout
             .contains("note: stopped at --max-time (200.0 ms)"),

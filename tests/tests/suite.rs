@@ -138,20 +138,85 @@ fn the_cycle_counter_is_the_default_clock_with_invariant_tsc() {
 #[test]
 fn a_row_reports_every_figure_with_units() {
     let out = bench(&["--exact", "kernels::sort_1k"]);
-    let row = out
-        .stdout
-        .lines()
-        .find(|line| line.starts_with("kernels::sort_1k"))
-        .expect("a row for the benchmark");
-    let fields: Vec<&str> = row.split_whitespace().collect();
-    // name, then median, mean, min, max, std dev as value + unit, spread, samples, iters.
-    assert_eq!(fields.len(), 1 + 5 * 2 + 3, "{row}");
-    for unit in fields[2..11].iter().step_by(2) {
-        assert!(["ps", "ns", "µs", "ms", "s"].contains(unit), "{row}");
+    let row = out.row("kernels::sort_1k");
+    // name; time, ±; median, mean, std dev; spread; min, max; outliers,
+    // samples, iters, stop.
+    assert_eq!(
+        row.fields.len(),
+        1 + 2 + 1 + 3 * 2 + 1 + 2 * 2 + 4,
+        "{}",
+        row.line
+    );
+    let units = [1, 4, 6, 8, 11, 13].map(|i| row.fields[i + 1]);
+    for unit in units {
+        assert!(
+            ["ps", "ns", "µs", "ms", "s"].contains(&unit),
+            "{}",
+            row.line
+        );
     }
-    assert!(fields[11].ends_with('%'), "{row}");
-    let samples: usize = fields[12].parse().unwrap();
-    assert!(samples >= 10, "{row}");
+    assert!(
+        row.fields[3].starts_with('±') && row.fields[3].ends_with('%'),
+        "{}",
+        row.line
+    );
+    assert!(row.fields[10].ends_with('%'), "{}", row.line);
+    assert!(row.samples() >= 10, "{}", row.line);
+    assert_eq!(row.stop(), "budget", "{}", row.line);
+}
+
+#[test]
+fn the_precision_rule_stops_a_steady_benchmark_and_says_so() {
+    let out = run(
+        suite_binary(),
+        &[
+            "--bench",
+            "--exact",
+            "primitives::int_add",
+            "--precision",
+            "5",
+            "--measure-time",
+            "0.05",
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let row = out.row("primitives::int_add");
+    assert_eq!(row.stop(), "precise", "{}", out.stdout);
+    let half_width: f64 = row.fields[3]
+        .trim_start_matches('±')
+        .trim_end_matches('%')
+        .parse()
+        .unwrap();
+    assert!(half_width <= 5.0, "{}", row.line);
+}
+
+#[test]
+fn details_show_percentiles_intervals_outliers_and_warm_up() {
+    let out = bench(&["--exact", "fib_20", "--details"]);
+    for label in [
+        "percentiles  p50",
+        "p99.9",
+        "95% CI       time",
+        "outliers     ",
+        "warm-up",
+        "stopped: budget",
+    ] {
+        assert!(
+            out.stdout.contains(label),
+            "no {label:?} in:\n{}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn the_header_states_the_method() {
+    let out = bench(&["--exact", "fib_20"]);
+    let method = out.stdout.lines().nth(1).unwrap();
+    assert!(method.contains("loop overhead subtracted"), "{method}");
+    assert!(method.contains("interleaved rounds"), "{method}");
+    let out = bench(&["--exact", "fib_20", "--schedule", "sequential"]);
+    assert!(out.stdout.lines().nth(1).unwrap().contains("sequential"));
 }
 
 #[test]

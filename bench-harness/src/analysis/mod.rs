@@ -5,6 +5,8 @@
 //! caller's data; filtering returns a new vector so the report can show both
 //! the filtered and the full picture.
 //!
+//! - [`block_estimate`] is the headline: the mean over blocks of machine time
+//!   of each block's median, with its 95% interval (batch means).
 //! - [`summarize`] gives the location, spread, percentiles and the 95%
 //!   confidence intervals of the mean and of the median ([`Summary`]).
 //! - [`outliers`] counts Tukey-fence and 3-sigma outliers and can produce a
@@ -26,6 +28,7 @@
 //! assert_eq!(counts.high_severe, 1); // the 250 ns sample
 //! ```
 
+mod blocks;
 mod interval;
 pub mod modality;
 mod moments;
@@ -33,6 +36,7 @@ pub mod outliers;
 mod percentile;
 mod summary;
 
+pub use blocks::{block_estimate, blocks, within_block, BlockEstimate, BLOCKS_IN_ONE_GO};
 pub use interval::{mean_interval, median_interval, Interval, CONFIDENCE_LEVEL};
 pub use percentile::percentile;
 pub use summary::{summarize, Percentiles, Summary, MAD_NORMAL_CONSISTENCY};

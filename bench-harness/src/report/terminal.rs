@@ -6,11 +6,18 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
+use bench_runtime::StopReason;
+
 use super::format::{count, percent, time};
-use crate::results::{BenchResult, Measured, Outcome, RunInfo};
+use crate::analysis::Summary;
+use crate::results::{BenchResult, Measured, Outcome, RunInfo, MACHINE_DRIFT};
+use crate::run::Schedule;
 
 const TIME_WIDTH: usize = 10;
-const COLUMNS: [&str; 6] = ["median", "mean", "min", "max", "std dev", "spread"];
+const SHORT_WIDTH: usize = 7;
+/// The label of the line under a row that repeats its figures without
+/// outliers; the name column is at least this wide.
+const FILTERED_LABEL: &str = "  without outliers";
 
 /// Writes the report to any colour-aware writer (stdout, or a buffer in tests).
 pub struct Terminal<W: WriteColor> {
@@ -34,7 +41,7 @@ impl<W: WriteColor> Terminal<W> {
             .map(|n| n.chars().count())
             .max()
             .unwrap_or(0)
-            .max("benchmark".len());
+            .max(FILTERED_LABEL.len());
         Terminal { out, name_width }
     }
 
@@ -42,8 +49,8 @@ impl<W: WriteColor> Terminal<W> {
         self.out
     }
 
-    /// The run's header: what clock measures, how finely, and the table's
-    /// column titles.
+    /// The run's header: what clock measures, how finely, what is subtracted,
+    /// the stop rule, and the table's column titles.
     pub fn bench_header(&mut self, info: &RunInfo) -> io::Result<()> {
         self.dim()?;
         writeln!(
@@ -56,21 +63,52 @@ impl<W: WriteColor> Terminal<W> {
             time(info.precision.overhead.0),
             time(info.sample_floor.0),
         )?;
+        let schedule = match info.schedule {
+            Schedule::Interleaved => "interleaved rounds",
+            Schedule::Sequential => "sequential",
+        };
+        let stop = if info.target_precision > 0.0 {
+            format!(
+                "until the time is known to ±{}",
+                percent(info.target_precision)
+            )
+        } else {
+            "for --measure-time".to_string()
+        };
+        writeln!(
+            self.out,
+            "time: mean over slices of each slice's median, ± its 95% CI · loop overhead subtracted: {} per sample + {} per iteration · {schedule}, {stop}",
+            time(info.overhead.per_sample.0),
+            time(info.overhead.per_iter.0),
+        )?;
         self.out.reset()?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         write!(self.out, "{:<w$}", "benchmark", w = self.name_width)?;
-        for column in COLUMNS {
+        write!(
+            self.out,
+            "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}",
+            "time", "±"
+        )?;
+        for column in ["median", "mean", "std dev"] {
             write!(self.out, "  {column:>TIME_WIDTH$}")?;
         }
-        writeln!(self.out, "  {:>8}  {:>7}", "samples", "iters")?;
+        write!(self.out, "  {:>SHORT_WIDTH$}", "spread")?;
+        for column in ["min", "max"] {
+            write!(self.out, "  {column:>TIME_WIDTH$}")?;
+        }
+        writeln!(
+            self.out,
+            "  {:>8}  {:>8}  {:>7}  {:<8}",
+            "outliers", "samples", "iters", "stop"
+        )?;
         self.out.reset()
     }
 
     /// One benchmark's row, and its notes or failure underneath.
-    pub fn bench_row(&mut self, result: &BenchResult) -> io::Result<()> {
+    pub fn bench_row(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
         write!(self.out, "{:<w$}", result.name, w = self.name_width)?;
         match &result.outcome {
-            Outcome::Measured(measured) => self.measured_row(measured),
+            Outcome::Measured(measured) => self.measured_row(measured, details),
             Outcome::Failed(failure) => {
                 self.colour(Color::Red, true)?;
                 write!(self.out, "  FAILED")?;
@@ -90,21 +128,32 @@ impl<W: WriteColor> Terminal<W> {
         }
     }
 
-    fn measured_row(&mut self, m: &Measured) -> io::Result<()> {
-        let s = &m.summary;
+    fn measured_row(&mut self, m: &Measured, details: bool) -> io::Result<()> {
         self.colour(Color::Green, true)?;
-        write!(self.out, "  {:>TIME_WIDTH$}", time(s.median))?;
+        write!(self.out, "  {:>TIME_WIDTH$}", time(m.headline()))?;
         self.out.reset()?;
-        for value in [s.mean, s.min, s.max, s.std_dev] {
-            write!(self.out, "  {:>TIME_WIDTH$}", time(value))?;
+        let ci = m
+            .precision
+            .map_or("-".to_string(), |p| format!("±{}", percent(p)));
+        write!(self.out, "  {ci:>SHORT_WIDTH$}")?;
+        self.figures(m, &m.summary, m.outliers.tukey_total())?;
+        writeln!(
+            self.out,
+            "  {:>7}  {:<8}",
+            count(m.total_iters()),
+            stop_word(m.measurement.stop)
+        )?;
+        if let Some(filtered) = &m.filtered {
+            self.dim()?;
+            write!(self.out, "{:<w$}", FILTERED_LABEL, w = self.name_width)?;
+            write!(self.out, "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}", "", "")?;
+            self.figures(m, filtered, 0)?;
+            writeln!(self.out)?;
+            self.out.reset()?;
         }
-        let spread = s.coefficient_of_variation;
-        if spread > 0.05 {
-            self.colour(Color::Yellow, false)?;
+        if details {
+            self.details(m)?;
         }
-        write!(self.out, "  {:>TIME_WIDTH$}", percent(spread))?;
-        self.out.reset()?;
-        writeln!(self.out, "  {:>8}  {:>7}", s.n, count(m.total_iters()))?;
         for note in &m.notes {
             self.colour(Color::Yellow, false)?;
             writeln!(self.out, "  note: {note}")?;
@@ -113,10 +162,108 @@ impl<W: WriteColor> Terminal<W> {
         Ok(())
     }
 
+    /// Median, mean, std dev, spread, min, max, outliers and samples of a
+    /// summary of `m`'s samples.
+    fn figures(&mut self, m: &Measured, s: &Summary, outliers: usize) -> io::Result<()> {
+        for value in [s.median, s.mean, s.std_dev] {
+            write!(self.out, "  {:>TIME_WIDTH$}", time(value))?;
+        }
+        let spread = m.spread(s);
+        if spread > 0.05 {
+            self.colour(Color::Yellow, false)?;
+        }
+        write!(self.out, "  {:>SHORT_WIDTH$}", percent(spread))?;
+        self.out.reset()?;
+        for value in [s.min, s.max] {
+            write!(self.out, "  {:>TIME_WIDTH$}", time(value))?;
+        }
+        write!(self.out, "  {outliers:>8}  {:>8}", s.n)
+    }
+
+    /// `--details`: percentiles, intervals, outlier classes, warm-up, stop.
+    fn details(&mut self, m: &Measured) -> io::Result<()> {
+        let s = &m.summary;
+        let p = &s.percentiles;
+        self.dim()?;
+        writeln!(
+            self.out,
+            "    percentiles  p50 {} · p90 {} · p95 {} · p99 {} · p99.9 {} · MAD {}",
+            time(p.p50),
+            time(p.p90),
+            time(p.p95),
+            time(p.p99),
+            time(p.p99_9),
+            time(s.median_absolute_deviation),
+        )?;
+        let interval = |ci: Option<crate::analysis::Interval>| {
+            ci.map_or("-".to_string(), |ci| {
+                format!(
+                    "[{}, {}] ({} coverage)",
+                    time(ci.lower),
+                    time(ci.upper),
+                    percent(ci.confidence)
+                )
+            })
+        };
+        writeln!(
+            self.out,
+            "    95% CI       time {} over {} slices · pooled median {} · pooled mean {}",
+            interval(m.estimate.interval),
+            m.estimate.block_medians.len(),
+            interval(s.median_interval),
+            interval(s.mean_interval),
+        )?;
+        let o = &m.outliers;
+        writeln!(
+            self.out,
+            "    outliers     {} low severe, {} low mild, {} high mild, {} high severe (Tukey fences {} .. {}); {} beyond 3σ",
+            o.low_severe,
+            o.low_mild,
+            o.high_mild,
+            o.high_severe,
+            time(o.fences.lower_inner),
+            time(o.fences.upper_inner),
+            o.beyond_3_sigma,
+        )?;
+        let w = &m.measurement.warm_up;
+        let steady = match (w.steady, w.final_cv) {
+            (true, Some(cv)) => format!("steady (rolling CV {})", percent(cv)),
+            (false, Some(cv)) => format!("not steady (rolling CV {})", percent(cv)),
+            (_, None) => "not steady (window never filled)".to_string(),
+        };
+        let iters = m.measurement.samples.first().map_or(0, |s| s.iters);
+        writeln!(
+            self.out,
+            "    sampling     warm-up {} in {} samples, {steady} · {} samples × {} iterations · {} re-warm samples discarded · {} in all · stopped: {}",
+            time(w.time.0),
+            w.samples,
+            s.n,
+            count(iters),
+            m.measurement.rewarm_samples,
+            time(m.measurement.total_time.0),
+            stop_word(m.measurement.stop),
+        )?;
+        self.out.reset()
+    }
+
     /// The closing line of a measured run.
     pub fn bench_summary(&mut self, results: &[BenchResult], seconds: f64) -> io::Result<()> {
         let tally = Tally::of(results);
         writeln!(self.out)?;
+        let mut drifts: Vec<f64> = results.iter().filter_map(|r| r.measured()?.drift).collect();
+        drifts.sort_by(f64::total_cmp);
+        let drifted = drifts.iter().filter(|&&d| d > MACHINE_DRIFT).count();
+        if drifted > 0 {
+            self.colour(Color::Yellow, false)?;
+            writeln!(
+                self.out,
+                "note: the machine's speed changed during the run: slice medians varied by more than {} (CV) in {drifted} of {} benchmarks (median {}); each time averages over the speeds it saw, so compare implementations within one interleaved run rather than across runs",
+                percent(MACHINE_DRIFT),
+                drifts.len(),
+                percent(drifts[drifts.len() / 2]),
+            )?;
+            self.out.reset()?;
+        }
         writeln!(
             self.out,
             "{} measured, {} failed, {} ignored in {seconds:.1} s",
@@ -200,6 +347,17 @@ impl<W: WriteColor> Terminal<W> {
 
     fn dim(&mut self) -> io::Result<()> {
         self.out.set_color(ColorSpec::new().set_dimmed(true))
+    }
+}
+
+/// Why sampling stopped, in the table's word.
+fn stop_word(stop: StopReason) -> &'static str {
+    match stop {
+        StopReason::Precise => "precise",
+        StopReason::TimeBudget => "budget",
+        StopReason::SampleCap => "cap",
+        StopReason::MaxTime => "max-time",
+        StopReason::Abandoned => "stopped",
     }
 }
 

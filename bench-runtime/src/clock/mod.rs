@@ -12,6 +12,7 @@
 
 mod calibrate;
 mod error;
+pub mod known_cost;
 mod os;
 mod precision;
 
