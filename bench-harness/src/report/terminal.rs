@@ -84,11 +84,7 @@ impl<W: WriteColor> Terminal<W> {
         self.out.reset()?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         write!(self.out, "{:<w$}", "benchmark", w = self.name_width)?;
-        write!(
-            self.out,
-            "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}",
-            "time", "±"
-        )?;
+        write!(self.out, "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}", "time", "±")?;
         for column in ["median", "mean", "std dev"] {
             write!(self.out, "  {column:>TIME_WIDTH$}")?;
         }
