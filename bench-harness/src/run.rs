@@ -419,3 +419,129 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         "the benchmark panicked with a non-string payload".to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench_runtime::{StopReason, StopRule};
+    use std::cell::Cell;
+
+    /// Budgets of a few milliseconds on a fake clock.
+    fn config() -> SamplerConfig {
+        SamplerConfig {
+            warm_up_time: Nanos(100_000.0),
+            warm_up_window: 10,
+            warm_up_cv: 0.05,
+            measure_time: Nanos(2_000_000.0),
+            stop_rule: StopRule::Precision,
+            max_time: Nanos(50_000_000.0),
+            min_samples: 10,
+            max_samples: 1_000_000,
+            min_sample_time: Nanos(10_000.0),
+        }
+    }
+
+    /// Runs `sampler` in slices of `slice` ns on a fake clock where the
+    /// per-iteration cost of the k-th sample is `cost(k, slice number)`.
+    fn drive(
+        sampler: &mut Sampler,
+        slice: f64,
+        cost: impl Fn(usize, usize) -> f64,
+    ) -> PrecisionCheck {
+        let now = Cell::new(0.0);
+        let sample = Cell::new(0);
+        let slice_number = Cell::new(0);
+        let mut precision = PrecisionCheck::new(0.01);
+        let mut routine = |iters: u64| {
+            let elapsed = cost(sample.get(), slice_number.get()) * iters as f64;
+            sample.set(sample.get() + 1);
+            now.set(now.get() + elapsed + 100.0);
+            Nanos(elapsed)
+        };
+        let mut clock = || Nanos(now.get());
+        while !sampler.is_done() {
+            run_slice(
+                sampler,
+                &mut routine,
+                &mut clock,
+                Nanos(slice),
+                &mut precision,
+            );
+            slice_number.set(slice_number.get() + 1);
+            sampler.resume();
+        }
+        precision
+    }
+
+    #[test]
+    fn a_steady_benchmark_stops_precise_once_the_budget_is_spent() {
+        // ±0.5% alternating noise around 10 ns: precise at the first check.
+        let mut sampler = Sampler::new(config());
+        let precision = drive(&mut sampler, 100_000.0, |k, _| {
+            10.0 * if k % 2 == 0 { 1.005 } else { 0.995 }
+        });
+        let m = sampler.finish().unwrap();
+        assert_eq!(m.stop, StopReason::Precise);
+        assert!(precision.last.unwrap() <= 0.01);
+        // Twenty 100 µs slices make the 2 ms budget: it stops right there.
+        assert!(
+            m.slice_starts.len() >= 20 && m.slice_starts.len() <= 22,
+            "{}",
+            m.slice_starts.len()
+        );
+    }
+
+    #[test]
+    fn slices_at_two_speeds_need_many_more_slices_to_be_precise() {
+        // Each slice runs at one speed; odd slices are 20% slower and the
+        // pattern never settles: the block estimate's interval stays wide.
+        let mut sampler = Sampler::new(config());
+        let precision = drive(&mut sampler, 100_000.0, |k, slice| {
+            let level = if slice % 2 == 0 { 10.0 } else { 12.0 };
+            level * if k % 2 == 0 { 1.001 } else { 0.999 }
+        });
+        let m = sampler.finish().unwrap();
+        // Precise only once enough slices pin the mean of the two levels
+        // down: block medians 10 and 12 (sd 1.0 around 11) need
+        // k ≥ (1.97 / 0.11)² ≈ 320 slices for ±1%, where the steady
+        // benchmark above needed about 20.
+        assert_eq!(m.stop, StopReason::Precise);
+        assert!(precision.last.unwrap() <= 0.01);
+        let slices = m.slice_starts.len();
+        assert!((300..400).contains(&slices), "{slices} slices");
+    }
+
+    #[test]
+    fn samples_within_one_slice_do_not_count_as_independent() {
+        // The same data as one slice per speed change: 10 long slices, each
+        // at one of two speeds. The pooled median's interval would call this
+        // precise at once; the block estimate does not.
+        let mut sampler = Sampler::new(SamplerConfig {
+            max_time: Nanos(4_000_000.0),
+            ..config()
+        });
+        let precision = drive(&mut sampler, 400_000.0, |_, slice| {
+            if slice % 2 == 0 {
+                10.0
+            } else {
+                12.0
+            }
+        });
+        let m = sampler.finish().unwrap();
+        assert_eq!(m.stop, StopReason::MaxTime);
+        assert!(precision.last.unwrap() > 0.02, "{:?}", precision.last);
+    }
+
+    #[test]
+    fn overhead_is_subtracted_per_sample_and_per_iteration() {
+        let overhead = Overhead {
+            per_sample: Nanos(30.0),
+            per_iter: Nanos(0.5),
+        };
+        let sample = Sample {
+            iters: 1000,
+            elapsed: Nanos(1000.0 * 10.5 + 30.0),
+        };
+        assert_eq!(overhead.corrected_per_iter(&sample), 10.0);
+    }
+}

@@ -1,0 +1,139 @@
+//! A sampler driven by a fake clock, with scripted per-iteration costs that
+//! carry injected noise and outliers of known classes, analysed as the
+//! harness analyses real runs. Every expected figure was computed
+//! independently (Python's `statistics`, type-7 percentiles) from the same
+//! script:
+//!
+//! ```text
+//! q1 = 9.9, q3 = 10.1; low severe 0, low mild 1, high mild 16, high severe 24;
+//! beyond 3σ 24 (mean 10.41233, sd 1.96286); block medians all 10.1
+//! ```
+
+use bench_harness::results::{Context, Measured};
+use bench_harness::run::Overhead;
+use bench_runtime::{
+    Measurement, Nanos, Sampler, SamplerConfig, StopReason, StopRule, TimerPrecision,
+};
+
+/// The true per-iteration cost of the k-th recorded sample: 9.9 / 10.1 ns
+/// alternating (noise), 20 ns every 25th (interrupted: high severe), 10.5 ns
+/// every 37th (high mild), 9.5 ns once (low mild).
+fn script(k: usize) -> f64 {
+    if k % 25 == 24 {
+        20.0
+    } else if k % 37 == 36 {
+        10.5
+    } else if k == 13 {
+        9.5
+    } else if k % 2 == 0 {
+        9.9
+    } else {
+        10.1
+    }
+}
+
+/// What the timing loop adds: two clock reads per sample, a loop per iteration.
+const OVERHEAD: Overhead = Overhead {
+    per_sample: Nanos(30.0),
+    per_iter: Nanos(0.5),
+};
+
+fn config() -> SamplerConfig {
+    SamplerConfig {
+        warm_up_time: Nanos(1_000_000.0),
+        warm_up_window: 10,
+        warm_up_cv: 0.05,
+        measure_time: Nanos(1e12),
+        stop_rule: StopRule::TimeBudget,
+        max_time: Nanos(1e12),
+        min_samples: 10,
+        max_samples: 600,
+        min_sample_time: Nanos(10_000.0),
+    }
+}
+
+/// Runs the sampler on a fake clock: a sample of `iters` iterations reads
+/// `iters × (cost + loop) + clock reads` nanoseconds.
+fn measure() -> Measurement {
+    let mut sampler = Sampler::new(config());
+    while let Some(iters) = sampler.next_iters() {
+        let cost = script(sampler.samples().len());
+        let elapsed = iters as f64 * (cost + OVERHEAD.per_iter.0) + OVERHEAD.per_sample.0;
+        sampler.record(Nanos(elapsed), Nanos(elapsed + 50.0));
+    }
+    sampler.finish().unwrap()
+}
+
+fn analyse() -> Measured {
+    let measurement = measure();
+    Measured::analyse(
+        measurement,
+        config(),
+        &Context {
+            overhead: OVERHEAD,
+            timer: TimerPrecision {
+                resolution: Nanos(1.0),
+                overhead: Nanos(30.0),
+            },
+            target_precision: 0.0,
+        },
+    )
+}
+
+#[test]
+fn warm_up_settles_on_the_steady_script_and_is_not_recorded() {
+    let m = measure();
+    assert!(m.warm_up.steady);
+    // Identical warm-up samples: no variation, up to rounding.
+    assert!(m.warm_up.final_cv.unwrap() < 1e-12);
+    assert_eq!(m.stop, StopReason::SampleCap);
+    assert_eq!(m.samples.len(), 600);
+}
+
+#[test]
+fn overhead_subtraction_recovers_the_scripted_costs_exactly() {
+    let m = analyse();
+    for (k, value) in m.per_iter.iter().enumerate() {
+        assert!((value - script(k)).abs() < 1e-9, "sample {k}: {value}");
+    }
+    // What the clock saw includes the loop: 0.5 ns per iteration more, plus
+    // the clock reads spread over 1,024 iterations per sample.
+    let iters = m.measurement.samples[0].iters as f64;
+    assert_eq!(iters, 1024.0);
+    assert!(
+        (m.measured - (10.1 + 0.5 + 30.0 / iters)).abs() < 1e-9,
+        "{}",
+        m.measured
+    );
+}
+
+#[test]
+fn outliers_are_counted_by_class() {
+    let m = analyse();
+    let o = &m.outliers;
+    assert_eq!(
+        (o.low_severe, o.low_mild, o.high_mild, o.high_severe),
+        (0, 1, 16, 24)
+    );
+    assert_eq!(o.beyond_3_sigma, 24);
+    assert_eq!(o.fences.q1, 9.9);
+    assert_eq!(o.fences.q3, 10.1);
+}
+
+#[test]
+fn outliers_are_reported_beside_the_full_figures_never_dropped() {
+    let m = analyse();
+    assert_eq!(m.per_iter.len(), 600, "raw samples stay");
+    assert_eq!(m.summary.n, 600);
+    assert!((m.summary.mean - 10.412333333333333).abs() < 1e-9);
+    let filtered = m.filtered.as_ref().expect("outliers exist");
+    assert_eq!(filtered.n, 600 - 41);
+    assert!(filtered.max <= 10.1 + 1e-9);
+}
+
+#[test]
+fn the_headline_is_the_mean_of_block_medians() {
+    let m = analyse();
+    assert_eq!(m.estimate.block_medians.len(), 10);
+    assert!((m.headline() - 10.1).abs() < 1e-9, "{}", m.headline());
+}
