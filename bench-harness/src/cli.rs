@@ -158,14 +158,15 @@ Mode:
 Measurement:
   --timer auto|os|cycles  clock: auto (default) uses the cycle counter where it is
                           usable (invariant TSC on x86_64), else the OS monotonic clock
-  --precision PCT         stop once the median's 95% confidence interval is within
+  --precision PCT         stop once the time's 95% confidence interval is within
                           ±PCT% [default: 1]; 0 stops at --measure-time instead
   --measure-time SECS     minimum measuring time per benchmark before the precision
                           rule may stop it (with --precision 0: the budget) [default: 0.3]
   --max-time SECS         hard bound per benchmark: set-up, calibration, warm-up and
-                          measurement [default: 5]
+                          measurement [default: 5, or 3× warm-up + measure time if larger]
   --min-samples N         samples to record before stopping [default: 10]
-  --warm-up-time SECS     cap on warm-up per benchmark, calibration included [default: 0.1]
+  --warm-up-time SECS     cap on warm-up per benchmark, calibration included, set-up
+                          not [default: 0.1]
   --warm-up-window N      samples in the rolling window that detects steady state [default: 10]
   --warm-up-cv PCT        steady once the window's coefficient of variation is below
                           PCT% [default: 5]
@@ -173,7 +174,8 @@ Measurement:
                           interleaved (default): rounds of short slices in a shuffled
                           order, so every benchmark sees the same machine noise;
                           sequential: each benchmark in one go
-  --seed N                seed of the interleaved shuffles [default: from the clock]
+  --seed N                seed of the interleaved shuffles [default: random, printed
+                          in the header]
 
 Output:
   --details               percentiles, confidence intervals, warm-up and stop reason

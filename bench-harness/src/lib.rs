@@ -256,6 +256,7 @@ fn measure_all(
         overhead: run::measure_overhead(clock, floor),
         schedule: args.schedule.unwrap_or(DEFAULT_SCHEDULE),
         target_precision,
+        seed: args.seed.unwrap_or_else(|| fastrand::u64(..)),
     };
     let context = results::Context {
         overhead: info.overhead,
@@ -292,7 +293,8 @@ fn measure_all(
             .map(|job| job.config.measure_time)
             .fold(Nanos::ZERO, Nanos::max)
             / MIN_ROUNDS as f64,
-        seed: args.seed.unwrap_or_else(|| fastrand::u64(..)),
+        seed: info.seed,
+        overhead: info.overhead,
     };
     let mut printed = 0;
     let mut print_ready = |rows: &[Option<BenchResult>], out: &mut Terminal<StandardStream>| {

@@ -22,6 +22,8 @@ pub struct RunInfo {
     pub schedule: Schedule,
     /// Target relative half-width of the headline's 95% CI; 0 = time budget.
     pub target_precision: f64,
+    /// Seed of the interleaved shuffles (`--seed` repeats the order).
+    pub seed: u64,
 }
 
 /// One benchmark's line in the report.
@@ -66,10 +68,11 @@ pub struct Measured {
     /// The headline: the mean over slices of each slice's median of
     /// `per_iter`, with its 95% interval (see [`analysis::block_estimate`]).
     pub estimate: BlockEstimate,
-    /// The same estimate before the overhead was subtracted: what the clock
-    /// saw per iteration. Relative figures (precision, spread) use it, so
-    /// they stay meaningful for a body that costs almost nothing.
-    pub measured: f64,
+    /// What relative figures (±, spread) are relative to: the headline, or
+    /// the loop's own cost per iteration when the body is cheaper than that
+    /// (see [`Overhead::reference`]), so they stay meaningful for a body that
+    /// costs almost nothing.
+    pub reference: f64,
     /// Over all of `per_iter` pooled: median, mean, spread, percentiles.
     pub summary: Summary,
     /// Tukey-fence and 3σ counts over `per_iter`.
@@ -80,11 +83,11 @@ pub struct Measured {
     /// The relative half-width of the headline's 95% CI.
     pub precision: Option<f64>,
     /// Standard deviation within slices (the machine's speed changes between
-    /// slices taken out, outliers excluded), relative to `measured`.
+    /// slices taken out, outliers excluded), relative to `reference`.
     pub within_slice_spread: f64,
-    /// The coefficient of variation of the slice medians relative to
-    /// `measured`: how much the machine's speed changed while measuring.
-    /// `None` with fewer than three slices.
+    /// The standard deviation of the slice medians relative to `reference`:
+    /// how much the machine's speed changed while measuring. `None` with
+    /// fewer than three slices or fewer than [`MIN_SLICE_SAMPLES`] a slice.
     pub drift: Option<f64>,
     /// Things the reader must know to trust (or distrust) the figures, each
     /// with what to do about it.
@@ -108,29 +111,27 @@ impl Measured {
             .iter()
             .map(|s| overhead.corrected_per_iter(s))
             .collect();
-        let raw: Vec<f64> = measurement.samples.iter().map(|s| s.per_iter().0).collect();
         let no_samples = "a finished sampler has recorded at least one sample";
         let estimate = analysis::block_estimate(&per_iter, slices).expect(no_samples);
-        let measured = analysis::block_estimate(&raw, slices)
-            .expect(no_samples)
-            .estimate
-            .max(f64::MIN_POSITIVE);
+        let reference = overhead.reference(estimate.estimate);
         let summary = analysis::summarize(&per_iter).expect(no_samples);
         let outliers = analysis::outliers::classify(&per_iter);
         let filtered = (outliers.tukey_total() > 0)
             .then(|| analysis::outliers::without_outliers(&per_iter, &outliers.fences))
             .and_then(|kept| analysis::summarize(&kept));
-        let precision = estimate.half_width_relative_to(measured);
+        let precision = estimate.half_width_relative_to(reference);
         let within = analysis::within_block(&per_iter, slices, estimate.estimate);
-        let within_slice_spread = within_spread(&within, measured);
-        let drift = drift(&estimate.block_medians, measured);
+        let within_slice_spread = within_spread(&within, reference);
+        let drift = (median_slice_len(&measurement) >= MIN_SLICE_SAMPLES)
+            .then(|| drift(&estimate.block_medians, reference))
+            .flatten();
         let mut result = Measured {
             measurement,
             config,
             overhead,
             per_iter,
             estimate,
-            measured,
+            reference,
             summary,
             outliers,
             filtered,
@@ -150,10 +151,9 @@ impl Measured {
         self.estimate.estimate
     }
 
-    /// A summary's standard deviation relative to the measured time per
-    /// iteration (see [`Measured::measured`]).
+    /// A summary's standard deviation relative to [`Measured::reference`].
     pub fn spread(&self, summary: &Summary) -> f64 {
-        summary.std_dev / self.measured
+        summary.std_dev / self.reference
     }
 
     /// Iterations over all recorded samples.
@@ -163,11 +163,11 @@ impl Measured {
 }
 
 /// Standard deviation of the within-slice values, outliers excluded,
-/// relative to `measured`.
-fn within_spread(within: &[f64], measured: f64) -> f64 {
+/// relative to `reference`.
+fn within_spread(within: &[f64], reference: f64) -> f64 {
     let fences = analysis::outliers::classify(within).fences;
     let kept = analysis::outliers::without_outliers(within, &fences);
-    analysis::summarize(&kept).map_or(0.0, |s| s.std_dev / measured)
+    analysis::summarize(&kept).map_or(0.0, |s| s.std_dev / reference)
 }
 
 fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
@@ -178,7 +178,7 @@ fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
 
 /// Above this coefficient of variation (within slices, outliers excluded)
 /// the spread is reported as high.
-const HIGH_CV: f64 = 0.05;
+pub const HIGH_CV: f64 = 0.05;
 
 /// Above this coefficient of variation of the slice medians, the machine's
 /// speed is reported (once, under the table) as having changed during the run.
@@ -192,21 +192,46 @@ const BENCH_DRIFT: f64 = 0.10;
 /// but change no conclusion.
 const MODES_APART: f64 = 0.01;
 
-/// The p5..p95 range of `values` relative to `measured`.
-fn practical_width(values: &[f64], measured: f64) -> f64 {
-    let sorted = sorted(values.iter().copied());
-    (analysis::percentile(&sorted, 95.0) - analysis::percentile(&sorted, 5.0)) / measured
+/// Slices with fewer samples than this (median) get no slice-based notes.
+pub const MIN_SLICE_SAMPLES: usize = 5;
+
+/// The median number of samples per slice.
+pub fn median_slice_len(measurement: &Measurement) -> usize {
+    let n = measurement.samples.len();
+    let starts = &measurement.slice_starts;
+    let mut lengths: Vec<usize> = if starts.len() >= 2 {
+        starts
+            .iter()
+            .zip(starts.iter().skip(1).chain([&n]))
+            .map(|(a, b)| b.saturating_sub(*a))
+            .collect()
+    } else {
+        vec![n / analysis::BLOCKS_IN_ONE_GO.min(n.max(1))]
+    };
+    lengths.sort_unstable();
+    lengths[lengths.len() / 2]
 }
 
-/// The coefficient of variation of the block medians, relative to `measured`.
-fn drift(medians: &[f64], measured: f64) -> Option<f64> {
+/// Time spent measuring, after set-up and warm-up.
+fn measuring_time(measurement: &Measurement) -> Nanos {
+    measurement.total_time - measurement.setup_time - measurement.warm_up.time
+}
+
+/// The p5..p95 range of `values` relative to `reference`.
+fn practical_width(values: &[f64], reference: f64) -> f64 {
+    let sorted = sorted(values.iter().copied());
+    (analysis::percentile(&sorted, 95.0) - analysis::percentile(&sorted, 5.0)) / reference
+}
+
+/// The standard deviation of the block medians, relative to `reference`.
+fn drift(medians: &[f64], reference: f64) -> Option<f64> {
     if medians.len() < 3 {
         return None;
     }
     let k = medians.len() as f64;
     let mean = medians.iter().sum::<f64>() / k;
     let variance = medians.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (k - 1.0);
-    Some(variance.sqrt() / measured)
+    Some(variance.sqrt() / reference)
 }
 
 fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
@@ -230,27 +255,37 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
                 time(one.0),
             ));
         }
-        StopReason::MaxTime if config.stop_rule == StopRule::Precision => {
-            let reached = m
-                .precision
-                .map_or("unknown".into(), |p| format!("±{}", percent(p)));
+        StopReason::MaxTime if measuring_time(measurement).0 < config.measure_time.0 => {
             notes.push(format!(
-                "not precise: --max-time ({}) ran out with the estimate known to {reached}, \
-                 target ±{}; the benchmark or the machine is noisy: close other programs, or \
-                 raise --max-time",
+                "--max-time ({}) ended the run before --measure-time ({}) was spent: \
+                 set-up, warm-up and measurement do not fit; raise --max-time",
+                time(config.max_time.0),
+                time(config.measure_time.0),
+            ));
+        }
+        StopReason::MaxTime if config.stop_rule == StopRule::Precision => {
+            let reached = m.precision.map_or(String::new(), |p| {
+                format!(" with the time known to ±{}", percent(p))
+            });
+            notes.push(format!(
+                "not precise: --max-time ({}) ran out{reached}, target ±{}; the benchmark or \
+                 the machine is noisy: close other programs, raise --max-time, or accept a \
+                 wider --precision",
                 time(config.max_time.0),
                 percent(context.target_precision),
             ));
         }
         StopReason::SampleCap => notes.push(format!(
-            "stopped at the sample cap ({}) before the stop rule was met",
+            "stopped at the sample cap ({}) before the stop rule was met: the benchmark is \
+             very fast and noisy; accept a wider --precision to stop sooner",
             config.max_samples
         )),
         _ => {}
     }
     if n == 1 {
         notes.push(
-            "1 sample: mean, median, min and max are that sample; no spread can be estimated"
+            "1 sample: mean, median, min and max are that sample and no spread can be \
+             estimated; raise --max-time for more"
                 .to_string(),
         );
     }
@@ -281,8 +316,11 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
         ));
     }
 
+    // Slice-based figures need slices of several samples: with one or two, a
+    // slice's median is one sample's noise, not the machine's speed.
+    let slices_hold_enough = median_slice_len(measurement) >= MIN_SLICE_SAMPLES;
     let spread = m.within_slice_spread;
-    if n > 2 && spread > HIGH_CV {
+    if slices_hold_enough && spread > HIGH_CV {
         notes.push(format!(
             "high spread: within slices, outliers excluded, the standard deviation is {} of the \
              time per iteration; the work varies between iterations or the machine is busy: \
@@ -292,7 +330,7 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
     }
 
     let medians = &m.estimate.block_medians;
-    if let Some(drift) = m.drift.filter(|&d| d > BENCH_DRIFT) {
+    if let Some(drift) = m.drift.filter(|&d| slices_hold_enough && d > BENCH_DRIFT) {
         let (low, high) = medians
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
@@ -308,7 +346,10 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
         ));
     }
 
-    if modality::looks_multimodal(within) && practical_width(within, m.measured) >= MODES_APART {
+    if slices_hold_enough
+        && modality::looks_multimodal(within)
+        && practical_width(within, m.reference) >= MODES_APART
+    {
         notes.push(format!(
             "the samples look multimodal within slices (mvalue {:.1}): either the benchmark has \
              more than one speed (a second code path, an allocator's slow path) or the machine \

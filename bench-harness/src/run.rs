@@ -13,7 +13,7 @@
 //! Each body runs inside `catch_unwind`, so one that panics (in set-up or in
 //! its routine) is reported as failed and the run goes on.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Once;
@@ -63,6 +63,14 @@ impl Overhead {
     pub fn corrected_per_iter(&self, sample: &Sample) -> f64 {
         (sample.elapsed.0 - self.per_sample.0) / sample.iters as f64 - self.per_iter.0
     }
+
+    /// What relative figures (precision, spread) of an estimate are relative
+    /// to: the estimate itself, or the loop's own cost per iteration when the
+    /// body is cheaper than that (an empty body is judged against the loop,
+    /// not against a time near zero).
+    pub fn reference(&self, estimate: f64) -> f64 {
+        estimate.max(self.per_iter.0).max(f64::MIN_POSITIVE)
+    }
 }
 
 /// One benchmark to measure.
@@ -83,6 +91,8 @@ pub struct Plan {
     pub slice: Nanos,
     /// Seeds the shuffles; printed so a run's order can be repeated.
     pub seed: u64,
+    /// Subtracted by the precision rule as by the analysis.
+    pub overhead: Overhead,
 }
 
 /// Runs the body once, with one iteration of its routine.
@@ -107,7 +117,7 @@ pub fn measure(
     match plan.schedule {
         Schedule::Sequential => {
             for (index, job) in jobs.iter().enumerate() {
-                let worker = Worker::spawn(job.clone(), plan);
+                let mut worker = Worker::spawn(job.clone(), plan);
                 // An unbounded slice only ends when the benchmark does.
                 let result = loop {
                     if let Some(result) = worker.run_slice(Nanos(f64::INFINITY)) {
@@ -128,7 +138,7 @@ pub fn measure(
                     .collect();
                 while !live.is_empty() {
                     rng.shuffle(&mut live);
-                    live.retain(|(index, worker)| match worker.run_slice(plan.slice) {
+                    live.retain_mut(|(index, worker)| match worker.run_slice(plan.slice) {
                         None => true,
                         Some(result) => {
                             done(*index, result);
@@ -155,9 +165,10 @@ enum Reply {
 struct Worker {
     commands: Sender<Command>,
     replies: Receiver<Reply>,
-    // Dropping the worker closes `commands`; the thread then abandons its
-    // sampler and exits. It is never joined: a finished thread has replied.
-    _thread: thread::JoinHandle<()>,
+    // Dropping an unfinished worker closes `commands`; the thread then
+    // abandons its sampler and exits. A finished one is joined, so its
+    // teardown does not overlap the next benchmark's slice.
+    thread: Option<thread::JoinHandle<()>>,
 }
 
 impl Worker {
@@ -165,9 +176,9 @@ impl Worker {
         let (commands, inbox) = mpsc::channel();
         let (outbox, replies) = mpsc::channel();
         let clock = plan.clock;
-        let precision = plan.precision;
+        let precision = PrecisionCheck::new(plan.precision, plan.overhead);
         let thread = thread::Builder::new()
-            .name(job.entry.name.to_string())
+            .name(job.entry.name.replace('\0', "?"))
             // As much stack as the main thread has: benchmarks may recurse.
             .stack_size(8 << 20)
             .spawn(move || {
@@ -181,7 +192,7 @@ impl Worker {
                     slice,
                     inbox,
                     outbox: outbox.clone(),
-                    precision: PrecisionCheck::new(precision),
+                    precision,
                 };
                 let result = call(job.entry, &mut driver, clock).map(|()| {
                     // A body that returned early (or panicked) leaves its
@@ -198,13 +209,13 @@ impl Worker {
         Worker {
             commands,
             replies,
-            _thread: thread,
+            thread: Some(thread),
         }
     }
 
     /// Lets the worker measure for `slice`; `None` if it paused, the result
     /// if it finished.
-    fn run_slice(&self, slice: Nanos) -> Option<Result<Measurement, Failure>> {
+    fn run_slice(&mut self, slice: Nanos) -> Option<Result<Measurement, Failure>> {
         let lost = || {
             Some(Err(Failure {
                 message: "the benchmark thread stopped without a result".into(),
@@ -216,7 +227,12 @@ impl Worker {
         }
         match self.replies.recv() {
             Ok(Reply::Paused) => None,
-            Ok(Reply::Finished(result)) => Some(result),
+            Ok(Reply::Finished(result)) => {
+                if let Some(thread) = self.thread.take() {
+                    let _ = thread.join();
+                }
+                Some(result)
+            }
             Err(_) => lost(),
         }
     }
@@ -261,9 +277,11 @@ impl Driver for Slices {
     }
 }
 
-/// Runs samples until the sampler is done or `slice` of wall time is spent,
-/// checking the precision rule as the sample count grows. `now` reads the
-/// wall clock (a fake one in tests).
+/// Runs samples until the sampler is done or `slice` of wall time is spent
+/// (a slice that is measuring ends only once it has recorded a sample), and
+/// applies the precision rule: at the end of a bounded slice, so the last
+/// block is whole, or as the sample count grows in an unbounded one. `now`
+/// reads the wall clock (a fake one in tests).
 fn run_slice(
     sampler: &mut Sampler,
     routine: &mut Routine<'_>,
@@ -271,59 +289,74 @@ fn run_slice(
     slice: Nanos,
     precision: &mut PrecisionCheck,
 ) {
+    let bounded = slice.0.is_finite();
+    let recorded_before = sampler.samples().len();
     let start = now();
     let mut before = start;
     while let Some(iters) = sampler.next_iters() {
         let elapsed = routine(iters);
         let after = now();
         sampler.record(elapsed, after - before);
-        before = after;
-        if sampler.wants_precision_check()
-            && precision.is_due(sampler.samples().len())
-            && precision.check(sampler.samples(), sampler.slice_starts())
-        {
-            sampler.stop_precise();
+        let recorded = sampler.samples().len() > recorded_before;
+        if bounded {
+            if (after - start).0 >= slice.0 && (recorded || !sampler.is_measuring()) {
+                precision.apply(sampler);
+                break;
+            }
+        } else {
+            precision.apply(sampler);
         }
-        if (after - start).0 >= slice.0 {
-            break;
-        }
+        // The check's own sorting is not part of the next sample's cost.
+        before = now();
     }
 }
 
 /// The precision stopping rule: the 95% confidence interval of the headline
 /// (the mean of per-slice medians, see [`analysis::block_estimate`]) must be
-/// narrower than `target` relative to the estimate as measured (before the
-/// loop overhead is subtracted, so an empty body can be precise too).
-/// Checked when the sample count has grown by a tenth since the last check,
-/// so the sorting stays a small share of the run.
+/// narrower than `target` relative to the headline, or to the loop's own
+/// cost per iteration when the body is cheaper than that (an empty body can
+/// be precise too). Checked when the sample count has grown by a tenth since
+/// the last check, so the sorting stays a small share of the run.
 #[derive(Debug, Clone)]
 pub struct PrecisionCheck {
     target: f64,
+    overhead: Overhead,
     next_at: usize,
     /// The last relative half-width computed.
     pub last: Option<f64>,
 }
 
 impl PrecisionCheck {
-    pub fn new(target: f64) -> PrecisionCheck {
+    pub fn new(target: f64, overhead: Overhead) -> PrecisionCheck {
         PrecisionCheck {
             target,
+            overhead,
             next_at: 0,
             last: None,
         }
     }
 
-    fn is_due(&self, samples: usize) -> bool {
-        samples >= self.next_at
+    /// Stops `sampler` if it waits on this rule, the check is due and the
+    /// estimate is precise.
+    fn apply(&mut self, sampler: &mut Sampler) {
+        if sampler.wants_precision_check()
+            && sampler.samples().len() >= self.next_at
+            && self.check(sampler.samples(), sampler.slice_starts())
+        {
+            sampler.stop_precise();
+        }
     }
 
     /// True when the samples, cut into blocks at `slice_starts`, pin the
     /// headline down to the target.
     pub fn check(&mut self, samples: &[Sample], slice_starts: &[usize]) -> bool {
         self.next_at = samples.len() + (samples.len() / 10).max(1);
-        let values: Vec<f64> = samples.iter().map(|s| s.per_iter().0).collect();
+        let values: Vec<f64> = samples
+            .iter()
+            .map(|s| self.overhead.corrected_per_iter(s))
+            .collect();
         let half_width = analysis::block_estimate(&values, slice_starts)
-            .and_then(|e| e.half_width_relative_to(e.estimate.max(f64::MIN_POSITIVE)));
+            .and_then(|e| e.half_width_relative_to(self.overhead.reference(e.estimate)));
         self.last = half_width;
         half_width.is_some_and(|h| h <= self.target)
     }
@@ -369,7 +402,9 @@ fn median(values: &mut [f64]) -> f64 {
 fn call(entry: &BenchEntry, driver: &mut dyn Driver, clock: Clock) -> Result<(), Failure> {
     install_panic_hook();
     let mut bencher = Bencher::new(driver, clock);
+    CAPTURING.with(|c| c.set(true));
     let result = panic::catch_unwind(AssertUnwindSafe(|| (entry.run)(&mut bencher)));
+    CAPTURING.with(|c| c.set(false));
     match result {
         Ok(()) if bencher.has_iterated() => Ok(()),
         Ok(()) => Err(Failure {
@@ -391,14 +426,23 @@ thread_local! {
     /// The message and location of the last panic on this thread, recorded by
     /// the hook so the report can show them in place of a backtrace.
     static LAST_PANIC: RefCell<Option<Failure>> = const { RefCell::new(None) };
+    /// Set while a benchmark body runs on this thread: its panics are
+    /// recorded for the report; any other panic goes to the previous hook.
+    static CAPTURING: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Replaces the default panic output (a message and a backtrace hint on
-/// stderr, in the middle of the table) with a record the report prints.
+/// Replaces the default panic output of benchmark bodies (a message and a
+/// backtrace hint on stderr, in the middle of the table) with a record the
+/// report prints. Panics elsewhere (in the harness, in threads a benchmark
+/// starts) still reach the previous hook.
 fn install_panic_hook() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
-        panic::set_hook(Box::new(|info| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !CAPTURING.with(Cell::get) {
+                return previous(info);
+            }
             let failure = Failure {
                 message: panic_message(info.payload()),
                 location: info
@@ -451,7 +495,7 @@ mod tests {
         let now = Cell::new(0.0);
         let sample = Cell::new(0);
         let slice_number = Cell::new(0);
-        let mut precision = PrecisionCheck::new(0.01);
+        let mut precision = PrecisionCheck::new(0.01, Overhead::NONE);
         let mut routine = |iters: u64| {
             let elapsed = cost(sample.get(), slice_number.get()) * iters as f64;
             sample.set(sample.get() + 1);

@@ -24,7 +24,8 @@
 //! ([`Sampler::charge`]): a sample that would cross it is not started, so a
 //! benchmark slower than its budget stops after a few samples instead of
 //! hanging, and says so. A driver may run the sampler in slices
-//! ([`Sampler::resume`]), interleaved with other benchmarks.
+//! ([`Sampler::resume`]), interleaved with other benchmarks; the first sample
+//! after a pause is discarded when it is short (under 1 ms).
 
 #![forbid(unsafe_code)]
 
@@ -130,7 +131,7 @@ enum Phase {
 /// What happened before recording started.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct WarmUp {
-    /// Time spent calibrating and warming up (set-up included).
+    /// Time spent calibrating and warming up.
     pub time: Nanos,
     /// Samples run and discarded, calibration included.
     pub samples: usize,
@@ -150,6 +151,8 @@ pub struct Measurement {
     pub warm_up: WarmUp,
     /// Samples run after a pause and discarded (interleaved schedules).
     pub rewarm_samples: usize,
+    /// Time charged for the benchmark's set-up (counts against `max_time`).
+    pub setup_time: Nanos,
     /// Where each slice of recording begins in `samples`: `[0]` for a
     /// benchmark measured in one go, one entry per slice when interleaved.
     /// Samples within a slice share one stretch of machine time.
@@ -171,9 +174,15 @@ pub struct Sampler {
     window: VecDeque<f64>,
     discard_next: bool,
     rewarm_samples: usize,
+    setup: Nanos,
     slice_starts: Vec<usize>,
     samples: Vec<Sample>,
 }
+
+/// After a pause, a sample shorter than this is discarded: it runs on caches
+/// and predictors another benchmark has just used. A longer one amortises
+/// that cold start, and discarding it would waste a whole slice.
+const REWARM_LIMIT: Nanos = Nanos(1_000_000.0);
 
 impl Sampler {
     pub fn new(config: SamplerConfig) -> Sampler {
@@ -188,6 +197,7 @@ impl Sampler {
             warm_up: WarmUp::default(),
             discard_next: false,
             rewarm_samples: 0,
+            setup: Nanos::ZERO,
             slice_starts: vec![0],
             samples: Vec::new(),
         }
@@ -233,19 +243,17 @@ impl Sampler {
     }
 
     /// Accounts for time spent on this benchmark outside any sample (its
-    /// set-up): it counts against `max_time`.
+    /// set-up): it counts against `max_time`, not against the warm-up cap.
     pub fn charge(&mut self, wall: Nanos) {
         self.spent += wall;
-        if self.is_warming_up() {
-            self.phase_spent += wall;
-        }
+        self.setup += wall;
     }
 
     /// The driver paused this sampler (to run other benchmarks) and is
-    /// resuming it: the next sample re-warms and is discarded.
+    /// resuming it: the next sample re-warms and is discarded, if short.
     pub fn resume(&mut self) {
         if self.phase == Phase::Measure {
-            self.discard_next = true;
+            self.discard_next = self.last_wall.0 < REWARM_LIMIT.0;
             if self.slice_starts.last() != Some(&self.samples.len()) {
                 self.slice_starts.push(self.samples.len());
             }
@@ -279,6 +287,11 @@ impl Sampler {
     fn budget_spent(&self) -> bool {
         self.phase_spent.0 >= self.config.measure_time.0
             && self.samples.len() >= self.config.min_samples
+    }
+
+    /// True while samples are being recorded.
+    pub fn is_measuring(&self) -> bool {
+        self.phase == Phase::Measure
     }
 
     fn is_warming_up(&self) -> bool {
@@ -324,10 +337,10 @@ impl Sampler {
         self.warm_up_cap();
     }
 
-    /// Warm-up ends at its time cap (calibration included) or, where time
-    /// does not advance, at the sample cap.
+    /// Warm-up ends at its time cap (calibration included, set-up not) or,
+    /// where time does not advance, at the sample cap.
     fn warm_up_cap(&mut self) {
-        if self.spent.0 >= self.config.warm_up_time.0
+        if self.spent.0 - self.setup.0 >= self.config.warm_up_time.0
             || self.warm_up.samples >= self.config.max_samples
         {
             self.enter(Phase::Measure);
@@ -336,7 +349,7 @@ impl Sampler {
 
     fn enter(&mut self, phase: Phase) {
         if self.is_warming_up() {
-            self.warm_up.time = self.spent;
+            self.warm_up.time = self.spent - self.setup;
         }
         self.phase = phase;
         self.phase_spent = Nanos::ZERO;
@@ -395,6 +408,7 @@ impl Sampler {
                 stop,
                 warm_up: self.warm_up,
                 rewarm_samples: self.rewarm_samples,
+                setup_time: self.setup,
                 slice_starts: self.slice_starts,
                 total_time: self.spent,
             }),

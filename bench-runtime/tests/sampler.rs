@@ -240,7 +240,9 @@ fn set_up_time_counts_against_max_time() {
     let m = clock.run(sampler);
     assert_eq!(m.stop, StopReason::MaxTime);
     assert!(clock.now <= 10_000_000.0, "{} ns of sampling", clock.now);
-    assert!(m.warm_up.time.0 >= 90_000_000.0);
+    assert_eq!(m.setup_time, Nanos(90_000_000.0));
+    // Set-up does not eat the warm-up: it still ran for its 1 ms cap.
+    assert!(m.warm_up.time.0 >= 1_000_000.0 && m.warm_up.time.0 < 1_100_000.0);
 }
 
 #[test]
@@ -311,4 +313,18 @@ fn sampler_floor_follows_the_timer() {
     };
     assert_eq!(SamplerConfig::sample_floor(coarse), Nanos(1_000_000.0));
     assert_eq!(SamplerConfig::sample_floor(fine), Nanos(2_500.0));
+}
+
+#[test]
+fn a_long_sample_after_a_pause_is_kept() {
+    // 2 ms per iteration: a cold start is amortised, nothing is discarded.
+    let mut clock = FakeClock::new(constant(2_000_000.0));
+    let mut sampler = Sampler::new(config());
+    while sampler.samples().len() < 3 {
+        clock.step(&mut sampler);
+    }
+    sampler.resume();
+    clock.step(&mut sampler);
+    assert_eq!(sampler.samples().len(), 4);
+    assert_eq!(sampler.slice_starts(), [0, 3]);
 }

@@ -11,7 +11,7 @@
 //!   iteration costs `3N` cycles plus a small constant `c` (the fence, the
 //!   loop, the input and output through `black_box`).
 //!
-//! After the table, with `est(N)` the headline (median) of `imul_N`:
+//! After the table, with `est(N)` the headline time of `imul_N`:
 //!
 //! - `(est(10000) − est(100)) / (est(1000) − est(100))`: the constant
 //!   cancels, so the truth is exactly 9900 / 900 = 11;

@@ -107,3 +107,25 @@ fn a_binary_without_benchmarks_says_how_to_add_them() {
     );
     assert!(out.stderr.contains("#[benchmark]"));
 }
+
+#[test]
+fn a_benchmark_slower_than_a_slice_still_records_a_sample_per_round() {
+    // 30 ms per iteration against 5 ms slices, interleaved: every slice
+    // records its one sample instead of discarding it as a re-warm.
+    let out = fixture(&[
+        "--bench",
+        "--warm-up-time",
+        "0.01",
+        "--measure-time",
+        "0.3",
+        "--max-time",
+        "2",
+        "--precision",
+        "0",
+        "--exact",
+        "sleeps_30ms",
+    ]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let samples = out.row("sleeps_30ms").samples();
+    assert!(samples >= 10, "{samples} samples:\n{}", out.stdout);
+}

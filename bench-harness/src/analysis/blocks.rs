@@ -7,7 +7,7 @@
 //! interval that treats them as independent is far too narrow.
 //!
 //! The batch-means method treats each *block* (a slice of an interleaved run,
-//! or a tenth of a benchmark measured in one go) as one observation:
+//! or a twentieth of a benchmark measured in one go) as one observation:
 //! - within a block, the **median** discards interrupts and other one-sample
 //!   outliers;
 //! - across blocks, the **mean** of those medians averages over the machine's
@@ -22,8 +22,9 @@
 use super::interval::{mean_interval, Interval};
 use super::percentile::percentile;
 
-/// Blocks a benchmark measured in one go is cut into.
-pub const BLOCKS_IN_ONE_GO: usize = 10;
+/// Blocks a benchmark measured in one go is cut into: enough degrees of
+/// freedom that a check repeated as samples grow rarely passes by luck.
+pub const BLOCKS_IN_ONE_GO: usize = 20;
 
 /// The headline over blocks of samples.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,11 +127,11 @@ mod tests {
     }
 
     #[test]
-    fn one_slice_is_cut_into_ten() {
-        let values: Vec<f64> = (0..25).map(f64::from).collect();
+    fn one_slice_is_cut_into_twenty() {
+        let values: Vec<f64> = (0..45).map(f64::from).collect();
         let b = blocks(&values, &[0]);
-        assert_eq!(b.len(), 10);
-        assert_eq!(b.iter().map(|b| b.len()).sum::<usize>(), 25);
+        assert_eq!(b.len(), 20);
+        assert_eq!(b.iter().map(|b| b.len()).sum::<usize>(), 45);
         assert_eq!(blocks(&values[..4], &[0]).len(), 4);
     }
 

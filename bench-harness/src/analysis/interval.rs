@@ -25,9 +25,7 @@ impl Interval {
     /// `max(estimate − lower, upper − estimate) / |estimate|`.
     ///
     /// The larger side is used because the median interval is not symmetric
-    /// around the median. This is the stopping rule's precision measure: the
-    /// harness samples until the median's interval is narrow enough. Infinite
-    /// (or NaN) when `estimate` is zero.
+    /// around the median. Infinite (or NaN) when `estimate` is zero.
     pub fn half_width_relative(&self, estimate: f64) -> f64 {
         let below = estimate - self.lower;
         let above = self.upper - estimate;

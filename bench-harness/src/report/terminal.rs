@@ -10,7 +10,7 @@ use bench_runtime::StopReason;
 
 use super::format::{count, percent, time};
 use crate::analysis::Summary;
-use crate::results::{BenchResult, Measured, Outcome, RunInfo, MACHINE_DRIFT};
+use crate::results::{BenchResult, Measured, Outcome, RunInfo, HIGH_CV, MACHINE_DRIFT};
 use crate::run::Schedule;
 
 const TIME_WIDTH: usize = 10;
@@ -63,9 +63,12 @@ impl<W: WriteColor> Terminal<W> {
             time(info.precision.overhead.0),
             time(info.sample_floor.0),
         )?;
-        let schedule = match info.schedule {
-            Schedule::Interleaved => "interleaved rounds",
-            Schedule::Sequential => "sequential",
+        let (schedule, unit) = match info.schedule {
+            Schedule::Interleaved => (
+                format!("interleaved rounds (--seed {})", info.seed),
+                "slice",
+            ),
+            Schedule::Sequential => ("sequential".to_string(), "twentieth of the run"),
         };
         let stop = if info.target_precision > 0.0 {
             format!(
@@ -77,7 +80,7 @@ impl<W: WriteColor> Terminal<W> {
         };
         writeln!(
             self.out,
-            "time: mean over slices of each slice's median, ± its 95% CI · loop overhead subtracted: {} per sample + {} per iteration · {schedule}, {stop}",
+            "time: mean over each {unit}'s median, ± its 95% CI · loop overhead subtracted: {} per sample + {} per iteration · {schedule}, {stop}",
             time(info.overhead.per_sample.0),
             time(info.overhead.per_iter.0),
         )?;
@@ -165,7 +168,9 @@ impl<W: WriteColor> Terminal<W> {
             write!(self.out, "  {:>TIME_WIDTH$}", time(value))?;
         }
         let spread = m.spread(s);
-        if spread > 0.05 {
+        // Outliers inflate the pooled spread of every row; the colour marks
+        // rows whose spread within slices (the note's figure) is high.
+        if m.within_slice_spread > HIGH_CV {
             self.colour(Color::Yellow, false)?;
         }
         write!(self.out, "  {:>SHORT_WIDTH$}", percent(spread))?;
