@@ -163,7 +163,7 @@ Measurement:
   --measure-time SECS     minimum measuring time per benchmark before the precision
                           rule may stop it (with --precision 0: the budget) [default: 0.3]
   --max-time SECS         hard bound per benchmark: set-up, calibration, warm-up and
-                          measurement [default: 5, or 3× warm-up + measure time if larger]
+                          measurement [default: 2, or 3× warm-up + measure time if larger]
   --min-samples N         samples to record before stopping [default: 10]
   --warm-up-time SECS     cap on warm-up per benchmark, calibration included, set-up
                           not [default: 0.1]

@@ -83,7 +83,7 @@ impl Default for SamplerConfig {
             warm_up_cv: 0.05,
             measure_time: Nanos::from_secs(0.3),
             stop_rule: StopRule::Precision,
-            max_time: Nanos::from_secs(5.0),
+            max_time: Nanos::from_secs(2.0),
             min_samples: 10,
             max_samples: 1_000_000,
             min_sample_time: Nanos(10_000.0),
