@@ -35,6 +35,11 @@ pub struct BenchOptions {
     pub max_time: Option<f64>,
     /// `min_samples = N`
     pub min_samples: Option<usize>,
+    /// `group = "name"`: reported together; with a `baseline` member, the
+    /// members are measured as an in-run A/B comparison.
+    pub group: Option<&'static str>,
+    /// `baseline`: the group's reference.
+    pub baseline: bool,
 }
 
 impl BenchOptions {
@@ -45,6 +50,8 @@ impl BenchOptions {
         measure_time: None,
         max_time: None,
         min_samples: None,
+        group: None,
+        baseline: false,
     };
 }
 

@@ -28,14 +28,16 @@ fn takes_a_bencher(b: &mut Bencher) {
 }
 
 // The line is the function name's, wherever the attribute is.
-const RENAMED_LINE: u32 = line!() + 9;
+const RENAMED_LINE: u32 = line!() + 11;
 #[benchmark(
     name = "custom_name",
     ignore,
     warm_up_time = 0.5,
     measure_time = 2,
     max_time = 10,
-    min_samples = 3
+    min_samples = 3,
+    group = "renamed",
+    baseline
 )]
 const fn renamed_with_every_option() {}
 
@@ -138,6 +140,8 @@ fn options_are_registered_as_written() {
             measure_time: Some(2.0),
             max_time: Some(10.0),
             min_samples: Some(3),
+            group: Some("renamed"),
+            baseline: true,
         }
     );
     assert_eq!(

@@ -79,6 +79,11 @@ fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
     let measure_time = seconds(options.measure_time);
     let max_time = seconds(options.max_time);
     let min_samples = optional(options.min_samples.map(Literal::usize_suffixed));
+    let group = match &options.group {
+        Some(group) => quote!(::core::option::Option::Some(#group)),
+        None => quote!(::core::option::Option::None),
+    };
+    let baseline = options.baseline;
     quote! {
         #private::BenchOptions {
             ignore: #ignore,
@@ -86,6 +91,8 @@ fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
             measure_time: #measure_time,
             max_time: #max_time,
             min_samples: #min_samples,
+            group: #group,
+            baseline: #baseline,
         }
     }
 }

@@ -26,6 +26,10 @@ pub struct Options {
     pub max_time: Option<f64>,
     /// At least 1.
     pub min_samples: Option<usize>,
+    /// `group = "sort"`: benchmarks reported together.
+    pub group: Option<LitStr>,
+    /// `baseline`: the group's reference in an in-run A/B comparison.
+    pub baseline: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -36,17 +40,21 @@ enum Key {
     MeasureTime,
     MaxTime,
     MinSamples,
+    Group,
+    Baseline,
     Crate,
 }
 
 impl Key {
-    const ALL: [Key; 7] = [
+    const ALL: [Key; 9] = [
         Key::Name,
         Key::Ignore,
         Key::WarmUpTime,
         Key::MeasureTime,
         Key::MaxTime,
         Key::MinSamples,
+        Key::Group,
+        Key::Baseline,
         Key::Crate,
     ];
 
@@ -58,6 +66,8 @@ impl Key {
             Key::MeasureTime => "measure_time",
             Key::MaxTime => "max_time",
             Key::MinSamples => "min_samples",
+            Key::Group => "group",
+            Key::Baseline => "baseline",
             Key::Crate => "crate",
         }
     }
@@ -71,6 +81,8 @@ impl Key {
             Key::MeasureTime => "measure_time = 2",
             Key::MaxTime => "max_time = 10",
             Key::MinSamples => "min_samples = 20",
+            Key::Group => "group = \"sort\"",
+            Key::Baseline => "baseline",
             Key::Crate => "crate = bench_harness",
         }
     }
@@ -154,6 +166,7 @@ pub fn parse(args: TokenStream) -> syn::Result<Options> {
     let mut errors = Errors::default();
     let mut seen = Vec::new();
     let mut max_time_value = None;
+    let mut baseline_key = None;
     for option in &raw {
         let key = match errors.record(Key::from_ident(&option.key)) {
             Some(key) => key,
@@ -182,6 +195,11 @@ pub fn parse(args: TokenStream) -> syn::Result<Options> {
                 max_time_value = value().ok();
             }
             Key::MinSamples => options.min_samples = errors.record(value().and_then(min_samples)),
+            Key::Group => options.group = errors.record(value().and_then(group)),
+            Key::Baseline => {
+                options.baseline = errors.record(option.flag(key)).is_some();
+                baseline_key = Some(&option.key);
+            }
             Key::Crate => options.krate = errors.record(value().and_then(crate_path)),
         }
     }
@@ -196,6 +214,13 @@ pub fn parse(args: TokenStream) -> syn::Result<Options> {
                 ),
             ));
         }
+    }
+    if let (Some(key), None) = (baseline_key, &options.group) {
+        errors.push(Error::new_spanned(
+            key,
+            "`baseline` marks the reference of a group: add `group = \"...\"` naming the \
+             benchmarks it is compared with",
+        ));
     }
     errors.finish()?;
     Ok(options)
@@ -251,6 +276,29 @@ fn name(value: &Expr) -> syn::Result<LitStr> {
         ));
     }
     Ok(name.clone())
+}
+
+fn group(value: &Expr) -> syn::Result<LitStr> {
+    let group = match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(group),
+            ..
+        }) => group,
+        _ => {
+            return Err(Error::new_spanned(
+                value,
+                format!("expected a string, like `{}`", Key::Group.example()),
+            ))
+        }
+    };
+    let text = group.value();
+    if text.is_empty() || text.contains(|c: char| c.is_whitespace() || c == '/') {
+        return Err(Error::new_spanned(
+            group,
+            "a group name must be non-empty, without whitespace or `/`",
+        ));
+    }
+    Ok(group.clone())
 }
 
 fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
