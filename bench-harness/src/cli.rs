@@ -5,6 +5,7 @@
 
 use std::ffi::OsString;
 use std::fmt;
+use std::path::PathBuf;
 
 use bench_runtime::TimerChoice;
 
@@ -38,7 +39,34 @@ pub struct Args {
     pub details: bool,
     /// `--seed N`: the interleaved schedule's shuffles.
     pub seed: Option<u64>,
+    /// `--format`: what the measured run writes (to stdout, or `--output`).
+    pub format: OutputFormat,
+    /// `--output FILE`: the `--format` output goes there; stdout shows the table.
+    pub output: Option<PathBuf>,
+    /// `--save-baseline NAME`.
+    pub save_baseline: Option<String>,
+    /// `--baseline NAME`: compare with this saved run.
+    pub baseline: Option<String>,
+    /// `--noise-threshold PCT` as a fraction: smaller changes are no change.
+    pub noise_threshold: f64,
+    /// `--fail-on-regression`: exit with 1 when any benchmark regressed.
+    pub fail_on_regression: bool,
 }
+
+/// What a measured run writes (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// The colour table.
+    Pretty,
+    Json,
+    Csv,
+    Markdown,
+    /// libtest's `test NAME ... bench: N ns/iter (+/- M)` lines.
+    Bencher,
+}
+
+/// The default `--noise-threshold`: changes under 2% count as no change.
+pub const DEFAULT_NOISE_THRESHOLD: f64 = 0.02;
 
 /// What the run does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +80,8 @@ pub enum Action {
     List,
     /// `--help`.
     Help,
+    /// `--list-baselines`.
+    ListBaselines,
 }
 
 /// Which benchmarks `#[benchmark(ignore)]` leaves in.
@@ -101,6 +131,12 @@ impl Default for Args {
             warm_up_cv: None,
             details: false,
             seed: None,
+            format: OutputFormat::Pretty,
+            output: None,
+            save_baseline: None,
+            baseline: None,
+            noise_threshold: DEFAULT_NOISE_THRESHOLD,
+            fail_on_regression: false,
         }
     }
 }
@@ -178,8 +214,23 @@ Measurement:
                           in the header]
 
 Output:
+  --format pretty|json|csv|markdown|bencher
+                          what the run writes [default: pretty, the colour table];
+                          bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`
+  -o, --output FILE       write the --format output to FILE (atomically); the table
+                          still goes to stdout
   --details               percentiles, confidence intervals, warm-up and stop reason
                           under each row
+
+Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
+  --save-baseline NAME    save this run as baseline NAME (after comparing, if
+                          --baseline is given too)
+  --baseline NAME         compare this run with baseline NAME: change, 95% CI,
+                          p-values, effect size and a verdict per benchmark
+  --list-baselines        list the saved baselines
+  --noise-threshold PCT   changes whose whole 95% CI lies within ±PCT% are no change;
+                          a verdict needs the whole CI beyond it [default: 2]
+  --fail-on-regression    exit with code 1 when any benchmark regressed
   --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
   -h, --help              print this help
 
@@ -199,6 +250,7 @@ where
     let mut list = false;
     let mut bench = false;
     let mut help = false;
+    let mut list_baselines = false;
     let mut format = None;
     let mut parser = lexopt::Parser::from_args(args);
     while let Some(arg) = parser.next()? {
@@ -266,6 +318,24 @@ where
                 parsed.warm_up_cv = Some(percentage("--warm-up-cv", parser.value()?, false)?)
             }
             Long("details") => parsed.details = true,
+            Long("output") | Short('o') => {
+                let path = PathBuf::from(parser.value()?);
+                if path.as_os_str().is_empty() {
+                    return Err(CliError("--output needs a file name".into()));
+                }
+                parsed.output = Some(path);
+            }
+            Long("save-baseline") => {
+                parsed.save_baseline = Some(baseline_name("--save-baseline", parser.value()?)?)
+            }
+            Long("baseline") => {
+                parsed.baseline = Some(baseline_name("--baseline", parser.value()?)?)
+            }
+            Long("list-baselines") => list_baselines = true,
+            Long("noise-threshold") => {
+                parsed.noise_threshold = percentage("--noise-threshold", parser.value()?, true)?
+            }
+            Long("fail-on-regression") => parsed.fail_on_regression = true,
             Long("seed") => {
                 let text = utf8("--seed", parser.value()?)?;
                 parsed.seed = Some(text.trim().parse().map_err(|_| {
@@ -288,17 +358,47 @@ where
         match (list, format.as_str()) {
             (true, "terse") => parsed.list_format = ListFormat::Terse,
             (true, "pretty") => parsed.list_format = ListFormat::Pretty,
-            (true, other) => return Err(bad_choice("--format", other, "pretty or terse")),
-            (false, "pretty") => {}
-            (false, other) => {
-                return Err(CliError(format!(
-                    "'--format {other}' is only supported with --list; the table is the only output format for now"
-                )))
+            (true, other) => {
+                return Err(bad_choice("--format", other, "pretty or terse with --list"))
             }
+            (false, "pretty") => parsed.format = OutputFormat::Pretty,
+            (false, "json") => parsed.format = OutputFormat::Json,
+            (false, "csv") => parsed.format = OutputFormat::Csv,
+            (false, "markdown") => parsed.format = OutputFormat::Markdown,
+            (false, "bencher") => parsed.format = OutputFormat::Bencher,
+            (false, "terse") => return Err(CliError("'--format terse' goes with --list".into())),
+            (false, other) => {
+                return Err(bad_choice(
+                    "--format",
+                    other,
+                    "pretty, json, csv, markdown or bencher",
+                ))
+            }
+        }
+    }
+    if parsed.fail_on_regression && parsed.baseline.is_none() {
+        return Err(CliError(
+            "--fail-on-regression needs --baseline NAME to compare with".into(),
+        ));
+    }
+    let measuring_flag = [
+        (parsed.output.is_some(), "--output"),
+        (parsed.save_baseline.is_some(), "--save-baseline"),
+        (parsed.baseline.is_some(), "--baseline"),
+    ]
+    .into_iter()
+    .find(|(given, _)| *given);
+    if let Some((_, flag)) = measuring_flag {
+        if list || list_baselines {
+            return Err(CliError(format!(
+                "{flag} goes with a measured run, not with --list or --list-baselines"
+            )));
         }
     }
     parsed.action = if help {
         Action::Help
+    } else if list_baselines {
+        Action::ListBaselines
     } else if list {
         Action::List
     } else if bench {
@@ -335,6 +435,26 @@ fn seconds(flag: &str, value: OsString, zero_ok: bool) -> Result<f64, CliError> 
         )));
     }
     Ok(secs)
+}
+
+/// A baseline's name: a file name under the baselines directory, so letters,
+/// digits, `-`, `_` and `.`, not starting with `.`.
+fn baseline_name(flag: &str, value: OsString) -> Result<String, CliError> {
+    let name = utf8(flag, value)?;
+    let valid = !name.is_empty()
+        && name.len() <= 100
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if valid {
+        Ok(name)
+    } else {
+        Err(CliError(format!(
+            "{flag} '{name}' is not a baseline name: use letters, digits, '-', '_' and '.' \
+             (like main or before-refactor)"
+        )))
+    }
 }
 
 /// A percentage given as `PCT` (`1` or `0.5`, an optional `%`), returned as a
@@ -481,12 +601,36 @@ mod tests {
                 "--color must be auto, always or never, got 'sometimes'",
             ),
             (
-                &["--format", "json"],
-                "'--format json' is only supported with --list",
+                &["--format", "yaml"],
+                "--format must be pretty, json, csv, markdown or bencher, got 'yaml'",
+            ),
+            (&["--format", "terse"], "'--format terse' goes with --list"),
+            (
+                &["--list", "--format", "json"],
+                "--format must be pretty or terse with --list",
             ),
             (
                 &["--list", "--format", "xml"],
-                "--format must be pretty or terse, got 'xml'",
+                "--format must be pretty or terse with --list, got 'xml'",
+            ),
+            (
+                &["--save-baseline", "../etc"],
+                "--save-baseline '../etc' is not a baseline name",
+            ),
+            (&["--baseline", ""], "--baseline '' is not a baseline name"),
+            (&["--baseline", "a b"], "is not a baseline name"),
+            (
+                &["--fail-on-regression"],
+                "--fail-on-regression needs --baseline NAME",
+            ),
+            (
+                &["--list", "--save-baseline", "x"],
+                "--save-baseline goes with a measured run",
+            ),
+            (&["--output", ""], "--output needs a file name"),
+            (
+                &["--noise-threshold", "-2"],
+                "--noise-threshold must be a percentage from 0",
             ),
             (&["--exact=yes"], "'--exact' takes no value"),
             (
@@ -544,6 +688,34 @@ mod tests {
         assert_eq!(args.seed, Some(7));
         assert!(args.details);
         assert_eq!(parse_ok(&["--precision", "0"]).precision, Some(0.0));
+    }
+
+    #[test]
+    fn output_and_baseline_flags() {
+        let args = parse_ok(&[
+            "--bench",
+            "--format",
+            "json",
+            "-o",
+            "out.json",
+            "--save-baseline",
+            "main",
+            "--baseline",
+            "v1.2",
+            "--noise-threshold",
+            "5",
+            "--fail-on-regression",
+        ]);
+        assert_eq!(args.format, OutputFormat::Json);
+        assert_eq!(args.output, Some(PathBuf::from("out.json")));
+        assert_eq!(args.save_baseline.as_deref(), Some("main"));
+        assert_eq!(args.baseline.as_deref(), Some("v1.2"));
+        assert_eq!(args.noise_threshold, 0.05);
+        assert!(args.fail_on_regression);
+        assert_eq!(
+            parse_ok(&["--list-baselines"]).action,
+            Action::ListBaselines
+        );
     }
 
     #[cfg(unix)]

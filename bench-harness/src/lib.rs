@@ -35,7 +35,9 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+pub mod baseline;
 pub mod cli;
+pub mod environment;
 mod registry;
 pub mod report;
 pub mod results;
@@ -43,7 +45,7 @@ pub mod run;
 pub mod select;
 
 use std::ffi::OsString;
-use std::io::{IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
 pub use bench_macros::benchmark;
@@ -51,9 +53,9 @@ pub use bench_runtime::clock::known_cost;
 pub use bench_runtime::{black_box, Bencher};
 
 use bench_runtime::{Clock, Nanos, SamplerConfig, StopRule, TimerPrecision};
-use termcolor::{ColorChoice, StandardStream};
+use termcolor::{ColorChoice, NoColor, StandardStream, WriteColor};
 
-use cli::{Action, Args, Color, ListFormat};
+use cli::{Action, Args, Color, ListFormat, OutputFormat};
 use report::terminal::Terminal;
 use results::{BenchResult, Measured, Outcome, RunInfo};
 use select::Selected;
@@ -143,12 +145,19 @@ fn run_pipeline(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Benc
     );
     let filtered_out = registered.len() - selected.len();
 
-    let mut out = Terminal::new(
-        StandardStream::stdout(color_choice(args.color)),
-        selected.iter().map(|s| s.name.as_str()),
-    );
+    // The table goes to stdout, unless stdout carries a machine format.
+    let table: Box<dyn WriteColor> = if args.action == Action::Bench
+        && args.format != OutputFormat::Pretty
+        && args.output.is_none()
+    {
+        Box::new(NoColor::new(io::sink()))
+    } else {
+        Box::new(StandardStream::stdout(color_choice(args.color)))
+    };
+    let mut out = Terminal::new(table, selected.iter().map(|s| s.name.as_str()));
     let written = match args.action {
         Action::List => list(&selected, args.list_format),
+        Action::ListBaselines => list_baselines(&baseline::Store::locate()),
         Action::Test => Ok(smoke_test(&mut out, &selected, filtered_out, results)),
         Action::Bench => measure_all(&mut out, &args, &selected, results),
         Action::Help => unreachable!("handled above"),
@@ -203,7 +212,7 @@ fn list(selected: &Selection, format: ListFormat) -> Result<i32, String> {
 
 /// `cargo test --benches`: each body once, libtest's output.
 fn smoke_test(
-    out: &mut Terminal<StandardStream>,
+    out: &mut Terminal<Box<dyn WriteColor>>,
     selected: &Selection,
     filtered_out: usize,
     results: &mut Vec<BenchResult>,
@@ -230,7 +239,7 @@ fn smoke_test(
 /// `cargo bench`: measure the selected benchmarks on the schedule and print
 /// their rows in name order as they finish.
 fn measure_all(
-    out: &mut Terminal<StandardStream>,
+    out: &mut Terminal<Box<dyn WriteColor>>,
     args: &Args,
     selected: &Selection,
     results: &mut Vec<BenchResult>,
@@ -242,6 +251,15 @@ fn measure_all(
         );
         return Ok(0);
     }
+    // Bad input stops the run before anything is measured: a missing or
+    // unreadable baseline is reported, and nothing is written.
+    let store = baseline::Store::locate();
+    let baseline = match &args.baseline {
+        Some(name) => Some(store.load(name).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let _ = &baseline;
+    let environment = environment::Environment::capture();
     let started = Instant::now();
     let clock = Clock::select(args.timer).map_err(|e| e.to_string())?;
     let timer = TimerPrecision::measure(&clock);
@@ -269,6 +287,7 @@ fn measure_all(
     let mut rows: Vec<Option<BenchResult>> = Vec::with_capacity(selected.len());
     let mut jobs = Vec::new();
     let mut job_rows = Vec::new();
+    let paired_groups = paired_groups(selected);
     for s in selected {
         if s.ignored {
             rows.push(Some(BenchResult {
@@ -278,9 +297,23 @@ fn measure_all(
         } else {
             job_rows.push(rows.len());
             rows.push(None);
+            let paired_group = s
+                .bench
+                .options
+                .group
+                .and_then(|g| paired_groups.iter().position(|p| *p == g));
+            let mut config = sampler_config(args, &s.bench.options, &info);
+            if paired_group.is_some() {
+                // One sample per member per round: samples of 1 ms make the
+                // hand-over between members a negligible share, and a fixed
+                // budget keeps the members' rounds aligned.
+                config.min_sample_time = config.min_sample_time.max(Nanos(1_000_000.0));
+                config.stop_rule = StopRule::TimeBudget;
+            }
             jobs.push(run::Job {
                 entry: s.bench,
-                config: sampler_config(args, &s.bench.options, &info),
+                config,
+                paired_group,
             });
         }
     }
@@ -297,14 +330,17 @@ fn measure_all(
         overhead: info.overhead,
     };
     let mut printed = 0;
-    let mut print_ready = |rows: &[Option<BenchResult>], out: &mut Terminal<StandardStream>| {
+    let mut print_ready = |rows: &[Option<BenchResult>],
+                           out: &mut Terminal<Box<dyn WriteColor>>| {
         while let Some(Some(row)) = rows.get(printed) {
             let _ = out.bench_row(row, args.details);
             printed += 1;
         }
     };
     print_ready(&rows, out);
-    run::measure(&jobs, &plan, |job, result| {
+    let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
+    run::measure(&jobs, &plan, |job, result, round_log| {
+        round_logs[job] = round_log;
         let outcome = match result {
             Ok(measurement) => Outcome::Measured(Box::new(Measured::analyse(
                 measurement,
@@ -322,7 +358,94 @@ fn measure_all(
     });
     *results = rows.into_iter().flatten().collect();
     let _ = out.bench_summary(results, started.elapsed().as_secs_f64());
+    write_outputs(args, &environment, &info, results)?;
+    if let Some(name) = &args.save_baseline {
+        let document = report::json::document(&environment, &info, results);
+        let path = store.save(name, &document).map_err(|e| e.to_string())?;
+        eprintln!("saved baseline '{name}' to {}", path.display());
+    }
     Ok(exit_code(results))
+}
+
+/// The `--format` output: to `--output` (atomically) or to stdout.
+fn write_outputs(
+    args: &Args,
+    environment: &environment::Environment,
+    info: &RunInfo,
+    results: &[BenchResult],
+) -> Result<(), String> {
+    let rendered = match (args.format, &args.output) {
+        // Printed as it ran.
+        (OutputFormat::Pretty, None) => return Ok(()),
+        (OutputFormat::Pretty, Some(_)) => render_table(info, results, args.details),
+        (format, _) => {
+            let mut bytes = Vec::new();
+            let written = match format {
+                OutputFormat::Json => report::json::write(
+                    &mut bytes,
+                    &report::json::document(environment, info, results),
+                ),
+                OutputFormat::Csv => report::csv::write(&mut bytes, info, results),
+                OutputFormat::Markdown => report::markdown::write(&mut bytes, info, results),
+                OutputFormat::Bencher => report::bencher::write(&mut bytes, info, results),
+                OutputFormat::Pretty => unreachable!("handled above"),
+            };
+            written.map(|()| bytes)
+        }
+    };
+    let bytes = rendered.map_err(|e| format!("cannot render the results: {e}"))?;
+    match &args.output {
+        Some(path) => baseline::write_atomically(path, &bytes).map_err(|e| {
+            format!(
+                "cannot write --output {}: {e}; check the directory exists and is writable",
+                path.display()
+            )
+        }),
+        None => match io::stdout().write_all(&bytes) {
+            // A reader that stopped early (`| head`) is not an error.
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                Err(format!("cannot write the results to stdout: {e}"))
+            }
+            _ => Ok(()),
+        },
+    }
+}
+
+/// The table as plain text, for `--output` with `--format pretty`.
+fn render_table(info: &RunInfo, results: &[BenchResult], details: bool) -> io::Result<Vec<u8>> {
+    let mut table = Terminal::new(
+        NoColor::new(Vec::new()),
+        results.iter().map(|r| r.name.as_str()),
+    );
+    table.bench_header(info)?;
+    for result in results {
+        table.bench_row(result, details)?;
+    }
+    table.bench_summary(results, 0.0)?;
+    Ok(table.into_inner().into_inner())
+}
+
+/// `--list-baselines`: each saved baseline with its date and size.
+fn list_baselines(store: &baseline::Store) -> Result<i32, String> {
+    let names = store.names();
+    if names.is_empty() {
+        println!(
+            "no baselines saved in {}; save one with --save-baseline NAME",
+            store.dir().display()
+        );
+        return Ok(0);
+    }
+    for name in names {
+        match store.load(&name) {
+            Ok(document) => println!(
+                "{name}: saved {}, {} benchmarks",
+                document.environment.timestamp,
+                document.benchmarks.len()
+            ),
+            Err(error) => println!("{name}: unreadable: {error}"),
+        }
+    }
+    Ok(0)
 }
 
 /// Runs each selected benchmark that is not ignored, in order, and shows
@@ -348,6 +471,19 @@ fn run_each_once(
             result
         })
         .collect()
+}
+
+/// Groups measured as in-run A/B comparisons: those with a `baseline`
+/// member among the benchmarks that run, in name order.
+fn paired_groups(selected: &Selection) -> Vec<&'static str> {
+    let mut groups: Vec<&'static str> = selected
+        .iter()
+        .filter(|s| !s.ignored && s.bench.options.baseline)
+        .filter_map(|s| s.bench.options.group)
+        .collect();
+    groups.sort_unstable();
+    groups.dedup();
+    groups
 }
 
 fn describe_filters(args: &Args) -> String {

@@ -78,6 +78,9 @@ impl Overhead {
 pub struct Job {
     pub entry: &'static BenchEntry,
     pub config: SamplerConfig,
+    /// Members of one A/B group (a group with a `baseline`) share a number:
+    /// they are measured round by round, one sample each per round.
+    pub paired_group: Option<usize>,
 }
 
 /// Settings every job shares.
@@ -95,6 +98,14 @@ pub struct Plan {
     pub overhead: Overhead,
 }
 
+/// For a member of an A/B group: round `r` of the group recorded sample
+/// `log[r]` of this member (`None`: no sample that round, e.g. still warming
+/// up). Samples of different members in the same round are paired.
+pub type RoundLog = Vec<Option<usize>>;
+
+/// Rounds of an A/B group that make one block of each member's headline.
+pub const ROUNDS_PER_BLOCK: usize = 10;
+
 /// Runs the body once, with one iteration of its routine.
 pub fn run_once(entry: &BenchEntry, clock: Clock) -> Result<(), Failure> {
     struct Once;
@@ -107,57 +118,158 @@ pub fn run_once(entry: &BenchEntry, clock: Clock) -> Result<(), Failure> {
 }
 
 /// Measures the jobs as the plan's schedule says and calls `done(index,
-/// result)` as each finishes (in completion order, not job order).
+/// result, round log)` as each finishes (in completion order, not job
+/// order; the round log only for members of A/B groups).
+///
+/// A/B groups are one unit of the schedule whatever the schedule: in each of
+/// their rounds every member takes one sample, in a shuffled order, so the
+/// machine's drift hits all members alike and their samples pair up.
 pub fn measure(
     jobs: &[Job],
     plan: &Plan,
-    mut done: impl FnMut(usize, Result<Measurement, Failure>),
+    mut done: impl FnMut(usize, Result<Measurement, Failure>, Option<RoundLog>),
 ) {
     let mut rng = fastrand::Rng::with_seed(plan.seed);
+    let units = units(jobs);
     match plan.schedule {
         Schedule::Sequential => {
-            for (index, job) in jobs.iter().enumerate() {
-                let mut worker = Worker::spawn(job.clone(), plan);
-                // An unbounded slice only ends when the benchmark does.
-                let result = loop {
-                    if let Some(result) = worker.run_slice(Nanos(f64::INFINITY)) {
-                        break result;
-                    }
-                };
-                done(index, result);
+            for unit in units {
+                let mut unit = Unit::spawn(unit, jobs, plan);
+                while !unit.step(Nanos(f64::INFINITY), &mut rng, &mut done) {}
             }
         }
         Schedule::Interleaved => {
             // Bounded so a huge suite does not hold every set-up at once.
             const MAX_LIVE: usize = 64;
-            for (batch, chunk) in jobs.chunks(MAX_LIVE).enumerate() {
-                let mut live: Vec<(usize, Worker)> = chunk
+            for chunk in units.chunks(MAX_LIVE) {
+                let mut live: Vec<Unit> = chunk
                     .iter()
-                    .enumerate()
-                    .map(|(i, job)| (batch * MAX_LIVE + i, Worker::spawn(job.clone(), plan)))
+                    .map(|unit| Unit::spawn(unit.clone(), jobs, plan))
                     .collect();
                 while !live.is_empty() {
                     rng.shuffle(&mut live);
-                    live.retain_mut(|(index, worker)| match worker.run_slice(plan.slice) {
-                        None => true,
-                        Some(result) => {
-                            done(*index, result);
-                            false
-                        }
-                    });
+                    live.retain_mut(|unit| !unit.step(plan.slice, &mut rng, &mut done));
                 }
             }
         }
     }
 }
 
+/// The jobs grouped into units of the schedule: each paired group's
+/// members together, every other job alone.
+fn units(jobs: &[Job]) -> Vec<Vec<usize>> {
+    let mut units: Vec<Vec<usize>> = Vec::new();
+    let mut group_unit: Vec<(usize, usize)> = Vec::new();
+    for (index, job) in jobs.iter().enumerate() {
+        match job.paired_group {
+            None => units.push(vec![index]),
+            Some(group) => match group_unit.iter().find(|(g, _)| *g == group) {
+                Some(&(_, unit)) => units[unit].push(index),
+                None => {
+                    group_unit.push((group, units.len()));
+                    units.push(vec![index]);
+                }
+            },
+        }
+    }
+    units
+}
+
+/// A unit of the schedule: one benchmark, or the members of an A/B group.
+enum Unit {
+    Single(usize, Worker),
+    Group { members: Vec<Member>, round: usize },
+}
+
+struct Member {
+    index: usize,
+    worker: Worker,
+    recorded: usize,
+    log: RoundLog,
+    finished: bool,
+}
+
+impl Unit {
+    fn spawn(indices: Vec<usize>, jobs: &[Job], plan: &Plan) -> Unit {
+        let spawn = |i: usize| Worker::spawn(jobs[i].clone(), plan);
+        if jobs[indices[0]].paired_group.is_none() {
+            return Unit::Single(indices[0], spawn(indices[0]));
+        }
+        let members = indices
+            .into_iter()
+            .map(|index| Member {
+                index,
+                worker: spawn(index),
+                recorded: 0,
+                log: RoundLog::new(),
+                finished: false,
+            })
+            .collect();
+        Unit::Group { members, round: 0 }
+    }
+
+    /// Runs one slice (a single benchmark) or one round (a group); true when
+    /// the unit is finished.
+    fn step(
+        &mut self,
+        slice: Nanos,
+        rng: &mut fastrand::Rng,
+        done: &mut impl FnMut(usize, Result<Measurement, Failure>, Option<RoundLog>),
+    ) -> bool {
+        match self {
+            Unit::Single(index, worker) => match worker.run_slice(slice, true) {
+                Slice::Paused { .. } => false,
+                Slice::Finished(result) => {
+                    done(*index, result, None);
+                    true
+                }
+            },
+            Unit::Group { members, round } => {
+                rng.shuffle(members);
+                let new_block = *round % ROUNDS_PER_BLOCK == 0;
+                for member in members.iter_mut().filter(|m| !m.finished) {
+                    // A zero-length slice records exactly one sample.
+                    match member.worker.run_slice(Nanos::ZERO, new_block) {
+                        Slice::Paused { recorded } => {
+                            member
+                                .log
+                                .push((recorded > member.recorded).then(|| recorded - 1));
+                            member.recorded = recorded;
+                        }
+                        Slice::Finished(result) => {
+                            let recorded = result.as_ref().map_or(0, |m| m.samples.len());
+                            member
+                                .log
+                                .push((recorded > member.recorded).then(|| recorded - 1));
+                            member.finished = true;
+                            done(member.index, result, Some(std::mem::take(&mut member.log)));
+                        }
+                    }
+                }
+                *round += 1;
+                members.iter().all(|m| m.finished)
+            }
+        }
+    }
+}
+
 enum Command {
-    /// Measure for this long, then pause (or finish).
-    Run { slice: Nanos },
+    /// Measure for this long, then pause (or finish). `new_block`: this
+    /// slice starts a new block of the headline (and may re-warm).
+    Run { slice: Nanos, new_block: bool },
 }
 
 enum Reply {
-    Paused,
+    Paused { recorded: usize },
+    Finished(Result<Measurement, Failure>),
+}
+
+/// What a slice ended with.
+enum Slice {
+    /// The benchmark paused, having recorded this many samples so far.
+    Paused {
+        recorded: usize,
+    },
     Finished(Result<Measurement, Failure>),
 }
 
@@ -182,7 +294,7 @@ impl Worker {
             // As much stack as the main thread has: benchmarks may recurse.
             .stack_size(8 << 20)
             .spawn(move || {
-                let Ok(Command::Run { slice }) = inbox.recv() else {
+                let Ok(Command::Run { slice, .. }) = inbox.recv() else {
                     return;
                 };
                 let mut driver = Slices {
@@ -213,25 +325,28 @@ impl Worker {
         }
     }
 
-    /// Lets the worker measure for `slice`; `None` if it paused, the result
-    /// if it finished.
-    fn run_slice(&mut self, slice: Nanos) -> Option<Result<Measurement, Failure>> {
+    /// Lets the worker measure for `slice`.
+    fn run_slice(&mut self, slice: Nanos, new_block: bool) -> Slice {
         let lost = || {
-            Some(Err(Failure {
+            Slice::Finished(Err(Failure {
                 message: "the benchmark thread stopped without a result".into(),
                 location: None,
             }))
         };
-        if self.commands.send(Command::Run { slice }).is_err() {
+        if self
+            .commands
+            .send(Command::Run { slice, new_block })
+            .is_err()
+        {
             return lost();
         }
         match self.replies.recv() {
-            Ok(Reply::Paused) => None,
+            Ok(Reply::Paused { recorded }) => Slice::Paused { recorded },
             Ok(Reply::Finished(result)) => {
                 if let Some(thread) = self.thread.take() {
                     let _ = thread.join();
                 }
-                Some(result)
+                Slice::Finished(result)
             }
             Err(_) => lost(),
         }
@@ -263,13 +378,16 @@ impl Driver for Slices {
                 self.slice,
                 &mut self.precision,
             );
-            if self.sampler.is_done() || self.outbox.send(Reply::Paused).is_err() {
+            let recorded = self.sampler.samples().len();
+            if self.sampler.is_done() || self.outbox.send(Reply::Paused { recorded }).is_err() {
                 return;
             }
             match self.inbox.recv() {
-                Ok(Command::Run { slice }) => {
+                Ok(Command::Run { slice, new_block }) => {
                     self.slice = slice;
-                    self.sampler.resume();
+                    if new_block {
+                        self.sampler.resume();
+                    }
                 }
                 Err(_) => return self.sampler.abandon(),
             }

@@ -1,4 +1,8 @@
 //! Reporters: they format the result model and never recompute statistics.
 
+pub mod bencher;
+pub mod csv;
 pub mod format;
+pub mod json;
+pub mod markdown;
 pub mod terminal;

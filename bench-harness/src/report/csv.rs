@@ -1,0 +1,135 @@
+//! `--format csv`: one row per benchmark under a header row, for
+//! spreadsheets and scripts. Times are nanoseconds per iteration at full
+//! precision (the shortest decimal that reads back as the same `f64`);
+//! figures a benchmark does not have are empty fields. Fields are quoted
+//! per RFC 4180 only when they contain a comma, a quote or a line break.
+//! Lines end with `\n` (RFC 4180 says CRLF; every CSV reader takes both).
+
+use std::io::{self, Write};
+
+use bench_runtime::StopReason;
+
+use crate::results::{BenchResult, Outcome, RunInfo};
+
+/// The header row's columns, in order.
+pub const COLUMNS: [&str; 18] = [
+    "name",
+    "group",
+    "outcome",
+    "time_ns",
+    "ci_low_ns",
+    "ci_high_ns",
+    "median_ns",
+    "mean_ns",
+    "std_dev_ns",
+    "min_ns",
+    "max_ns",
+    "p90_ns",
+    "p95_ns",
+    "p99_ns",
+    "outliers",
+    "samples",
+    "iterations",
+    "stop",
+];
+
+/// Writes the header row and one row per result, in the order given.
+/// `info` is not needed yet: the method is in the JSON document.
+pub fn write(out: &mut dyn Write, _info: &RunInfo, results: &[BenchResult]) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    writeln!(out, "{}", COLUMNS.join(","))?;
+    for result in results {
+        let mut fields = vec![field(&result.name), String::new()];
+        match &result.outcome {
+            Outcome::Measured(m) => {
+                let s = &m.summary;
+                let interval = m.estimate.interval;
+                fields.push("measured".to_string());
+                fields.extend(
+                    [
+                        Some(m.headline()),
+                        interval.map(|ci| ci.lower),
+                        interval.map(|ci| ci.upper),
+                        Some(s.median),
+                        Some(s.mean),
+                        Some(s.std_dev),
+                        Some(s.min),
+                        Some(s.max),
+                        Some(s.percentiles.p90),
+                        Some(s.percentiles.p95),
+                        Some(s.percentiles.p99),
+                    ]
+                    .map(number),
+                );
+                fields.push(m.outliers.tukey_total().to_string());
+                fields.push(s.n.to_string());
+                fields.push(m.total_iters().to_string());
+                fields.push(stop_word(m.measurement.stop).to_string());
+            }
+            other => {
+                fields.push(
+                    match other {
+                        Outcome::Passed => "passed",
+                        Outcome::Failed(_) => "failed",
+                        _ => "ignored",
+                    }
+                    .to_string(),
+                );
+                fields.resize(COLUMNS.len(), String::new());
+            }
+        }
+        writeln!(out, "{}", fields.join(","))?;
+    }
+    out.flush()
+}
+
+/// A number at full precision, or an empty field; non-finite values (which
+/// a spreadsheet would not read) are empty too.
+fn number(value: Option<f64>) -> String {
+    value
+        .filter(|v| v.is_finite())
+        .map_or(String::new(), |v| v.to_string())
+}
+
+/// `text` as an RFC 4180 field: quoted, with quotes doubled, only when it
+/// holds a comma, a quote or a line break.
+pub fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Why sampling stopped, in the terminal table's word.
+pub(crate) fn stop_word(stop: StopReason) -> &'static str {
+    match stop {
+        StopReason::Precise => "precise",
+        StopReason::TimeBudget => "budget",
+        StopReason::SampleCap => "cap",
+        StopReason::MaxTime => "max-time",
+        StopReason::Abandoned => "stopped",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_quoted_only_when_needed() {
+        assert_eq!(field("kernels::sort_1k"), "kernels::sort_1k");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(field("two\nlines"), "\"two\nlines\"");
+        assert_eq!(field(""), "");
+    }
+
+    #[test]
+    fn numbers_are_exact_and_never_in_exponent_form() {
+        assert_eq!(number(Some(0.1 + 0.2)), "0.30000000000000004");
+        assert_eq!(number(Some(1e-10)), "0.0000000001");
+        assert_eq!(number(Some(f64::NAN)), "");
+        assert_eq!(number(None), "");
+    }
+}

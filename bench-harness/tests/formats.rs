@@ -1,0 +1,731 @@
+//! The machine-readable reports (JSON, CSV, Markdown, libtest's bencher
+//! lines) of a fixed run: synthetic measurements analysed as the harness
+//! analyses real ones, a fixed environment and run header.
+//!
+//! - Golden files in tests/golden/ hold each format's exact output. After an
+//!   intended change, regenerate them with `BLESS=1 cargo test -p
+//!   bench-harness --test formats` and review `git diff tests/golden`.
+//! - The JSON document reads back equal to what was written, and the
+//!   figures in it can be recomputed from its raw samples as
+//!   docs/json-schema.md says.
+//! - The loader names the file and what is wrong with it, in one line.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use bench_harness::environment::Environment;
+use bench_harness::report::json::{self, Document, LoadError, MeasurementRecord};
+use bench_harness::report::{bencher, csv, markdown};
+use bench_harness::results::{BenchResult, Context, Measured, Outcome, RunInfo};
+use bench_harness::run::{Failure, Overhead, Schedule};
+use bench_runtime::{
+    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
+};
+
+// ---------------------------------------------------------------------------
+// The fixed run
+// ---------------------------------------------------------------------------
+
+/// What the timing loop adds: clock reads per sample, the loop per iteration.
+const OVERHEAD: Overhead = Overhead {
+    per_sample: Nanos(30.0),
+    per_iter: Nanos(0.5),
+};
+
+const TIMER: TimerPrecision = TimerPrecision {
+    resolution: Nanos(0.5),
+    overhead: Nanos(30.0),
+};
+
+fn info() -> RunInfo {
+    RunInfo {
+        harness_version: "0.1.0",
+        clock_name: "rdtsc (invariant TSC)",
+        clock_hz: 2.6e9,
+        precision: TIMER,
+        sample_floor: Nanos(10_000.0),
+        overhead: OVERHEAD,
+        schedule: Schedule::Interleaved,
+        target_precision: 0.01,
+        seed: 42,
+    }
+}
+
+fn environment() -> Environment {
+    Environment {
+        timestamp: "2026-11-21T09:50:00Z".to_string(),
+        harness_version: "0.1.0".to_string(),
+        rustc_version: "rustc 1.95.0 (59807616e 2026-04-14)".to_string(),
+        target: "x86_64-unknown-linux-gnu".to_string(),
+        os: "linux".to_string(),
+        os_release: Some("6.8.0-1012-gcp".to_string()),
+        cpu_model: Some("Intel(R) Xeon(R) CPU @ 2.60GHz".to_string()),
+        logical_cores: Some(2),
+        git_commit: Some("0123456789abcdef0123456789abcdef01234567".to_string()),
+        git_dirty: Some(false),
+    }
+}
+
+fn config() -> SamplerConfig {
+    SamplerConfig {
+        warm_up_time: Nanos::from_secs(0.1),
+        warm_up_window: 10,
+        warm_up_cv: 0.05,
+        measure_time: Nanos::from_secs(0.3),
+        stop_rule: StopRule::Precision,
+        max_time: Nanos::from_secs(2.0),
+        min_samples: 10,
+        max_samples: 1_000_000,
+        min_sample_time: Nanos(10_000.0),
+    }
+}
+
+/// A sample of `iters` iterations of a body costing `cost` ns each, as the
+/// clock reads it (loop overhead included), in whole nanoseconds.
+fn sample(iters: u64, cost: f64) -> Sample {
+    let elapsed = iters as f64 * (cost + OVERHEAD.per_iter.0) + OVERHEAD.per_sample.0;
+    Sample {
+        iters,
+        elapsed: Nanos(elapsed.round()),
+    }
+}
+
+fn measured(name: &str, measurement: Measurement) -> BenchResult {
+    let context = Context {
+        overhead: OVERHEAD,
+        timer: TIMER,
+        target_precision: 0.01,
+    };
+    BenchResult {
+        name: name.to_string(),
+        outcome: Outcome::Measured(Box::new(Measured::analyse(measurement, config(), &context))),
+    }
+}
+
+/// Six slices of eight samples at slightly different machine speeds, one
+/// interrupted sample: stopped precise.
+fn interleaved() -> Measurement {
+    let levels = [10.0, 10.2, 10.0, 10.1, 10.0, 10.2];
+    let jitter = [0.0, 0.1, -0.1, 0.05, 0.0, -0.05, 0.1, 0.0];
+    let mut samples = Vec::new();
+    for (slice, level) in levels.iter().enumerate() {
+        for (k, j) in jitter.iter().enumerate() {
+            let cost = if (slice, k) == (2, 3) {
+                25.0
+            } else {
+                level + j
+            };
+            samples.push(sample(1000, cost));
+        }
+    }
+    Measurement {
+        samples,
+        stop: StopReason::Precise,
+        warm_up: WarmUp {
+            time: Nanos(1_200_000.0),
+            samples: 14,
+            steady: true,
+            final_cv: Some(0.012),
+        },
+        rewarm_samples: 5,
+        setup_time: Nanos(50_000.0),
+        slice_starts: (0..6).map(|s| s * 8).collect(),
+        total_time: Nanos(2_000_000.0),
+    }
+}
+
+/// Forty samples in one go whose warm-up never settled, stopped by
+/// --max-time before the precision was reached.
+fn sequential_noisy() -> Measurement {
+    let samples = (0..40)
+        .map(|k| sample(64, 250.0 + [0.0, 30.0, -20.0, 55.0, 5.0][k % 5] + k as f64))
+        .collect();
+    Measurement {
+        samples,
+        stop: StopReason::MaxTime,
+        warm_up: WarmUp {
+            time: Nanos(100_000_000.0),
+            samples: 90,
+            steady: false,
+            final_cv: Some(0.08),
+        },
+        rewarm_samples: 0,
+        setup_time: Nanos::ZERO,
+        slice_starts: vec![0],
+        total_time: Nanos(2_100_000_000.0),
+    }
+}
+
+/// One iteration longer than --max-time allows twice: one sample.
+fn one_sample() -> Measurement {
+    Measurement {
+        // 1.5 s per iteration once the overhead is taken out.
+        samples: vec![Sample {
+            iters: 1,
+            elapsed: Nanos(1_500_000_030.5),
+        }],
+        stop: StopReason::MaxTime,
+        warm_up: WarmUp {
+            time: Nanos(1_500_000_000.0),
+            samples: 1,
+            steady: false,
+            final_cv: None,
+        },
+        rewarm_samples: 0,
+        setup_time: Nanos(1_000.0),
+        slice_starts: vec![0],
+        total_time: Nanos(3_000_001_000.0),
+    }
+}
+
+/// A body that costs nothing: every sample is exactly the loop's overhead,
+/// so the mean is 0 and the coefficient of variation undefined.
+fn empty_body() -> Measurement {
+    Measurement {
+        samples: vec![sample(4096, 0.0); 20],
+        stop: StopReason::Precise,
+        warm_up: WarmUp {
+            time: Nanos(90_000.0),
+            samples: 22,
+            steady: true,
+            final_cv: Some(0.0),
+        },
+        rewarm_samples: 0,
+        setup_time: Nanos::ZERO,
+        slice_starts: vec![0],
+        total_time: Nanos(400_000.0),
+    }
+}
+
+/// Every outcome: measured (interleaved, in one go, one sample, an empty
+/// body), failed (with a name that needs quoting in CSV and escaping in
+/// Markdown) and ignored.
+fn results() -> Vec<BenchResult> {
+    vec![
+        measured("empty", empty_body()),
+        measured("fib_20", sequential_noisy()),
+        measured("kernels::sort_1k", interleaved()),
+        BenchResult {
+            name: "parse::csv \"a,b\" | c".to_string(),
+            outcome: Outcome::Failed(Failure {
+                message: "index out of bounds: the len is 3 but the index is 7".to_string(),
+                location: Some("benches/suite.rs:42:9".to_string()),
+            }),
+        },
+        measured("slow::one_sample", one_sample()),
+        BenchResult {
+            name: "zz::ignored".to_string(),
+            outcome: Outcome::Ignored,
+        },
+    ]
+}
+
+fn doc() -> Document {
+    json::document(&environment(), &info(), &results())
+}
+
+fn json_text() -> String {
+    json::to_string(&doc())
+}
+
+type Writer = fn(&mut dyn std::io::Write, &RunInfo, &[BenchResult]) -> std::io::Result<()>;
+
+fn render(writer: Writer) -> String {
+    let mut out = Vec::new();
+    writer(&mut out, &info(), &results()).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+// ---------------------------------------------------------------------------
+// Golden files
+// ---------------------------------------------------------------------------
+
+/// Compares `actual` with tests/golden/`name` byte for byte, or writes it
+/// there with `BLESS=1`.
+fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("BLESS").is_some_and(|v| v == "1") {
+        fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {}: {e}; run with BLESS=1 to create it",
+            path.display()
+        )
+    });
+    if expected == actual {
+        return;
+    }
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    fs::write(&scratch, actual).unwrap();
+    let expected_lines: Vec<&str> = expected.split('\n').collect();
+    let actual_lines: Vec<&str> = actual.split('\n').collect();
+    let line = expected_lines
+        .iter()
+        .zip(&actual_lines)
+        .position(|(e, a)| e != a)
+        .unwrap_or(expected_lines.len().min(actual_lines.len()));
+    panic!(
+        "{name} differs from the golden file at line {}:\n  expected: {:?}\n  actual:   {:?}\n\
+         ({} lines expected, {} written)\n\
+         see the whole difference with: diff -u {} {}\n\
+         if the change is intended, rerun with BLESS=1 and review git diff tests/golden",
+        line + 1,
+        expected_lines.get(line).copied().unwrap_or("<end of file>"),
+        actual_lines.get(line).copied().unwrap_or("<end of file>"),
+        expected_lines.len(),
+        actual_lines.len(),
+        path.display(),
+        scratch.display(),
+    );
+}
+
+#[test]
+fn json_matches_its_golden_file() {
+    golden("report.json", &json_text());
+}
+
+#[test]
+fn csv_matches_its_golden_file() {
+    golden("report.csv", &render(csv::write));
+}
+
+#[test]
+fn markdown_matches_its_golden_file() {
+    golden("report.md", &render(markdown::write));
+}
+
+#[test]
+fn bencher_matches_its_golden_file() {
+    golden("report.bencher.txt", &render(bencher::write));
+}
+
+// ---------------------------------------------------------------------------
+// Format details the golden files rely on
+// ---------------------------------------------------------------------------
+
+#[test]
+fn json_writes_one_sample_per_line_and_ends_with_a_newline() {
+    let text = json_text();
+    assert!(text.ends_with("}\n"));
+    assert!(text.starts_with("{\n  \"schema_version\": 1,\n  \"harness\": \"bench-harness\","));
+    assert!(text.contains("\n          {\"iters\": 1000, \"elapsed_ns\": 10530.0},\n"));
+    assert!(text.contains("\n        \"slice_starts\": [0, 8, 16, 24, 32, 40],\n"));
+    // Undefined figures are null, never NaN (which JSON cannot hold).
+    assert!(!text.contains("NaN"));
+    let doc = doc();
+    let empty = measurement(&doc, "empty");
+    assert_eq!(empty.summary.mean_ns, 0.0);
+    assert_eq!(empty.summary.coefficient_of_variation, None);
+}
+
+#[test]
+fn csv_quotes_only_fields_that_need_it() {
+    let text = render(csv::write);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], csv::COLUMNS.join(","));
+    assert_eq!(lines.len(), 1 + results().len());
+    assert_eq!(
+        lines[4],
+        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,"
+    );
+    assert!(lines[3].starts_with("kernels::sort_1k,,measured,"));
+    // Every row has as many fields as the header outside quoted text.
+    for line in &lines {
+        let unquoted: String = line.split('"').step_by(2).collect();
+        assert_eq!(
+            unquoted.matches(',').count(),
+            csv::COLUMNS.len() - 1,
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn bencher_lines_parse_as_libtest_output() {
+    let text = render(bencher::write);
+    let benches: Vec<&str> = text.lines().filter(|l| l.contains(" bench: ")).collect();
+    assert_eq!(benches.len(), 4);
+    for line in benches {
+        // The shape CI tools match: test NAME ... bench: N ns/iter (+/- M),
+        // N and M with two decimals as libtest prints them since Rust 1.77.
+        let (head, figures) = line.split_once(" ... bench: ").unwrap();
+        assert!(head.starts_with("test "));
+        let figures = figures.trim_start();
+        let (time, rest) = figures.split_once(" ns/iter (+/- ").unwrap();
+        assert!(
+            time.chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == '.'),
+            "{line}"
+        );
+        let deviation = rest.strip_suffix(')').unwrap();
+        assert!(
+            deviation
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == '.'),
+            "{line}"
+        );
+    }
+    assert!(
+        text.contains("test slow::one_sample     ... bench: 1,500,000,000.00 ns/iter (+/- 0.00)\n")
+    );
+    assert!(text.ends_with(
+        "\ntest result: FAILED. 0 passed; 1 failed; 1 ignored; 4 measured; 0 filtered out\n"
+    ));
+}
+
+// ---------------------------------------------------------------------------
+// Reading documents back
+// ---------------------------------------------------------------------------
+
+#[test]
+fn json_reads_back_equal() {
+    let doc = doc();
+    let text = json::to_string(&doc);
+    let read = json::parse(&text).unwrap();
+    assert_eq!(read, doc);
+    assert_eq!(json::to_string(&read), text);
+}
+
+#[test]
+fn numbers_of_seventeen_digits_read_back_exactly() {
+    // Shortest-form floats often need 17 significant digits, which a
+    // fast float parser may get one unit in the last place wrong.
+    let mut doc = doc();
+    let mut rng = fastrand::Rng::with_seed(1);
+    let m = doc.benchmarks[2].measurement.as_mut().unwrap();
+    for s in &mut m.samples {
+        s.elapsed_ns = 10_000.0 + rng.f64() * 1_000.0;
+    }
+    m.estimate.block_medians_ns = (0..1000).map(|_| rng.f64() * 1e-3).collect();
+    let read = json::parse(&json::to_string(&doc)).unwrap();
+    assert_eq!(read, doc);
+}
+
+fn measurement<'a>(doc: &'a Document, name: &str) -> &'a MeasurementRecord {
+    doc.benchmark(name)
+        .and_then(|b| b.measurement.as_ref())
+        .unwrap_or_else(|| panic!("{name} is measured"))
+}
+
+/// The type-7 percentile of ascending `sorted`, as docs/json-schema.md says.
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * p / 100.0;
+    let i = h.floor() as usize;
+    if i + 1 >= sorted.len() {
+        return sorted[sorted.len() - 1];
+    }
+    let value = sorted[i] + (h - h.floor()) * (sorted[i + 1] - sorted[i]);
+    value.max(sorted[i]).min(sorted[i + 1])
+}
+
+fn sorted(values: &[f64]) -> Vec<f64> {
+    let mut values = values.to_vec();
+    values.sort_by(f64::total_cmp);
+    values
+}
+
+/// Student's t 97.5% quantiles by degrees of freedom (SciPy's
+/// `t.ppf(0.975, df)`), for the block counts of the fixed run.
+fn t_975(degrees_of_freedom: usize) -> f64 {
+    match degrees_of_freedom {
+        5 => 2.570_581_835_636_314,
+        19 => 2.093_024_054_408_263,
+        39 => 2.022_690_911_734_728_5,
+        other => panic!("no t quantile for {other} degrees of freedom"),
+    }
+}
+
+fn close(actual: f64, expected: f64, what: &str) {
+    let tolerance = 1e-12 * expected.abs().max(1e-9);
+    assert!(
+        (actual - expected).abs() <= tolerance,
+        "{what}: recomputed {actual}, document says {expected}"
+    );
+}
+
+/// The recipe of docs/json-schema.md, "Recomputing the figures", applied to
+/// the document as read back from its text.
+#[test]
+fn figures_recompute_from_the_raw_samples_as_documented() {
+    let doc = json::parse(&json_text()).unwrap();
+    let overhead = doc.methodology.overhead;
+    assert!(overhead.subtracted);
+    let mut checked = 0;
+    for bench in &doc.benchmarks {
+        let Some(m) = &bench.measurement else {
+            continue;
+        };
+        let name = &bench.name;
+        // 1. Per-iteration values.
+        let values: Vec<f64> = m
+            .samples
+            .iter()
+            .map(|s| {
+                (s.elapsed_ns - overhead.per_sample_ns) / s.iters as f64 - overhead.per_iter_ns
+            })
+            .collect();
+        // 2. Blocks: the slices, or blocks_in_one_go equal runs.
+        let n = values.len();
+        let mut bounds: Vec<usize> = if m.slice_starts.len() >= 2 {
+            m.slice_starts.clone()
+        } else {
+            let k = doc.methodology.blocks_in_one_go.min(n);
+            (0..k).map(|i| i * n / k).collect()
+        };
+        bounds.push(n);
+        let medians: Vec<f64> = bounds
+            .windows(2)
+            .filter(|w| w[1] > w[0])
+            .map(|w| percentile(&sorted(&values[w[0]..w[1]]), 50.0))
+            .collect();
+        // 3. The headline: their mean, exactly.
+        let k = medians.len();
+        let headline = medians.iter().sum::<f64>() / k as f64;
+        assert_eq!(
+            m.estimate.block_medians_ns, medians,
+            "{name}: block medians"
+        );
+        assert_eq!(
+            m.estimate.time_ns.to_bits(),
+            headline.to_bits(),
+            "{name}: headline"
+        );
+        // 4. Its interval: mean ± t(0.975, k − 1) · s / √k over the medians.
+        if k >= 2 {
+            let s = (medians.iter().map(|x| (x - headline).powi(2)).sum::<f64>() / (k - 1) as f64)
+                .sqrt();
+            let half = t_975(k - 1) * s / (k as f64).sqrt();
+            close(m.estimate.ci_low_ns.unwrap(), headline - half, "ci low");
+            close(m.estimate.ci_high_ns.unwrap(), headline + half, "ci high");
+        } else {
+            assert_eq!(m.estimate.ci_low_ns, None);
+        }
+        // 5. The pooled summary.
+        let all = sorted(&values);
+        let summary = &m.summary;
+        assert_eq!(summary.n, n);
+        assert_eq!(summary.min_ns, all[0]);
+        assert_eq!(summary.max_ns, all[n - 1]);
+        assert_eq!(summary.median_ns, percentile(&all, 50.0), "{name}: median");
+        for (p, value) in [
+            (90.0, summary.percentiles.p90_ns),
+            (95.0, summary.percentiles.p95_ns),
+            (99.0, summary.percentiles.p99_ns),
+            (99.9, summary.percentiles.p99_9_ns),
+        ] {
+            assert_eq!(value, percentile(&all, p), "{name}: p{p}");
+        }
+        let mean = values.iter().sum::<f64>() / n as f64;
+        close(summary.mean_ns, mean, "mean");
+        if n >= 2 {
+            let sd =
+                (values.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt();
+            assert!((summary.std_dev_ns - sd).abs() <= 1e-9 * mean.abs().max(1.0));
+        }
+        // 6. The outlier fences and counts.
+        let fences = m.outliers.fences;
+        let (q1, q3) = (percentile(&all, 25.0), percentile(&all, 75.0));
+        assert_eq!((fences.q1_ns, fences.q3_ns), (q1, q3));
+        let iqr = q3 - q1;
+        let beyond_inner = values
+            .iter()
+            .filter(|&&x| x < q1 - 1.5 * iqr || x > q3 + 1.5 * iqr)
+            .count();
+        let o = &m.outliers;
+        assert_eq!(
+            o.low_mild + o.low_severe + o.high_mild + o.high_severe,
+            beyond_inner
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
+// ---------------------------------------------------------------------------
+// The loader's errors
+// ---------------------------------------------------------------------------
+
+fn scratch_file(name: &str, contents: &[u8]) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("formats-{name}.json"));
+    fs::write(&path, contents).unwrap();
+    path
+}
+
+/// Loads `contents` from a file and returns the error, checking that its
+/// message is one line naming the file.
+fn load_error(name: &str, contents: &[u8]) -> (LoadError, String) {
+    let path = scratch_file(name, contents);
+    let error = json::load(&path).expect_err("the file is not a loadable document");
+    let message = error.to_string();
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert_eq!(error.path(), Some(path.as_path()));
+    (error, message)
+}
+
+#[test]
+fn a_written_file_loads() {
+    let path = scratch_file("good", json_text().as_bytes());
+    assert_eq!(json::load(&path).unwrap(), doc());
+}
+
+#[test]
+fn an_empty_file_is_reported_as_empty() {
+    for (name, contents) in [("empty", ""), ("blank", "  \n\n")] {
+        let (error, message) = load_error(name, contents.as_bytes());
+        assert!(matches!(error, LoadError::Empty { .. }), "{error:?}");
+        assert!(message.contains("is empty"), "{message}");
+    }
+}
+
+#[test]
+fn a_truncated_file_is_reported_with_the_parse_position() {
+    let text = json_text();
+    let (error, message) = load_error("truncated", &text.as_bytes()[..text.len() / 2]);
+    let LoadError::Syntax {
+        message: parse,
+        line,
+        column,
+        ..
+    } = &error
+    else {
+        panic!("{error:?}")
+    };
+    assert!(parse.starts_with("EOF while parsing"), "{parse}");
+    assert!(*line > 10 && *column > 0);
+    assert!(
+        message.contains("is truncated (EOF while parsing"),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!("at line {line}, column {column}")),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_corrupt_file_is_reported_with_the_parse_error() {
+    let (error, message) = load_error(
+        "corrupt",
+        br#"{"schema_version": 1,, "harness": "bench-harness"}"#,
+    );
+    assert!(
+        matches!(error, LoadError::Syntax { line: 1, .. }),
+        "{error:?}"
+    );
+    assert!(message.contains("is corrupt, not valid JSON"), "{message}");
+    let (error, _) = load_error("not-utf8", b"{\"harness\": \"\xff\xfe\"}");
+    assert!(matches!(error, LoadError::Syntax { .. }), "{error:?}");
+}
+
+#[test]
+fn foreign_json_is_not_ours() {
+    // What criterion writes to target/criterion/NAME/new/estimates.json.
+    let criterion = br#"{"mean":{"confidence_interval":{"confidence_level":0.95,"lower_bound":16.1,"upper_bound":16.4},"point_estimate":16.2,"standard_error":0.07}}"#;
+    for (name, contents) in [
+        ("criterion", &criterion[..]),
+        ("array", b"[1, 2, 3]"),
+        (
+            "other-harness",
+            br#"{"harness": "criterion", "schema_version": 1}"#,
+        ),
+        (
+            "no-version",
+            br#"{"harness": "bench-harness", "benchmarks": []}"#,
+        ),
+    ] {
+        let (error, message) = load_error(name, contents);
+        assert!(
+            matches!(error, LoadError::NotOurs { .. }),
+            "{name}: {error:?}"
+        );
+        assert!(
+            message.contains("not a bench-harness results document"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn a_newer_schema_is_reported_as_such_not_as_a_shape_error() {
+    // Version 2 may have changed everything: only the version is read.
+    let (error, message) = load_error(
+        "future",
+        br#"{"schema_version": 2, "harness": "bench-harness", "runs": "elsewhere"}"#,
+    );
+    assert!(
+        matches!(
+            error,
+            LoadError::NewerSchema {
+                found: 2,
+                supported: 1,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(
+        message.contains("schema version 2, newer than the version 1"),
+        "{message}"
+    );
+}
+
+#[test]
+fn our_document_with_wrong_fields_is_a_shape_error() {
+    let mut value: serde_json::Value = serde_json::from_str(&json_text()).unwrap();
+    value["benchmarks"][2]["measurement"]["samples"][0]["iters"] = "many".into();
+    let text = serde_json::to_string_pretty(&value).unwrap();
+    let (error, message) = load_error("mistyped", text.as_bytes());
+    let LoadError::Shape {
+        message: shape,
+        line,
+        ..
+    } = &error
+    else {
+        panic!("{error:?}")
+    };
+    assert!(shape.contains("invalid type: string \"many\""), "{shape}");
+    assert!(*line > 0);
+    assert!(message.contains("missing or mistyped fields"), "{message}");
+
+    let (error, _) = load_error(
+        "missing-fields",
+        br#"{"schema_version": 1, "harness": "bench-harness", "environment": {}}"#,
+    );
+    assert!(matches!(error, LoadError::Shape { .. }), "{error:?}");
+    let (error, _) = load_error(
+        "version-string",
+        br#"{"schema_version": "1", "harness": "bench-harness"}"#,
+    );
+    assert!(matches!(error, LoadError::Shape { .. }), "{error:?}");
+}
+
+#[test]
+fn a_missing_file_is_an_io_error_naming_it() {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("formats-no-such-file.json");
+    let error = json::load(&path).unwrap_err();
+    let LoadError::Io { error: io, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+    let message = error.to_string();
+    assert_eq!(message.lines().count(), 1);
+    assert!(
+        message.starts_with(&format!("cannot read file {}", path.display())),
+        "{message}"
+    );
+}
+
+#[test]
+fn text_without_a_file_says_so() {
+    let error = json::parse("[").unwrap_err();
+    assert_eq!(error.path(), None);
+    assert!(
+        error.to_string().starts_with("the JSON text is truncated"),
+        "{error}"
+    );
+}
