@@ -55,9 +55,10 @@ pub use bench_runtime::{black_box, Bencher};
 use bench_runtime::{Clock, Nanos, SamplerConfig, StopRule, TimerPrecision};
 use termcolor::{ColorChoice, NoColor, StandardStream, WriteColor};
 
+use analysis::compare::Verdict;
 use cli::{Action, Args, Color, ListFormat, OutputFormat};
 use report::terminal::Terminal;
-use results::{BenchResult, Measured, Outcome, RunInfo};
+use results::{BenchResult, Compared, GroupReport, Measured, Outcome, RunInfo};
 use select::Selected;
 
 /// Items the `#[benchmark]` attribute's expansion refers to. Not a public
@@ -107,9 +108,11 @@ const DEFAULT_SCHEDULE: run::Schedule = run::Schedule::Interleaved;
 /// machine; see docs/ARCHITECTURE.md).
 const MIN_ROUNDS: usize = 60;
 
-/// Exit codes, as libtest uses them.
+/// Exit codes: libtest's for failures and bad input, 1 for a regression
+/// under `--fail-on-regression`.
 const EXIT_FAILED: i32 = 101;
 const EXIT_USAGE: i32 = 2;
+const EXIT_REGRESSED: i32 = 1;
 
 /// The whole pipeline for one command line (the arguments after the
 /// program name): prints the report and returns the results.
@@ -258,30 +261,25 @@ fn measure_all(
         Some(name) => Some(store.load(name).map_err(|e| e.to_string())?),
         None => None,
     };
-    let _ = &baseline;
     let environment = environment::Environment::capture();
     let started = Instant::now();
     let clock = Clock::select(args.timer).map_err(|e| e.to_string())?;
     let timer = TimerPrecision::measure(&clock);
     let floor = sample_floor(timer);
     let target_precision = args.precision.unwrap_or(DEFAULT_PRECISION);
-    let info = RunInfo {
+    let mut info = RunInfo {
         harness_version: env!("CARGO_PKG_VERSION"),
         clock_name: clock.name(),
         clock_hz: clock.frequency_hz(),
         precision: timer,
         sample_floor: floor,
+        // Provisional, for the precision rule while measuring; replaced by
+        // the interleaved measurement of the empty loop below.
         overhead: run::measure_overhead(clock, floor),
         schedule: args.schedule.unwrap_or(DEFAULT_SCHEDULE),
         target_precision,
         seed: args.seed.unwrap_or_else(|| fastrand::u64(..)),
     };
-    let context = results::Context {
-        overhead: info.overhead,
-        timer,
-        target_precision,
-    };
-    let _ = out.bench_header(&info);
 
     // Ignored benchmarks are settled at once; the others become jobs.
     let mut rows: Vec<Option<BenchResult>> = Vec::with_capacity(selected.len());
@@ -290,10 +288,7 @@ fn measure_all(
     let paired_groups = paired_groups(selected);
     for s in selected {
         if s.ignored {
-            rows.push(Some(BenchResult {
-                name: s.name.clone(),
-                outcome: Outcome::Ignored,
-            }));
+            rows.push(Some(result_of(s, Outcome::Ignored)));
         } else {
             job_rows.push(rows.len());
             rows.push(None);
@@ -317,6 +312,26 @@ fn measure_all(
             });
         }
     }
+    // A run that saves or compares a baseline also measures the harness's
+    // reference kernel, in the same schedule: the machine's own change of
+    // speed between two runs.
+    let reference_job = (args.baseline.is_some() || args.save_baseline.is_some()).then(|| {
+        jobs.push(run::Job {
+            entry: &registry::MACHINE_REFERENCE,
+            config: sampler_config(args, &registry::MACHINE_REFERENCE.options, &info),
+            paired_group: None,
+        });
+        jobs.len() - 1
+    });
+    // The empty loop, measured in the same schedule as everything it is
+    // subtracted from: a probe at start-up inherits whatever state the
+    // machine was in at that moment (10% apart between two runs here).
+    jobs.push(run::Job {
+        entry: &registry::LOOP_OVERHEAD,
+        config: sampler_config(args, &registry::LOOP_OVERHEAD.options, &info),
+        paired_group: None,
+    });
+    let overhead_job = jobs.len() - 1;
     let plan = run::Plan {
         schedule: info.schedule,
         clock,
@@ -329,42 +344,178 @@ fn measure_all(
         seed: info.seed,
         overhead: info.overhead,
     };
-    let mut printed = 0;
-    let mut print_ready = |rows: &[Option<BenchResult>],
-                           out: &mut Terminal<Box<dyn WriteColor>>| {
-        while let Some(Some(row)) = rows.get(printed) {
-            let _ = out.bench_row(row, args.details);
-            printed += 1;
-        }
-    };
-    print_ready(&rows, out);
+    let mut measured: Vec<Option<Result<bench_runtime::Measurement, run::Failure>>> =
+        vec![None; jobs.len()];
     let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
     run::measure(&jobs, &plan, |job, result, round_log| {
         round_logs[job] = round_log;
-        let outcome = match result {
-            Ok(measurement) => Outcome::Measured(Box::new(Measured::analyse(
-                measurement,
-                jobs[job].config.clone(),
-                &context,
-            ))),
+        measured[job] = Some(result);
+    });
+
+    let mut take = |job: usize| measured[job].take().expect("every job reports once");
+    if let Ok(empty) = take(overhead_job) {
+        info.overhead = run::loop_overhead(&empty, info.overhead.per_sample);
+    }
+    let context = results::Context {
+        overhead: info.overhead,
+        timer,
+        target_precision,
+    };
+    let analyse = |job: usize, m| Measured::analyse(m, jobs[job].config.clone(), &context);
+    let machine_reference = reference_job.and_then(|job| take(job).ok().map(|m| analyse(job, m)));
+    for (job, &row) in job_rows.iter().enumerate() {
+        let outcome = match take(job) {
+            Ok(m) => Outcome::Measured(Box::new(analyse(job, m))),
             Err(failure) => Outcome::Failed(failure),
         };
-        let row = job_rows[job];
-        rows[row] = Some(BenchResult {
-            name: selected[row].name.clone(),
-            outcome,
-        });
-        print_ready(&rows, out);
-    });
+        rows[row] = Some(result_of(&selected[row], outcome));
+    }
     *results = rows.into_iter().flatten().collect();
+    let _ = out.bench_header(&info);
+    for result in results.iter() {
+        let _ = out.bench_row(result, args.details);
+    }
+    let machine_change = match (&baseline, &machine_reference) {
+        (Some(baseline), Some(now)) => baseline.machine_reference.as_ref().map(|then| {
+            analysis::compare::compare(&then.block_medians_ns, &now.estimate.block_medians, 0.0)
+        }),
+        _ => None,
+    };
+    if let Some(baseline) = &baseline {
+        let threshold = comparison_threshold(args.noise_threshold, machine_change.as_ref());
+        for result in results.iter_mut() {
+            result.comparison = compare_with(baseline, result, threshold);
+        }
+    }
+    let groups = group_reports(&jobs, &job_rows, &round_logs, results);
+    for group in &groups {
+        let _ = out.group_table(group);
+    }
+    if let (Some(name), Some(baseline)) = (&args.baseline, &baseline) {
+        let threshold = comparison_threshold(args.noise_threshold, machine_change.as_ref());
+        let _ = out.comparison_table(name, baseline, results, machine_change.as_ref(), threshold);
+    }
     let _ = out.bench_summary(results, started.elapsed().as_secs_f64());
     write_outputs(args, &environment, &info, results)?;
     if let Some(name) = &args.save_baseline {
-        let document = report::json::document(&environment, &info, results);
+        let mut document = report::json::document(&environment, &info, results);
+        document.machine_reference = machine_reference.as_ref().map(report::json::estimate);
         let path = store.save(name, &document).map_err(|e| e.to_string())?;
         eprintln!("saved baseline '{name}' to {}", path.display());
     }
-    Ok(exit_code(results))
+    let regressed = results.iter().any(
+        |r| matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict == Verdict::Regressed),
+    );
+    Ok(match exit_code(results) {
+        0 if regressed && args.fail_on_regression => EXIT_REGRESSED,
+        code => code,
+    })
+}
+
+/// The practical threshold of the baseline verdicts: `--noise-threshold`
+/// widened by how much the machine itself changed speed since the baseline
+/// was saved (the farther end of the reference kernel's 95% interval), so
+/// that a slower machine is not reported as slower code.
+fn comparison_threshold(
+    noise_threshold: f64,
+    machine_change: Option<&analysis::compare::Comparison>,
+) -> f64 {
+    let machine = machine_change.map_or(0.0, |c| {
+        let (low, high) = c.change_interval;
+        let farther = low.abs().max(high.abs());
+        if farther.is_finite() {
+            farther
+        } else {
+            0.0
+        }
+    });
+    noise_threshold + machine
+}
+
+/// A benchmark's result, with its group.
+fn result_of(s: &Selected<&'static registry::BenchEntry>, outcome: Outcome) -> BenchResult {
+    BenchResult {
+        group: s.bench.options.group.map(str::to_string),
+        ..BenchResult::new(s.name.clone(), outcome)
+    }
+}
+
+/// `result` against the same benchmark in the baseline: the headline's
+/// block medians on both sides, compared by [`analysis::compare::compare`].
+fn compare_with(
+    baseline: &report::json::Document,
+    result: &BenchResult,
+    noise_threshold: f64,
+) -> Option<Compared> {
+    let new = result.measured()?;
+    let old = baseline
+        .benchmark(&result.name)
+        .and_then(|record| record.measurement.as_ref());
+    Some(match old {
+        Some(old) => Compared::Against(analysis::compare::compare(
+            &old.estimate.block_medians_ns,
+            &new.estimate.block_medians,
+            noise_threshold,
+        )),
+        None => Compared::New,
+    })
+}
+
+/// Each A/B group's members against its baseline, from the samples the
+/// scheduler paired round by round.
+fn group_reports(
+    jobs: &[run::Job],
+    job_rows: &[usize],
+    round_logs: &[Option<run::RoundLog>],
+    results: &[BenchResult],
+) -> Vec<GroupReport> {
+    let per_round = |job: usize| -> Option<Vec<Option<f64>>> {
+        let measured = results[job_rows[job]].measured()?;
+        let log = round_logs[job].as_ref()?;
+        Some(
+            log.iter()
+                .map(|sample| sample.map(|i| measured.per_iter[i]))
+                .collect(),
+        )
+    };
+    let mut reports = Vec::new();
+    let groups = jobs
+        .iter()
+        .filter_map(|j| j.paired_group)
+        .max()
+        .map_or(0, |g| g + 1);
+    for group in 0..groups {
+        let members: Vec<usize> = (0..jobs.len())
+            .filter(|&j| jobs[j].paired_group == Some(group))
+            .collect();
+        let Some(&base) = members.iter().find(|&&j| jobs[j].entry.options.baseline) else {
+            continue;
+        };
+        let base_rounds = per_round(base);
+        let compared = members
+            .iter()
+            .filter(|&&j| j != base)
+            .map(|&j| {
+                let paired = base_rounds.as_ref().zip(per_round(j)).map(|(b, m)| {
+                    let (b, m): (Vec<f64>, Vec<f64>) =
+                        b.iter().zip(&m).filter_map(|(b, m)| b.zip(*m)).unzip();
+                    analysis::compare::compare_paired(&b, &m)
+                });
+                (results[job_rows[j]].name.clone(), paired)
+            })
+            .collect();
+        reports.push(GroupReport {
+            group: jobs[base]
+                .entry
+                .options
+                .group
+                .unwrap_or_default()
+                .to_string(),
+            baseline: results[job_rows[base]].name.clone(),
+            members: compared,
+        });
+    }
+    reports
 }
 
 /// The `--format` output: to `--output` (atomically) or to stdout.
@@ -463,10 +614,7 @@ fn run_each_once(
             } else {
                 run(s.bench)
             };
-            let result = BenchResult {
-                name: s.name.clone(),
-                outcome,
-            };
+            let result = result_of(s, outcome);
             show(&result);
             result
         })

@@ -69,6 +69,31 @@ impl BenchEntry {
     }
 }
 
+/// The harness's own reference kernel: a chain of 1,000 dependent
+/// multiplies whose cost depends only on the machine. It is measured
+/// alongside the user's benchmarks when a run saves or compares a baseline.
+pub static MACHINE_REFERENCE: BenchEntry = BenchEntry {
+    name: "machine_reference",
+    module_path: "bench_harness",
+    file: file!(),
+    line: line!(),
+    options: BenchOptions::DEFAULT,
+    run: |b| {
+        b.iter(|| bench_runtime::clock::known_cost::imul_chain::<1000>(std::hint::black_box(3)))
+    },
+};
+
+/// The empty loop, measured alongside the user's benchmarks: its time per
+/// iteration is the loop overhead subtracted from every sample.
+pub static LOOP_OVERHEAD: BenchEntry = BenchEntry {
+    name: "loop_overhead",
+    module_path: "bench_harness",
+    file: file!(),
+    line: line!(),
+    options: BenchOptions::DEFAULT,
+    run: |b| b.iter(|| ()),
+};
+
 /// Every benchmark linked into this binary, in registration order.
 pub fn all() -> impl Iterator<Item = &'static BenchEntry> {
     inventory::iter::<BenchEntry>.into_iter()

@@ -4,6 +4,7 @@
 
 use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, StopRule, TimerPrecision};
 
+use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Summary};
 use crate::report::format::{percent, time};
 use crate::run::{Failure, Overhead, Schedule};
@@ -30,10 +31,45 @@ pub struct RunInfo {
 #[derive(Debug, Clone)]
 pub struct BenchResult {
     pub name: String,
+    /// `#[benchmark(group = "...")]`.
+    pub group: Option<String>,
     pub outcome: Outcome,
+    /// Against `--baseline`, when one was given and this was measured.
+    pub comparison: Option<Compared>,
+}
+
+/// A benchmark's standing against the baseline.
+#[derive(Debug, Clone)]
+pub enum Compared {
+    /// Measured in both runs.
+    Against(Comparison),
+    /// Not in the baseline, or not measured there (failed, ignored).
+    New,
+}
+
+/// An in-run A/B comparison: each member against the group's baseline,
+/// from samples paired round by round.
+#[derive(Debug, Clone)]
+pub struct GroupReport {
+    pub group: String,
+    /// The member marked `baseline`.
+    pub baseline: String,
+    /// The other members, each with its paired comparison (`None` when it
+    /// or the baseline failed).
+    pub members: Vec<(String, Option<PairedComparison>)>,
 }
 
 impl BenchResult {
+    /// A result with no group and no comparison.
+    pub fn new(name: impl Into<String>, outcome: Outcome) -> BenchResult {
+        BenchResult {
+            name: name.into(),
+            group: None,
+            outcome,
+            comparison: None,
+        }
+    }
+
     /// The measurement, when there is one.
     pub fn measured(&self) -> Option<&Measured> {
         match &self.outcome {

@@ -512,6 +512,23 @@ pub fn measure_overhead(clock: Clock, floor: Nanos) -> Overhead {
     probe.overhead
 }
 
+/// The loop's cost per iteration from a measurement of the empty routine
+/// taken in the run's own schedule: its block estimate (mean of per-slice
+/// medians) with the per-sample cost taken out.
+pub fn loop_overhead(empty: &Measurement, per_sample: Nanos) -> Overhead {
+    let values: Vec<f64> = empty
+        .samples
+        .iter()
+        .map(|s| (s.elapsed.0 - per_sample.0) / s.iters as f64)
+        .collect();
+    let per_iter =
+        analysis::block_estimate(&values, &empty.slice_starts).map_or(0.0, |e| e.estimate.max(0.0));
+    Overhead {
+        per_sample,
+        per_iter: Nanos(per_iter),
+    }
+}
+
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     analysis::percentile(values, 50.0)

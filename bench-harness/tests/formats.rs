@@ -96,10 +96,10 @@ fn measured(name: &str, measurement: Measurement) -> BenchResult {
         timer: TIMER,
         target_precision: 0.01,
     };
-    BenchResult {
-        name: name.to_string(),
-        outcome: Outcome::Measured(Box::new(Measured::analyse(measurement, config(), &context))),
-    }
+    BenchResult::new(
+        name,
+        Outcome::Measured(Box::new(Measured::analyse(measurement, config(), &context))),
+    )
 }
 
 /// Six slices of eight samples at slightly different machine speeds, one
@@ -204,19 +204,19 @@ fn results() -> Vec<BenchResult> {
     vec![
         measured("empty", empty_body()),
         measured("fib_20", sequential_noisy()),
-        measured("kernels::sort_1k", interleaved()),
         BenchResult {
-            name: "parse::csv \"a,b\" | c".to_string(),
-            outcome: Outcome::Failed(Failure {
+            group: Some("sort".to_string()),
+            ..measured("kernels::sort_1k", interleaved())
+        },
+        BenchResult::new(
+            "parse::csv \"a,b\" | c",
+            Outcome::Failed(Failure {
                 message: "index out of bounds: the len is 3 but the index is 7".to_string(),
                 location: Some("benches/suite.rs:42:9".to_string()),
             }),
-        },
+        ),
         measured("slow::one_sample", one_sample()),
-        BenchResult {
-            name: "zz::ignored".to_string(),
-            outcome: Outcome::Ignored,
-        },
+        BenchResult::new("zz::ignored", Outcome::Ignored),
     ]
 }
 
@@ -332,7 +332,7 @@ fn csv_quotes_only_fields_that_need_it() {
         lines[4],
         "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,"
     );
-    assert!(lines[3].starts_with("kernels::sort_1k,,measured,"));
+    assert!(lines[3].starts_with("kernels::sort_1k,sort,measured,"));
     // Every row has as many fields as the header outside quoted text.
     for line in &lines {
         let unquoted: String = line.split('"').step_by(2).collect();

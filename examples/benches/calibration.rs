@@ -25,6 +25,12 @@
 //! on a miss. Under `cargo test --benches` each kernel runs once and nothing
 //! more is printed, nor when a filter leaves any of the six out.
 //!
+//! The group `ab` is an in-run A/B comparison of the same kernels: its
+//! baseline `ab::same_1000` against an identical member `ab::same_1000_again`
+//! (truth: ratio 1, not flagged) and against `ab::plus_2pct_1020` and
+//! `ab::plus_5pct_1050` (truth: 1.02 and 1.05 up to the constant's share,
+//! to be detected). The ratio table follows the main table.
+//!
 //! The cost is only known where the chain is asm (x86_64, aarch64,
 //! riscv64); elsewhere it is a plain-Rust stand-in and the figures mean
 //! little.
@@ -32,6 +38,30 @@
 use bench_harness::known_cost::imul_chain;
 use bench_harness::results::BenchResult;
 use bench_harness::{benchmark, black_box};
+
+mod ab {
+    use super::*;
+
+    #[benchmark(group = "ab", baseline)]
+    fn same_1000() -> u64 {
+        imul_chain::<1000>(black_box(3))
+    }
+
+    #[benchmark(group = "ab")]
+    fn same_1000_again() -> u64 {
+        imul_chain::<1000>(black_box(3))
+    }
+
+    #[benchmark(group = "ab")]
+    fn plus_2pct_1020() -> u64 {
+        imul_chain::<1020>(black_box(3))
+    }
+
+    #[benchmark(group = "ab")]
+    fn plus_5pct_1050() -> u64 {
+        imul_chain::<1050>(black_box(3))
+    }
+}
 
 #[benchmark]
 fn empty() {}

@@ -103,7 +103,10 @@ mod primitives {
 mod kernels {
     use super::*;
 
-    #[benchmark]
+    /// `sort_1k` and `sort_unstable_1k` form an in-run A/B group: they run
+    /// round by round, one sample each, and the report gives the ratio of
+    /// `sort_unstable_1k` to `sort_1k` with its confidence interval.
+    #[benchmark(group = "sort", baseline)]
     fn sort_1k(b: &mut Bencher) {
         let data: Vec<u32> = make_data(1000); // set-up, not timed
         b.iter(|| {
@@ -113,7 +116,7 @@ mod kernels {
         })
     }
 
-    #[benchmark]
+    #[benchmark(group = "sort")]
     fn sort_unstable_1k(b: &mut Bencher) {
         let data: Vec<u32> = make_data(1000);
         b.iter(|| {

@@ -29,6 +29,7 @@
 //! ```
 
 mod blocks;
+pub mod compare;
 mod interval;
 pub mod modality;
 mod moments;

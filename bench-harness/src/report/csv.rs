@@ -39,7 +39,10 @@ pub fn write(out: &mut dyn Write, _info: &RunInfo, results: &[BenchResult]) -> i
     let mut out = io::BufWriter::new(out);
     writeln!(out, "{}", COLUMNS.join(","))?;
     for result in results {
-        let mut fields = vec![field(&result.name), String::new()];
+        let mut fields = vec![
+            field(&result.name),
+            result.group.as_deref().map(field).unwrap_or_default(),
+        ];
         match &result.outcome {
             Outcome::Measured(m) => {
                 let s = &m.summary;

@@ -52,6 +52,11 @@ pub struct Document {
     pub partial: bool,
     /// In the order the report lists them (by name).
     pub benchmarks: Vec<BenchRecord>,
+    /// The harness's own reference kernel, measured in the same schedule when
+    /// the run saves or compares a baseline: comparing it between two runs
+    /// says how much the machine itself changed speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_reference: Option<EstimateRecord>,
 }
 
 impl Document {
@@ -373,6 +378,19 @@ pub fn document(environment: &Environment, info: &RunInfo, results: &[BenchResul
         methodology: methodology(info),
         partial: false,
         benchmarks: results.iter().map(record).collect(),
+        machine_reference: None,
+    }
+}
+
+/// The headline of `m` as the document records it.
+pub fn estimate(m: &Measured) -> EstimateRecord {
+    EstimateRecord {
+        time_ns: m.estimate.estimate,
+        ci_low_ns: m.estimate.interval.map(|ci| ci.lower),
+        ci_high_ns: m.estimate.interval.map(|ci| ci.upper),
+        relative_half_width: m.precision.and_then(finite),
+        reference_ns: m.reference,
+        block_medians_ns: m.estimate.block_medians.clone(),
     }
 }
 
@@ -423,7 +441,7 @@ fn record(result: &BenchResult) -> BenchRecord {
     };
     BenchRecord {
         name: result.name.clone(),
-        group: None,
+        group: result.group.clone(),
         params: BTreeMap::new(),
         outcome,
         failure,
@@ -471,14 +489,7 @@ fn measurement(m: &Measured) -> MeasurementRecord {
         stop: stop_kind(raw.stop),
         setup_time_ns: raw.setup_time.0,
         total_time_ns: raw.total_time.0,
-        estimate: EstimateRecord {
-            time_ns: m.estimate.estimate,
-            ci_low_ns: m.estimate.interval.map(|ci| ci.lower),
-            ci_high_ns: m.estimate.interval.map(|ci| ci.upper),
-            relative_half_width: m.precision.and_then(finite),
-            reference_ns: m.reference,
-            block_medians_ns: m.estimate.block_medians.clone(),
-        },
+        estimate: estimate(m),
         summary: summary(&m.summary),
         outliers: OutliersRecord {
             fences: FencesRecord {
