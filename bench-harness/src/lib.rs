@@ -162,7 +162,10 @@ fn run_pipeline(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Benc
         Action::List => list(&selected, args.list_format),
         Action::ListBaselines => list_baselines(&baseline::Store::locate()),
         Action::Test => Ok(smoke_test(&mut out, &selected, filtered_out, results)),
-        Action::Bench => measure_all(&mut out, &args, &selected, results),
+        Action::Bench => {
+            let names: Vec<String> = registered.iter().map(|e| e.full_name()).collect();
+            measure_all(&mut out, &args, &selected, &names, results)
+        }
         Action::Help => unreachable!("handled above"),
     };
     match written {
@@ -245,6 +248,7 @@ fn measure_all(
     out: &mut Terminal<Box<dyn WriteColor>>,
     args: &Args,
     selected: &Selection,
+    registered: &[String],
     results: &mut Vec<BenchResult>,
 ) -> Result<i32, String> {
     if selected.is_empty() {
@@ -393,7 +397,14 @@ fn measure_all(
     }
     if let (Some(name), Some(baseline)) = (&args.baseline, &baseline) {
         let threshold = comparison_threshold(args.noise_threshold, machine_change.as_ref());
-        let _ = out.comparison_table(name, baseline, results, machine_change.as_ref(), threshold);
+        let _ = out.comparison_table(
+            name,
+            baseline,
+            results,
+            registered,
+            machine_change.as_ref(),
+            threshold,
+        );
     }
     let _ = out.bench_summary(results, started.elapsed().as_secs_f64());
     write_outputs(args, &environment, &info, results)?;

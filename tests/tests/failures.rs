@@ -35,7 +35,7 @@ fn a_panicking_benchmark_fails_and_the_others_still_run() {
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     assert!(
         out.stdout
-            .contains("test result: FAILED. 3 passed; 3 failed; 1 ignored;"),
+            .contains("test result: FAILED. 4 passed; 3 failed; 1 ignored;"),
         "{}",
         out.stdout
     );

@@ -173,6 +173,7 @@ impl<W: WriteColor> Terminal<W> {
         name: &str,
         baseline: &Document,
         results: &[BenchResult],
+        registered: &[String],
         machine_change: Option<&Comparison>,
         threshold: f64,
     ) -> io::Result<()> {
@@ -258,8 +259,7 @@ impl<W: WriteColor> Terminal<W> {
         let gone: Vec<&str> = baseline
             .benchmarks
             .iter()
-            .filter(|b| b.measurement.is_some())
-            .filter(|b| !results.iter().any(|r| r.name == b.name))
+            .filter(|b| b.measurement.is_some() && !registered.contains(&b.name))
             .map(|b| b.name.as_str())
             .collect();
         let counts: Vec<String> = tally
@@ -273,7 +273,7 @@ impl<W: WriteColor> Terminal<W> {
         if !gone.is_empty() {
             write!(
                 self.out,
-                " · gone (in the baseline, not run now): {}",
+                " · gone (in the baseline, no longer in this binary): {}",
                 gone.join(", ")
             )?;
         }

@@ -35,6 +35,17 @@ fn panics_in_routine() -> u64 {
 #[benchmark]
 fn never_iterates(_b: &mut Bencher) {}
 
+/// Twice the work when `BENCH_FIXTURE_SLOWER` is set: a regression on demand.
+#[benchmark]
+fn spins(b: &mut Bencher) {
+    let rounds: u64 = if std::env::var_os("BENCH_FIXTURE_SLOWER").is_some() {
+        4000
+    } else {
+        2000
+    };
+    b.iter(|| (0..black_box(rounds)).fold(0u64, |acc, x| acc.wrapping_mul(31).wrapping_add(x)))
+}
+
 /// One iteration takes 30 ms: slower than a small --max-time.
 #[benchmark]
 fn sleeps_30ms() {
