@@ -729,3 +729,22 @@ fn text_without_a_file_says_so() {
         "{error}"
     );
 }
+
+/// The pretty table, as `--output FILE` writes it (no colour), with
+/// `--details`.
+#[test]
+fn pretty_matches_golden() {
+    use bench_harness::report::terminal::Terminal;
+    let results = results();
+    let mut table = Terminal::new(
+        termcolor::NoColor::new(Vec::new()),
+        results.iter().map(|r| r.name.as_str()),
+    );
+    table.bench_header(&info()).unwrap();
+    for result in &results {
+        table.bench_row(result, true).unwrap();
+    }
+    table.bench_summary(&results, 1.5).unwrap();
+    let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
+    golden("report.pretty.txt", &text);
+}
