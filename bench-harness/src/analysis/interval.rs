@@ -1,7 +1,9 @@
 //! 95% confidence intervals for the mean (Student t) and for the median
 //! (order statistics, no assumption about the distribution).
 
-use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal, StudentsT};
+use statrs::distribution::{Binomial, DiscreteCDF};
+
+use super::compare::students_t_quantile;
 
 /// The confidence level the harness reports intervals at: 95%.
 pub const CONFIDENCE_LEVEL: f64 = 0.95;
@@ -104,30 +106,6 @@ fn narrowest_median_rank(n: usize) -> Option<(usize, f64)> {
         }
     }
     Some((known_good, coverage(known_good)))
-}
-
-/// Quantile `p` of Student's t with `degrees_of_freedom` ≥ 1.
-///
-/// statrs inverts the incomplete beta function, which is accurate to ~1e-13
-/// up to a few thousand degrees of freedom but drifts beyond (relative error
-/// 3.5e-6 at 10⁵, 7% at 10⁷ — and benchmarks do collect millions of samples).
-/// From 1000 degrees of freedom on, the Cornish–Fisher expansion around the
-/// normal quantile (Abramowitz & Stegun 26.7.5, four terms) is accurate to
-/// an ulp, checked against `scipy.stats.t.ppf` in this module's tests.
-fn students_t_quantile(p: f64, degrees_of_freedom: f64) -> f64 {
-    if degrees_of_freedom < 1000.0 {
-        return StudentsT::new(0.0, 1.0, degrees_of_freedom)
-            .expect("degrees of freedom are at least 1")
-            .inverse_cdf(p);
-    }
-    let z = Normal::standard().inverse_cdf(p);
-    let z2 = z * z;
-    let g1 = z * (z2 + 1.0) / 4.0;
-    let g2 = z * ((5.0 * z2 + 16.0) * z2 + 3.0) / 96.0;
-    let g3 = z * (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) / 384.0;
-    let g4 = z * ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) / 92160.0;
-    let v = degrees_of_freedom;
-    z + g1 / v + g2 / (v * v) + g3 / (v * v * v) + g4 / (v * v * v * v)
 }
 
 #[cfg(test)]

@@ -7,8 +7,7 @@
 
 use std::io::{self, Write};
 
-use bench_runtime::StopReason;
-
+use super::format::stop_word;
 use crate::results::{BenchResult, Outcome, RunInfo};
 
 /// The header row's columns, in order.
@@ -101,17 +100,6 @@ pub fn field(text: &str) -> String {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
         text.to_string()
-    }
-}
-
-/// Why sampling stopped, in the terminal table's word.
-pub(crate) fn stop_word(stop: StopReason) -> &'static str {
-    match stop {
-        StopReason::Precise => "precise",
-        StopReason::TimeBudget => "budget",
-        StopReason::SampleCap => "cap",
-        StopReason::MaxTime => "max-time",
-        StopReason::Abandoned => "stopped",
     }
 }
 

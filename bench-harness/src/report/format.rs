@@ -1,5 +1,7 @@
 //! Number formatting shared by reporters.
 
+use bench_runtime::StopReason;
+
 /// A time in nanoseconds with four significant digits and a unit scaled to
 /// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
 pub fn time(nanos: f64) -> String {
@@ -21,6 +23,17 @@ pub fn time(nanos: f64) -> String {
         .copied()
         .unwrap_or(UNITS[0]);
     format!("{} {unit}", significant(nanos / scale))
+}
+
+/// Why sampling stopped, in one word: the table's `stop` column and CSV's.
+pub fn stop_word(stop: StopReason) -> &'static str {
+    match stop {
+        StopReason::Precise => "precise",
+        StopReason::TimeBudget => "budget",
+        StopReason::SampleCap => "cap",
+        StopReason::MaxTime => "max-time",
+        StopReason::Abandoned => "stopped",
+    }
 }
 
 /// A count with a metric suffix: `950`, `12.3K`, `4.19M`, `1.07G`.

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::csv::stop_word;
+use super::format::stop_word;
 use super::format::{percent, time};
 use crate::analysis::BLOCKS_IN_ONE_GO;
 use crate::results::{BenchResult, Outcome, RunInfo};

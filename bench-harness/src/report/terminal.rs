@@ -6,9 +6,7 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use bench_runtime::StopReason;
-
-use super::format::{count, percent, time};
+use super::format::{count, percent, stop_word, time};
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::analysis::Summary;
 use crate::report::json::Document;
@@ -564,17 +562,6 @@ fn p_value(p: f64) -> String {
         "<0.0001".to_string()
     } else {
         format!("{p:.4}")
-    }
-}
-
-/// Why sampling stopped, in the table's word.
-fn stop_word(stop: StopReason) -> &'static str {
-    match stop {
-        StopReason::Precise => "precise",
-        StopReason::TimeBudget => "budget",
-        StopReason::SampleCap => "cap",
-        StopReason::MaxTime => "max-time",
-        StopReason::Abandoned => "stopped",
     }
 }
 
