@@ -51,6 +51,12 @@ pub struct Args {
     pub noise_threshold: f64,
     /// `--fail-on-regression`: exit with 1 when any benchmark regressed.
     pub fail_on_regression: bool,
+    /// `--counters`: hardware and software counters for every benchmark.
+    pub counters: bool,
+    /// `--pin CPU`: the measuring threads run on this CPU only.
+    pub pin: Option<usize>,
+    /// `--cold`: evict the caches before each sample.
+    pub cold: bool,
 }
 
 /// What a measured run writes (`--format`).
@@ -137,6 +143,9 @@ impl Default for Args {
             baseline: None,
             noise_threshold: DEFAULT_NOISE_THRESHOLD,
             fail_on_regression: false,
+            counters: false,
+            pin: None,
+            cold: false,
         }
     }
 }
@@ -221,6 +230,14 @@ Output:
                           still goes to stdout
   --details               percentiles, confidence intervals, warm-up and stop reason
                           under each row
+
+Machine:
+  --counters              hardware and software counters per iteration (cycles,
+                          instructions, branches, cache, page faults, context
+                          switches, task clock) where the kernel allows them
+  --pin CPU               run the measuring threads on CPU only, and say so
+  --cold                  evict the caches before each sample (a buffer larger than
+                          the last-level cache is walked, untimed): cold-cache figures
 
 Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   --save-baseline NAME    save this run as baseline NAME (after comparing, if
@@ -336,6 +353,16 @@ where
                 parsed.noise_threshold = percentage("--noise-threshold", parser.value()?, true)?
             }
             Long("fail-on-regression") => parsed.fail_on_regression = true,
+            Long("counters") => parsed.counters = true,
+            Long("cold") => parsed.cold = true,
+            Long("pin") => {
+                let text = utf8("--pin", parser.value()?)?;
+                parsed.pin = Some(text.trim().parse().map_err(|_| {
+                    CliError(format!(
+                        "--pin needs a CPU number such as 0 (see `nproc`), got '{text}'"
+                    ))
+                })?);
+            }
             Long("seed") => {
                 let text = utf8("--seed", parser.value()?)?;
                 parsed.seed = Some(text.trim().parse().map_err(|_| {
@@ -632,6 +659,11 @@ mod tests {
                 &["--noise-threshold", "-2"],
                 "--noise-threshold must be a percentage from 0",
             ),
+            (
+                &["--pin", "first"],
+                "--pin needs a CPU number such as 0 (see `nproc`), got 'first'",
+            ),
+            (&["--pin", "-1"], "--pin needs a CPU number"),
             (&["--exact=yes"], "'--exact' takes no value"),
             (
                 &["--precision", "-1"],

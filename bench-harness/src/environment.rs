@@ -1,17 +1,26 @@
 //! Where and when a run happened: the facts a saved result needs so that a
 //! later reader can tell whether two runs are comparable (same compiler,
-//! same machine, same commit).
+//! same build, same machine in the same state, same commit), and that
+//! [`crate::audit`] checks before the figures are trusted.
 //!
-//! Everything here is best effort: a fact that cannot be found is `None`,
-//! never an error, and nothing here reads a clock the benchmarks use.
+//! Everything here is best effort and read only: a fact that cannot be found
+//! is `None`, never an error; nothing here changes a setting, and nothing
+//! reads a clock the benchmarks use. The machine's state comes from `/proc`
+//! and `/sys` through [`Sysfs`], which can be pointed at a copy of those
+//! files (the tests use fixtures of real machines).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::str::FromStr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-/// The machine, toolchain and source a run measured.
+/// The machine, its state, the toolchain, the build and the source a run
+/// measured.
+///
+/// Fields added after the first schema are `#[serde(default)]`: a document
+/// written before them reads with `None` (and an unknown [`Build`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Environment {
     /// When the run started, UTC, RFC 3339 to the second:
@@ -25,6 +34,9 @@ pub struct Environment {
     pub rustc_version: String,
     /// The target triple built for: `x86_64-unknown-linux-gnu`.
     pub target: String,
+    /// How the benchmark binary was compiled.
+    #[serde(default = "Build::unknown")]
+    pub build: Build,
     /// The operating system, as `std::env::consts::OS` names it: `linux`.
     pub os: String,
     /// The kernel release (`/proc/sys/kernel/osrelease`), where available.
@@ -32,8 +44,43 @@ pub struct Environment {
     /// The CPU's model name (`/proc/cpuinfo`), where available.
     pub cpu_model: Option<String>,
     /// Logical cores this process may use
-    /// (`std::thread::available_parallelism`).
+    /// (`std::thread::available_parallelism`, which honours the affinity
+    /// mask and cgroup quota; from files alone, the online CPUs).
     pub logical_cores: Option<usize>,
+    /// The size of CPU 0's last-level cache in bytes: the data or unified
+    /// cache of the highest `level` under
+    /// `/sys/devices/system/cpu/cpu0/cache/index*/`.
+    #[serde(default)]
+    pub last_level_cache_bytes: Option<u64>,
+    /// The cpufreq governor (`cpuN/cpufreq/scaling_governor`):
+    /// `performance`, `powersave`, `schedutil`, ... When CPUs differ, each
+    /// distinct governor in CPU order joined by `/`
+    /// (`performance/powersave`). `None` without cpufreq (most VMs).
+    #[serde(default)]
+    pub governor: Option<String>,
+    /// Whether turbo/boost may raise the clock above its base
+    /// (`/sys/devices/system/cpu/cpufreq/boost` is 1, or
+    /// `/sys/devices/system/cpu/intel_pstate/no_turbo` is 0).
+    #[serde(default)]
+    pub boost: Option<bool>,
+    /// Address space layout randomisation,
+    /// `/proc/sys/kernel/randomize_va_space`: 0 off, 1 stack and libraries,
+    /// 2 also the heap.
+    #[serde(default)]
+    pub aslr: Option<u8>,
+    /// The 1-, 5- and 15-minute load averages (`/proc/loadavg`) when the run
+    /// started.
+    #[serde(default)]
+    pub load_average: Option<[f64; 3]>,
+    /// Whether the machine is a virtual one: the `hypervisor` CPU flag in
+    /// `/proc/cpuinfo`, or a `/sys/hypervisor/type`.
+    #[serde(default)]
+    pub hypervisor: Option<bool>,
+    /// `/proc/sys/kernel/perf_event_paranoid`: which hardware counters an
+    /// unprivileged process may read (-1 all, 2 or more only its own in user
+    /// space).
+    #[serde(default)]
+    pub perf_event_paranoid: Option<i32>,
     /// `git rev-parse HEAD` of the benched crate's checkout; `None` when git
     /// is missing or the crate is not in a checkout.
     pub git_commit: Option<String>,
@@ -42,9 +89,61 @@ pub struct Environment {
     pub git_dirty: Option<bool>,
 }
 
+/// How the benchmark binary was compiled.
+///
+/// These are the facts of bench-harness's own compilation (build.rs and
+/// `cfg!(debug_assertions)`). Cargo compiles a binary's dependencies with
+/// the binary's profile, so they are the benchmark's too, unless
+/// `[profile.*.package]` overrides set bench-harness apart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Build {
+    /// `cfg!(debug_assertions)`: on in `cargo test` and `cargo build`, off
+    /// in `cargo bench` unless the profile turns it on.
+    pub debug_assertions: bool,
+    /// The profile's `opt-level`: `0`, `1`, `2`, `3`, `s`, `z`.
+    pub opt_level: String,
+    /// Cargo's `PROFILE`: `release` for profiles that inherit from release
+    /// (`bench` does), `debug` for the others (`dev`, `test`).
+    pub profile: String,
+}
+
+impl Build {
+    /// The build this code is part of.
+    pub fn current() -> Build {
+        Build {
+            debug_assertions: cfg!(debug_assertions),
+            opt_level: env!("BENCH_HARNESS_OPT_LEVEL").to_string(),
+            profile: env!("BENCH_HARNESS_PROFILE").to_string(),
+        }
+    }
+
+    /// What a document written before builds were recorded reads as.
+    pub fn unknown() -> Build {
+        Build {
+            debug_assertions: false,
+            opt_level: "unknown".to_string(),
+            profile: "unknown".to_string(),
+        }
+    }
+}
+
 impl Environment {
     /// The environment of this process, now.
     pub fn capture() -> Environment {
+        let mut environment = Environment::capture_from(Path::new("/"));
+        // The process may be confined to fewer cores than are online.
+        if let Ok(cores) = std::thread::available_parallelism() {
+            environment.logical_cores = Some(cores.get());
+        }
+        environment
+    }
+
+    /// The environment with the machine's facts read from `/proc` and
+    /// `/sys` under `root` (`/` for this machine); the time, toolchain,
+    /// build and git facts are this process's. `logical_cores` is the
+    /// number of online CPUs.
+    pub fn capture_from(root: &Path) -> Environment {
+        let machine = Sysfs::at(root);
         let checkout = benched_crate_dir();
         let git_commit = checkout.as_deref().and_then(git_commit);
         let git_dirty = git_commit
@@ -56,16 +155,216 @@ impl Environment {
             harness_version: env!("CARGO_PKG_VERSION").to_string(),
             rustc_version: env!("BENCH_HARNESS_RUSTC_VERSION").to_string(),
             target: env!("BENCH_HARNESS_TARGET").to_string(),
+            build: Build::current(),
             os: std::env::consts::OS.to_string(),
-            os_release: read_trimmed("/proc/sys/kernel/osrelease"),
-            cpu_model: std::fs::read_to_string("/proc/cpuinfo")
-                .ok()
-                .and_then(|text| cpu_model(&text)),
-            logical_cores: std::thread::available_parallelism().ok().map(|n| n.get()),
+            os_release: machine.os_release(),
+            cpu_model: machine.cpu_model(),
+            logical_cores: machine.online_cpus(),
+            last_level_cache_bytes: machine.last_level_cache_bytes(),
+            governor: machine.governor(),
+            boost: machine.boost(),
+            aslr: machine.aslr(),
+            load_average: machine.load_average(),
+            hypervisor: machine.hypervisor(),
+            perf_event_paranoid: machine.perf_event_paranoid(),
             git_commit,
             git_dirty,
         }
     }
+}
+
+/// Linux's `/proc` and `/sys` under a root directory: `/` for this machine,
+/// or a copy of the files. Each method reads one fact and returns `None`
+/// when its file is missing, unreadable or not in the expected format.
+#[derive(Debug, Clone)]
+pub struct Sysfs {
+    root: PathBuf,
+}
+
+const CPU_DIR: &str = "sys/devices/system/cpu";
+
+impl Sysfs {
+    /// The files under `root`: `/` for this machine, a fixture's directory
+    /// in tests.
+    pub fn at(root: impl Into<PathBuf>) -> Sysfs {
+        Sysfs { root: root.into() }
+    }
+
+    /// `/proc/sys/kernel/osrelease`: `6.8.0-1012-gcp`.
+    pub fn os_release(&self) -> Option<String> {
+        self.read("proc/sys/kernel/osrelease")
+    }
+
+    /// The first `model name` in `/proc/cpuinfo`.
+    pub fn cpu_model(&self) -> Option<String> {
+        cpu_model(&self.read("proc/cpuinfo")?)
+    }
+
+    /// CPUs online (`/sys/devices/system/cpu/online`, a list like `0-3,6`),
+    /// else the processors `/proc/cpuinfo` lists.
+    pub fn online_cpus(&self) -> Option<usize> {
+        self.read(&format!("{CPU_DIR}/online"))
+            .and_then(|list| cpu_list_len(&list))
+            .or_else(|| {
+                let cpuinfo = self.read("proc/cpuinfo")?;
+                let processors = cpuinfo
+                    .lines()
+                    .filter(|line| line.split(':').next().map(str::trim) == Some("processor"))
+                    .count();
+                (processors > 0).then_some(processors)
+            })
+    }
+
+    /// The `scaling_governor` of every CPU that has one, each distinct
+    /// value once in CPU order, joined by `/`.
+    pub fn governor(&self) -> Option<String> {
+        let mut governors: Vec<String> = Vec::new();
+        for cpu in self.cpu_numbers() {
+            let path = format!("{CPU_DIR}/cpu{cpu}/cpufreq/scaling_governor");
+            if let Some(governor) = self.read(&path) {
+                if !governors.contains(&governor) {
+                    governors.push(governor);
+                }
+            }
+        }
+        (!governors.is_empty()).then(|| governors.join("/"))
+    }
+
+    /// Whether boost/turbo is enabled: the cpufreq driver's global `boost`
+    /// switch, else intel_pstate's `no_turbo`, else CPU 0's policy `boost`
+    /// (amd-pstate).
+    pub fn boost(&self) -> Option<bool> {
+        let switch = |path: &str| match self.read(path)?.as_str() {
+            "1" => Some(true),
+            "0" => Some(false),
+            _ => None,
+        };
+        switch(&format!("{CPU_DIR}/cpufreq/boost"))
+            .or_else(|| {
+                switch(&format!("{CPU_DIR}/intel_pstate/no_turbo")).map(|no_turbo| !no_turbo)
+            })
+            .or_else(|| switch(&format!("{CPU_DIR}/cpu0/cpufreq/boost")))
+    }
+
+    /// `/proc/sys/kernel/randomize_va_space`.
+    pub fn aslr(&self) -> Option<u8> {
+        self.parse("proc/sys/kernel/randomize_va_space")
+    }
+
+    /// The three load averages of `/proc/loadavg`.
+    pub fn load_average(&self) -> Option<[f64; 3]> {
+        let text = self.read("proc/loadavg")?;
+        let mut fields = text.split_whitespace().map(|field| {
+            field
+                .parse::<f64>()
+                .ok()
+                .filter(|load| load.is_finite() && *load >= 0.0)
+        });
+        Some([fields.next()??, fields.next()??, fields.next()??])
+    }
+
+    /// True when `/sys/hypervisor/type` names one; otherwise whether the
+    /// first `flags` line of `/proc/cpuinfo` has `hypervisor` (`None` when
+    /// there is no such line, as on arm64).
+    pub fn hypervisor(&self) -> Option<bool> {
+        if self.read("sys/hypervisor/type").is_some() {
+            return Some(true);
+        }
+        cpu_flag(&self.read("proc/cpuinfo")?, "hypervisor")
+    }
+
+    /// `/proc/sys/kernel/perf_event_paranoid`.
+    pub fn perf_event_paranoid(&self) -> Option<i32> {
+        self.parse("proc/sys/kernel/perf_event_paranoid")
+    }
+
+    /// The `size` of CPU 0's data or unified cache with the highest
+    /// `level` (the largest, if several share it), in bytes.
+    pub fn last_level_cache_bytes(&self) -> Option<u64> {
+        let caches = std::fs::read_dir(self.root.join(CPU_DIR).join("cpu0/cache")).ok()?;
+        caches
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                name.strip_prefix("index")?.parse::<u32>().ok()?;
+                let dir = format!("{CPU_DIR}/cpu0/cache/{name}");
+                if self.read(&format!("{dir}/type")).as_deref() == Some("Instruction") {
+                    return None;
+                }
+                let level: u32 = self.parse(&format!("{dir}/level"))?;
+                let size = cache_size_bytes(&self.read(&format!("{dir}/size"))?)?;
+                Some((level, size))
+            })
+            .max()
+            .map(|(_, size)| size)
+    }
+
+    /// The file at `path` under the root, trimmed; `None` if it is missing,
+    /// unreadable or empty.
+    fn read(&self, path: &str) -> Option<String> {
+        let text = std::fs::read_to_string(self.root.join(path)).ok()?;
+        let text = text.trim();
+        (!text.is_empty()).then(|| text.to_string())
+    }
+
+    fn parse<T: FromStr>(&self, path: &str) -> Option<T> {
+        self.read(path)?.parse().ok()
+    }
+
+    /// N of each `cpuN` directory, ascending.
+    fn cpu_numbers(&self) -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir(self.root.join(CPU_DIR)) else {
+            return Vec::new();
+        };
+        let mut cpus: Vec<u32> = entries
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                name.strip_prefix("cpu")?.parse().ok()
+            })
+            .collect();
+        cpus.sort_unstable();
+        cpus
+    }
+}
+
+/// The CPUs in a kernel CPU list (`0-3,6,8-9`: 7).
+fn cpu_list_len(list: &str) -> Option<usize> {
+    list.split(',').try_fold(0, |count, range| {
+        let (first, last) = match range.trim().split_once('-') {
+            Some((first, last)) => (first.parse::<usize>().ok()?, last.parse::<usize>().ok()?),
+            None => {
+                let cpu = range.trim().parse::<usize>().ok()?;
+                (cpu, cpu)
+            }
+        };
+        (first <= last).then(|| count + last - first + 1)
+    })
+}
+
+/// A cache `size` as sysfs writes it (`32K`; also `8M`, `1G`, plain bytes)
+/// in bytes.
+fn cache_size_bytes(size: &str) -> Option<u64> {
+    let size = size.trim();
+    let digits = size
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(size.len());
+    let (number, unit) = size.split_at(digits);
+    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        _ => return None,
+    };
+    number.parse::<u64>().ok()?.checked_mul(scale)
+}
+
+/// Whether the first `flags` line of a `/proc/cpuinfo` text lists `flag`;
+/// `None` without a `flags` line.
+fn cpu_flag(cpuinfo: &str, flag: &str) -> Option<bool> {
+    cpuinfo.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        (key.trim() == "flags").then(|| value.split_whitespace().any(|f| f == flag))
+    })
 }
 
 /// `time` in UTC as RFC 3339 to the second (`2026-11-21T09:50:00Z`). Times
@@ -147,12 +446,6 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
         .flatten()
 }
 
-fn read_trimmed(path: &str) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_string())
-}
-
 /// The first `model name` of a `/proc/cpuinfo` text.
 fn cpu_model(cpuinfo: &str) -> Option<String> {
     cpuinfo.lines().find_map(|line| {
@@ -224,6 +517,28 @@ mod tests {
             Some("Intel(R) Xeon(R) CPU @ 2.60GHz")
         );
         assert_eq!(cpu_model("processor\t: 0\nBogoMIPS\t: 50.00\n"), None);
+    }
+
+    #[test]
+    fn cpu_lists_count_ranges_and_single_cpus() {
+        assert_eq!(cpu_list_len("0"), Some(1));
+        assert_eq!(cpu_list_len("0-3"), Some(4));
+        assert_eq!(cpu_list_len("0-3,6,8-9"), Some(7));
+        assert_eq!(cpu_list_len("3-1"), None);
+        assert_eq!(cpu_list_len("zero"), None);
+    }
+
+    #[test]
+    fn cache_sizes_in_every_unit() {
+        assert_eq!(cache_size_bytes("32K"), Some(32 * 1024));
+        assert_eq!(cache_size_bytes("2048K"), Some(2 << 20));
+        assert_eq!(cache_size_bytes("8M"), Some(8 << 20));
+        assert_eq!(cache_size_bytes("1G"), Some(1 << 30));
+        assert_eq!(cache_size_bytes("512"), Some(512));
+        assert_eq!(cache_size_bytes("32 KB"), Some(32 * 1024));
+        assert_eq!(cache_size_bytes("K"), None);
+        assert_eq!(cache_size_bytes("32X"), None);
+        assert_eq!(cache_size_bytes("99999999999999999999G"), None);
     }
 
     #[test]

@@ -35,9 +35,11 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+pub mod audit;
 pub mod baseline;
 pub mod cli;
 pub mod environment;
+pub mod instruments;
 mod registry;
 pub mod report;
 pub mod results;
@@ -50,6 +52,7 @@ use std::time::Instant;
 
 pub use bench_macros::benchmark;
 pub use bench_runtime::clock::known_cost;
+pub use bench_runtime::counter::alloc::CountingAlloc;
 pub use bench_runtime::{black_box, Bencher};
 
 use bench_runtime::{Clock, Nanos, SamplerConfig, StopRule, TimerPrecision};
@@ -265,7 +268,24 @@ fn measure_all(
         Some(name) => Some(store.load(name).map_err(|e| e.to_string())?),
         None => None,
     };
+    if let Some(cpu) = args.pin {
+        let allowed = bench_runtime::affinity::allowed_cpus().unwrap_or_default();
+        if !allowed.contains(&cpu) {
+            let list: Vec<String> = allowed.iter().map(usize::to_string).collect();
+            return Err(format!(
+                "--pin {cpu}: this process may run on CPUs {} only; pick one of them",
+                list.join(", ")
+            ));
+        }
+    }
     let environment = environment::Environment::capture();
+    let cold_bytes = args.cold.then(|| cold_buffer_bytes(&environment));
+    let _ = out.machine(
+        &audit::header(&environment),
+        &audit::audit(&environment),
+        args.pin,
+        cold_bytes,
+    );
     let started = Instant::now();
     let clock = Clock::select(args.timer).map_err(|e| e.to_string())?;
     let timer = TimerPrecision::measure(&clock);
@@ -313,6 +333,7 @@ fn measure_all(
                 entry: s.bench,
                 config,
                 paired_group,
+                counters: args.counters || s.bench.options.counters,
             });
         }
     }
@@ -324,6 +345,7 @@ fn measure_all(
             entry: &registry::MACHINE_REFERENCE,
             config: sampler_config(args, &registry::MACHINE_REFERENCE.options, &info),
             paired_group: None,
+            counters: false,
         });
         jobs.len() - 1
     });
@@ -334,6 +356,7 @@ fn measure_all(
         entry: &registry::LOOP_OVERHEAD,
         config: sampler_config(args, &registry::LOOP_OVERHEAD.options, &info),
         paired_group: None,
+        counters: false,
     });
     let overhead_job = jobs.len() - 1;
     let plan = run::Plan {
@@ -347,9 +370,11 @@ fn measure_all(
             / MIN_ROUNDS as f64,
         seed: info.seed,
         overhead: info.overhead,
+        pin: args.pin,
+        cold_bytes,
     };
-    let mut measured: Vec<Option<Result<bench_runtime::Measurement, run::Failure>>> =
-        vec![None; jobs.len()];
+    type Reported = Result<(bench_runtime::Measurement, instruments::Extras), run::Failure>;
+    let mut measured: Vec<Option<Reported>> = vec![None; jobs.len()];
     let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
     run::measure(&jobs, &plan, |job, result, round_log| {
         round_logs[job] = round_log;
@@ -357,15 +382,21 @@ fn measure_all(
     });
 
     let mut take = |job: usize| measured[job].take().expect("every job reports once");
-    if let Ok(empty) = take(overhead_job) {
+    let mut harness_allocations = Default::default();
+    if let Ok((empty, extras)) = take(overhead_job) {
         info.overhead = run::loop_overhead(&empty, info.overhead.per_sample);
+        harness_allocations = extras.allocations_per_sample();
     }
     let context = results::Context {
         overhead: info.overhead,
         timer,
         target_precision,
     };
-    let analyse = |job: usize, m| Measured::analyse(m, jobs[job].config.clone(), &context);
+    let analyse = |job: usize, (m, extras)| {
+        let mut measured = Measured::analyse(m, jobs[job].config.clone(), &context);
+        measured.attach(extras, harness_allocations);
+        measured
+    };
     let machine_reference = reference_job.and_then(|job| take(job).ok().map(|m| analyse(job, m)));
     for (job, &row) in job_rows.iter().enumerate() {
         let outcome = match take(job) {
@@ -441,6 +472,15 @@ fn comparison_threshold(
         }
     });
     noise_threshold + machine
+}
+
+/// `--cold` walks twice the last-level cache (64 MiB where sysfs does not
+/// say), so whatever it held is gone; at most 256 MiB, since a virtual
+/// machine may report the host's whole cache (480 MiB here).
+fn cold_buffer_bytes(environment: &environment::Environment) -> usize {
+    environment
+        .last_level_cache_bytes
+        .map_or(64 << 20, |bytes| (2 * bytes).min(256 << 20) as usize)
 }
 
 /// A benchmark's result, with its group.

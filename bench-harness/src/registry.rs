@@ -40,6 +40,8 @@ pub struct BenchOptions {
     pub group: Option<&'static str>,
     /// `baseline`: the group's reference.
     pub baseline: bool,
+    /// `counters`: measure hardware and software counters (as `--counters`).
+    pub counters: bool,
 }
 
 impl BenchOptions {
@@ -52,6 +54,7 @@ impl BenchOptions {
         min_samples: None,
         group: None,
         baseline: false,
+        counters: false,
     };
 }
 

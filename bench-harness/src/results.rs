@@ -6,6 +6,7 @@ use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, StopRule, Tim
 
 use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Summary};
+use crate::instruments::{AllocRates, Extras};
 use crate::report::format::{percent, time};
 use crate::run::{Failure, Overhead, Schedule};
 
@@ -128,6 +129,11 @@ pub struct Measured {
     /// Things the reader must know to trust (or distrust) the figures, each
     /// with what to do about it.
     pub notes: Vec<String>,
+    /// Counters, allocations, CPU time and the CPUs it ran on.
+    pub extras: Extras,
+    /// What the harness itself allocates per sample, subtracted from
+    /// [`Extras::allocations`].
+    pub harness_allocations: AllocRates,
 }
 
 /// What the analysis needs besides the samples.
@@ -175,9 +181,32 @@ impl Measured {
             within_slice_spread,
             drift,
             notes: Vec::new(),
+            extras: Extras::default(),
+            harness_allocations: AllocRates::default(),
         };
         result.notes = notes(&result, &within, context);
         result
+    }
+
+    /// Adds what the instruments measured, and the notes about it.
+    pub fn attach(&mut self, extras: Extras, harness_allocations: AllocRates) {
+        if let Some(ratio) = extras.cpu_ratio().filter(|&r| r < LOW_CPU_RATIO) {
+            self.notes.push(format!(
+                "CPU time was {} of wall time: the benchmark waited (I/O, a lock, a sleep) or \
+                 was descheduled; if it should be CPU-bound, look for the wait or quieten the \
+                 machine",
+                percent(ratio),
+            ));
+        }
+        self.extras = extras;
+        self.harness_allocations = harness_allocations;
+    }
+
+    /// Allocations per iteration, the harness's own taken out; `None` when
+    /// `CountingAlloc` is not the global allocator.
+    pub fn allocations(&self) -> Option<AllocRates> {
+        self.extras
+            .allocations_per_iteration(self.harness_allocations)
     }
 
     /// The headline estimate, in nanoseconds per iteration: the mean over
@@ -211,6 +240,10 @@ fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
     values.sort_by(f64::total_cmp);
     values
 }
+
+/// Below this share of wall time spent on the CPU, a benchmark is said to
+/// have waited.
+const LOW_CPU_RATIO: f64 = 0.9;
 
 /// Above this coefficient of variation (within slices, outliers excluded)
 /// the spread is reported as high.

@@ -24,6 +24,7 @@ use bench_runtime::{
 };
 
 use crate::analysis;
+use crate::instruments::{Extras, Instruments};
 use crate::registry::BenchEntry;
 
 /// Why a benchmark did not produce a result.
@@ -81,6 +82,8 @@ pub struct Job {
     /// Members of one A/B group (a group with a `baseline`) share a number:
     /// they are measured round by round, one sample each per round.
     pub paired_group: Option<usize>,
+    /// Read hardware and software counters around each sample.
+    pub counters: bool,
 }
 
 /// Settings every job shares.
@@ -96,6 +99,10 @@ pub struct Plan {
     pub seed: u64,
     /// Subtracted by the precision rule as by the analysis.
     pub overhead: Overhead,
+    /// `--pin`: every worker thread runs on this CPU.
+    pub pin: Option<usize>,
+    /// `--cold`: the size of the buffer walked before each sample.
+    pub cold_bytes: Option<usize>,
 }
 
 /// For a member of an A/B group: round `r` of the group recorded sample
@@ -127,7 +134,7 @@ pub fn run_once(entry: &BenchEntry, clock: Clock) -> Result<(), Failure> {
 pub fn measure(
     jobs: &[Job],
     plan: &Plan,
-    mut done: impl FnMut(usize, Result<Measurement, Failure>, Option<RoundLog>),
+    mut done: impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),
 ) {
     let mut rng = fastrand::Rng::with_seed(plan.seed);
     let units = units(jobs);
@@ -214,13 +221,13 @@ impl Unit {
         &mut self,
         slice: Nanos,
         rng: &mut fastrand::Rng,
-        done: &mut impl FnMut(usize, Result<Measurement, Failure>, Option<RoundLog>),
+        done: &mut impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),
     ) -> bool {
         match self {
             Unit::Single(index, worker) => match worker.run_slice(slice, true) {
                 Slice::Paused { .. } => false,
                 Slice::Finished(result) => {
-                    done(*index, result, None);
+                    done(*index, *result, None);
                     true
                 }
             },
@@ -237,7 +244,8 @@ impl Unit {
                             member.recorded = recorded;
                         }
                         Slice::Finished(result) => {
-                            let recorded = result.as_ref().map_or(0, |m| m.samples.len());
+                            let result = *result;
+                            let recorded = result.as_ref().map_or(0, |(m, _)| m.samples.len());
                             member
                                 .log
                                 .push((recorded > member.recorded).then(|| recorded - 1));
@@ -261,7 +269,7 @@ enum Command {
 
 enum Reply {
     Paused { recorded: usize },
-    Finished(Result<Measurement, Failure>),
+    Finished(Box<Result<(Measurement, Extras), Failure>>),
 }
 
 /// What a slice ended with.
@@ -270,7 +278,7 @@ enum Slice {
     Paused {
         recorded: usize,
     },
-    Finished(Result<Measurement, Failure>),
+    Finished(Box<Result<(Measurement, Extras), Failure>>),
 }
 
 /// A benchmark on its own thread, waiting for slices.
@@ -289,6 +297,7 @@ impl Worker {
         let (outbox, replies) = mpsc::channel();
         let clock = plan.clock;
         let precision = PrecisionCheck::new(plan.precision, plan.overhead);
+        let (pin, cold_bytes) = (plan.pin, plan.cold_bytes);
         let thread = thread::Builder::new()
             .name(job.entry.name.replace('\0', "?"))
             // As much stack as the main thread has: benchmarks may recurse.
@@ -297,6 +306,17 @@ impl Worker {
                 let Ok(Command::Run { slice, .. }) = inbox.recv() else {
                     return;
                 };
+                if let Some(cpu) = pin {
+                    if let Err(message) = bench_runtime::affinity::pin_current_thread(cpu) {
+                        let failure = Failure {
+                            message,
+                            location: None,
+                        };
+                        let _ = outbox.send(Reply::Finished(Box::new(Err(failure))));
+                        return;
+                    }
+                }
+                let instruments = Instruments::open(job.counters, cold_bytes);
                 let mut driver = Slices {
                     sampler: Sampler::new(job.config),
                     clock,
@@ -305,17 +325,19 @@ impl Worker {
                     inbox,
                     outbox: outbox.clone(),
                     precision,
+                    instruments,
                 };
                 let result = call(job.entry, &mut driver, clock).map(|()| {
                     // A body that returned early (or panicked) leaves its
                     // sampler unfinished; a finished one always is.
                     driver.sampler.abandon();
-                    driver
+                    let measurement = driver
                         .sampler
                         .finish()
-                        .expect("an abandoned sampler is done")
+                        .expect("an abandoned sampler is done");
+                    (measurement, driver.instruments.extras)
                 });
-                let _ = outbox.send(Reply::Finished(result));
+                let _ = outbox.send(Reply::Finished(Box::new(result)));
             })
             .expect("the OS starts a benchmark thread");
         Worker {
@@ -328,10 +350,10 @@ impl Worker {
     /// Lets the worker measure for `slice`.
     fn run_slice(&mut self, slice: Nanos, new_block: bool) -> Slice {
         let lost = || {
-            Slice::Finished(Err(Failure {
+            Slice::Finished(Box::new(Err(Failure {
                 message: "the benchmark thread stopped without a result".into(),
                 location: None,
-            }))
+            })))
         };
         if self
             .commands
@@ -363,21 +385,27 @@ struct Slices {
     inbox: Receiver<Command>,
     outbox: Sender<Reply>,
     precision: PrecisionCheck,
+    instruments: Instruments,
 }
 
 impl Driver for Slices {
     fn drive(&mut self, routine: &mut Routine<'_>) {
         let clock = self.clock;
+        let now = || clock.elapsed(bench_runtime::Ticks(0), clock.start());
         self.sampler
             .charge(clock.elapsed(self.started, clock.start()));
         loop {
+            let slice_start = now();
+            self.instruments.slice_started();
             run_slice(
                 &mut self.sampler,
                 routine,
-                &mut || clock.elapsed(bench_runtime::Ticks(0), clock.start()),
+                &mut || now(),
                 self.slice,
                 &mut self.precision,
+                &mut self.instruments,
             );
+            self.instruments.slice_ended(now() - slice_start);
             let recorded = self.sampler.samples().len();
             if self.sampler.is_done() || self.outbox.send(Reply::Paused { recorded }).is_err() {
                 return;
@@ -406,15 +434,19 @@ fn run_slice(
     now: &mut dyn FnMut() -> Nanos,
     slice: Nanos,
     precision: &mut PrecisionCheck,
+    instruments: &mut Instruments,
 ) {
     let bounded = slice.0.is_finite();
     let recorded_before = sampler.samples().len();
     let start = now();
     let mut before = start;
     while let Some(iters) = sampler.next_iters() {
+        let samples_before = sampler.samples().len();
+        instruments.sample_starting();
         let elapsed = routine(iters);
         let after = now();
         sampler.record(elapsed, after - before);
+        instruments.sample_ended(iters, sampler.samples().len() > samples_before);
         let recorded = sampler.samples().len() > recorded_before;
         if bounded {
             if (after - start).0 >= slice.0 && (recorded || !sampler.is_measuring()) {
@@ -645,6 +677,7 @@ mod tests {
                 &mut clock,
                 Nanos(slice),
                 &mut precision,
+                &mut Instruments::none(),
             );
             slice_number.set(slice_number.get() + 1);
             sampler.resume();

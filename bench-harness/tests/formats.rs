@@ -13,7 +13,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use bench_harness::environment::Environment;
+use bench_harness::environment::{Build, Environment};
 use bench_harness::report::json::{self, Document, LoadError, MeasurementRecord};
 use bench_harness::report::{bencher, csv, markdown};
 use bench_harness::results::{BenchResult, Context, Measured, Outcome, RunInfo};
@@ -57,10 +57,22 @@ fn environment() -> Environment {
         harness_version: "0.1.0".to_string(),
         rustc_version: "rustc 1.95.0 (59807616e 2026-04-14)".to_string(),
         target: "x86_64-unknown-linux-gnu".to_string(),
+        build: Build {
+            debug_assertions: false,
+            opt_level: "3".to_string(),
+            profile: "release".to_string(),
+        },
         os: "linux".to_string(),
         os_release: Some("6.8.0-1012-gcp".to_string()),
         cpu_model: Some("Intel(R) Xeon(R) CPU @ 2.60GHz".to_string()),
         logical_cores: Some(2),
+        last_level_cache_bytes: Some(33 << 20),
+        governor: None,
+        boost: None,
+        aslr: Some(2),
+        load_average: Some([0.4, 0.25, 0.1]),
+        hypervisor: Some(true),
+        perf_event_paranoid: Some(2),
         git_commit: Some("0123456789abcdef0123456789abcdef01234567".to_string()),
         git_dirty: Some(false),
     }

@@ -28,7 +28,7 @@ fn takes_a_bencher(b: &mut Bencher) {
 }
 
 // The line is the function name's, wherever the attribute is.
-const RENAMED_LINE: u32 = line!() + 11;
+const RENAMED_LINE: u32 = line!() + 12;
 #[benchmark(
     name = "custom_name",
     ignore,
@@ -37,7 +37,8 @@ const RENAMED_LINE: u32 = line!() + 11;
     max_time = 10,
     min_samples = 3,
     group = "renamed",
-    baseline
+    baseline,
+    counters
 )]
 const fn renamed_with_every_option() {}
 
@@ -142,6 +143,7 @@ fn options_are_registered_as_written() {
             min_samples: Some(3),
             group: Some("renamed"),
             baseline: true,
+            counters: true,
         }
     );
     assert_eq!(

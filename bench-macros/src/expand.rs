@@ -84,6 +84,7 @@ fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let baseline = options.baseline;
+    let counters = options.counters;
     quote! {
         #private::BenchOptions {
             ignore: #ignore,
@@ -93,6 +94,7 @@ fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
             min_samples: #min_samples,
             group: #group,
             baseline: #baseline,
+            counters: #counters,
         }
     }
 }

@@ -30,6 +30,8 @@ pub struct Options {
     pub group: Option<LitStr>,
     /// `baseline`: the group's reference in an in-run A/B comparison.
     pub baseline: bool,
+    /// `counters`: measure hardware and software counters.
+    pub counters: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -42,11 +44,12 @@ enum Key {
     MinSamples,
     Group,
     Baseline,
+    Counters,
     Crate,
 }
 
 impl Key {
-    const ALL: [Key; 9] = [
+    const ALL: [Key; 10] = [
         Key::Name,
         Key::Ignore,
         Key::WarmUpTime,
@@ -55,6 +58,7 @@ impl Key {
         Key::MinSamples,
         Key::Group,
         Key::Baseline,
+        Key::Counters,
         Key::Crate,
     ];
 
@@ -68,6 +72,7 @@ impl Key {
             Key::MinSamples => "min_samples",
             Key::Group => "group",
             Key::Baseline => "baseline",
+            Key::Counters => "counters",
             Key::Crate => "crate",
         }
     }
@@ -83,6 +88,7 @@ impl Key {
             Key::MinSamples => "min_samples = 20",
             Key::Group => "group = \"sort\"",
             Key::Baseline => "baseline",
+            Key::Counters => "counters",
             Key::Crate => "crate = bench_harness",
         }
     }
@@ -200,6 +206,7 @@ pub fn parse(args: TokenStream) -> syn::Result<Options> {
                 options.baseline = errors.record(option.flag(key)).is_some();
                 baseline_key = Some(&option.key);
             }
+            Key::Counters => options.counters = errors.record(option.flag(key)).is_some(),
             Key::Crate => options.krate = errors.record(value().and_then(crate_path)),
         }
     }

@@ -18,8 +18,10 @@
 //! assert!(measurement.samples.iter().all(|s| s.per_iter() == Nanos(50.0)));
 //! ```
 
+pub mod affinity;
 pub mod bencher;
 pub mod clock;
+pub mod counter;
 pub mod sampler;
 pub mod units;
 

@@ -227,6 +227,38 @@ pub struct MeasurementRecord {
     pub drift: Option<f64>,
     /// What the reader must know to trust the figures, with remedies.
     pub notes: Vec<String>,
+    /// Counters per iteration (`--counters`), the cost of reading them
+    /// subtracted, by event name; empty when none were measured.
+    #[serde(default)]
+    pub counters: BTreeMap<String, f64>,
+    /// Allocations per iteration, the harness's own subtracted, when
+    /// `CountingAlloc` is the global allocator.
+    #[serde(default)]
+    pub allocations: Option<AllocationsRecord>,
+    /// The benchmark thread's CPU time over its slices, against their wall
+    /// time.
+    #[serde(default)]
+    pub cpu: Option<CpuRecord>,
+    /// The CPUs its slices ran on.
+    #[serde(default)]
+    pub cpus: Vec<usize>,
+}
+
+/// Allocations per iteration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AllocationsRecord {
+    pub allocations: f64,
+    pub deallocations: f64,
+    pub reallocations: f64,
+    pub bytes_allocated: f64,
+}
+
+/// CPU time against wall time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CpuRecord {
+    pub user_ns: f64,
+    pub system_ns: f64,
+    pub wall_ns: f64,
 }
 
 /// One sample as the clock read it: `iters` iterations in `elapsed_ns`,
@@ -510,6 +542,27 @@ fn measurement(m: &Measured) -> MeasurementRecord {
         within_slice_spread: m.within_slice_spread,
         drift: m.drift.and_then(finite),
         notes: m.notes.clone(),
+        counters: m
+            .extras
+            .counters
+            .iter()
+            .filter_map(|(event, _)| {
+                let value = m.extras.per_iteration(*event).and_then(finite)?;
+                Some((event.name().to_string(), value))
+            })
+            .collect(),
+        allocations: m.allocations().map(|a| AllocationsRecord {
+            allocations: a.allocations,
+            deallocations: a.deallocations,
+            reallocations: a.reallocations,
+            bytes_allocated: a.bytes_allocated,
+        }),
+        cpu: m.extras.cpu.map(|(cpu, wall)| CpuRecord {
+            user_ns: cpu.user.0,
+            system_ns: cpu.system.0,
+            wall_ns: wall.0,
+        }),
+        cpus: m.extras.cpus.clone(),
     }
 }
 
@@ -575,7 +628,7 @@ pub fn to_string(doc: &Document) -> String {
 }
 
 /// Arrays of numbers written on one line.
-const INLINE_ARRAYS: [&str; 2] = ["slice_starts", "block_medians_ns"];
+const INLINE_ARRAYS: [&str; 4] = ["slice_starts", "block_medians_ns", "load_average", "cpus"];
 
 /// serde_json's pretty layout, except that the elements of a `samples`
 /// array take one line each (`{"iters": 1024, "elapsed_ns": 17034.5}`)

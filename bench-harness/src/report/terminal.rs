@@ -7,8 +7,11 @@ use std::io;
 use termcolor::{Color, ColorSpec, WriteColor};
 
 use super::format::{count, percent, stop_word, time};
+use bench_runtime::counter::Event;
+
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::analysis::Summary;
+use crate::audit::Warning;
 use crate::report::json::Document;
 use crate::results::{
     BenchResult, Compared, GroupReport, Measured, Outcome, RunInfo, HIGH_CV, MACHINE_DRIFT,
@@ -49,6 +52,44 @@ impl<W: WriteColor> Terminal<W> {
 
     pub fn into_inner(self) -> W {
         self.out
+    }
+
+    /// Before measuring: the machine in one line, then what makes its figures
+    /// less trustworthy (the loud ones first), and how the run was set up.
+    pub fn machine(
+        &mut self,
+        header: &str,
+        warnings: &[Warning],
+        pin: Option<usize>,
+        cold_bytes: Option<usize>,
+    ) -> io::Result<()> {
+        for warning in warnings.iter().filter(|w| w.loud) {
+            self.colour(Color::Red, true)?;
+            writeln!(self.out, "warning: {}", warning.message)?;
+            self.out.reset()?;
+        }
+        self.dim()?;
+        writeln!(self.out, "machine: {header}")?;
+        self.out.reset()?;
+        for warning in warnings.iter().filter(|w| !w.loud) {
+            self.colour(Color::Yellow, false)?;
+            writeln!(self.out, "warning: {}", warning.message)?;
+            self.out.reset()?;
+        }
+        let mut setup = Vec::new();
+        if let Some(cpu) = pin {
+            setup.push(format!("measuring threads pinned to CPU {cpu}"));
+        }
+        if let Some(bytes) = cold_bytes {
+            setup.push(format!(
+                "cold caches: {} MiB walked before each sample, untimed",
+                bytes >> 20
+            ));
+        }
+        if !setup.is_empty() {
+            writeln!(self.out, "{}", setup.join(" · "))?;
+        }
+        Ok(())
     }
 
     /// The run's header: what clock measures, how finely, what is subtracted,
@@ -152,6 +193,7 @@ impl<W: WriteColor> Terminal<W> {
             writeln!(self.out)?;
             self.out.reset()?;
         }
+        self.instrument_lines(m)?;
         if details {
             self.details(m)?;
         }
@@ -365,6 +407,66 @@ impl<W: WriteColor> Terminal<W> {
         write!(self.out, "  {outliers:>8}  {:>8}", s.n)
     }
 
+    /// Counters and allocations per iteration, when measured.
+    fn instrument_lines(&mut self, m: &Measured) -> io::Result<()> {
+        let extras = &m.extras;
+        if !extras.counters.is_empty() {
+            let per = |e: Event| extras.per_iteration(e);
+            let mut parts: Vec<String> = extras
+                .counters
+                .iter()
+                .map(|(event, _)| {
+                    let value = per(*event).unwrap_or(0.0);
+                    match event {
+                        Event::TaskClock => format!("{} {}", time(value), event.name()),
+                        _ => format!("{} {}", amount(value), event.name()),
+                    }
+                })
+                .collect();
+            if let (Some(i), Some(c)) = (per(Event::Instructions), per(Event::Cycles)) {
+                parts.push(format!("IPC {:.2}", i / c.max(f64::MIN_POSITIVE)));
+            }
+            for (misses, of, what) in [
+                (Event::BranchMisses, Event::Branches, "branch-miss rate"),
+                (
+                    Event::CacheMisses,
+                    Event::CacheReferences,
+                    "cache-miss rate",
+                ),
+                (
+                    Event::L1dReadMisses,
+                    Event::L1dReadAccesses,
+                    "L1d-miss rate",
+                ),
+            ] {
+                if let (Some(m), Some(o)) = (per(misses), per(of)) {
+                    if o > 0.0 {
+                        parts.push(format!("{} {what}", percent(m / o)));
+                    }
+                }
+            }
+            if extras.multiplexed {
+                parts.push("(multiplexed: scaled)".to_string());
+            }
+            self.dim()?;
+            writeln!(self.out, "  counters per iteration: {}", parts.join(" · "))?;
+            self.out.reset()?;
+        }
+        if let Some(a) = m.allocations() {
+            self.dim()?;
+            writeln!(
+                self.out,
+                "  allocations per iteration: {} allocs · {} deallocs · {} reallocs · {} bytes",
+                amount(a.allocations),
+                amount(a.deallocations),
+                amount(a.reallocations),
+                amount(a.bytes_allocated),
+            )?;
+            self.out.reset()?;
+        }
+        Ok(())
+    }
+
     /// `--details`: percentiles, intervals, outlier classes, warm-up, stop.
     fn details(&mut self, m: &Measured) -> io::Result<()> {
         let s = &m.summary;
@@ -416,6 +518,18 @@ impl<W: WriteColor> Terminal<W> {
             (false, Some(cv)) => format!("not steady (rolling CV {})", percent(cv)),
             (_, None) => "not steady (window never filled)".to_string(),
         };
+        if let Some((cpu, wall)) = m.extras.cpu {
+            let cpus: Vec<String> = m.extras.cpus.iter().map(usize::to_string).collect();
+            writeln!(
+                self.out,
+                "    machine      CPU time {} user + {} system of {} wall ({}) · ran on CPU {}",
+                time(cpu.user.0),
+                time(cpu.system.0),
+                time(wall.0),
+                percent(m.extras.cpu_ratio().unwrap_or(0.0)),
+                cpus.join(", "),
+            )?;
+        }
         let iters = m.measurement.samples.first().map_or(0, |s| s.iters);
         writeln!(
             self.out,
@@ -435,6 +549,21 @@ impl<W: WriteColor> Terminal<W> {
     pub fn bench_summary(&mut self, results: &[BenchResult], seconds: f64) -> io::Result<()> {
         let tally = Tally::of(results);
         writeln!(self.out)?;
+        let refused = results.iter().find_map(|r| {
+            let refusals = &r.measured()?.extras.refusals;
+            (!refusals.is_empty()).then_some(refusals)
+        });
+        for refusal in refused.into_iter().flatten() {
+            let events: Vec<&str> = refusal.events.iter().map(|e| e.name()).collect();
+            self.colour(Color::Yellow, false)?;
+            writeln!(
+                self.out,
+                "note: counters not measured ({}): {}",
+                events.join(", "),
+                refusal.reason
+            )?;
+            self.out.reset()?;
+        }
         let mut drifts: Vec<f64> = results.iter().filter_map(|r| r.measured()?.drift).collect();
         drifts.sort_by(f64::total_cmp);
         let drifted = drifts.iter().filter(|&&d| d > MACHINE_DRIFT).count();
@@ -542,6 +671,15 @@ fn ab_words(verdict: Verdict) -> &'static str {
         Verdict::Regressed => "slower",
         Verdict::Improved => "faster",
         Verdict::NoChange | Verdict::WithinNoise => "no difference found",
+    }
+}
+
+/// A count per iteration: `0.00`, `12.5`, `3.20K`.
+fn amount(value: f64) -> String {
+    if value.abs() < 1000.0 {
+        format!("{value:.2}")
+    } else {
+        count(value.round().max(0.0) as u64)
     }
 }
 

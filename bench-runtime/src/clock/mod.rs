@@ -11,6 +11,7 @@
 //! `read_stop`); this module picks one by `cfg` and is the only code that does.
 
 mod calibrate;
+pub mod cpu;
 mod error;
 pub mod known_cost;
 mod os;

@@ -46,6 +46,18 @@ fn spins(b: &mut Bencher) {
     b.iter(|| (0..black_box(rounds)).fold(0u64, |acc, x| acc.wrapping_mul(31).wrapping_add(x)))
 }
 
+/// Maps 40 MiB afresh each iteration (above glibc's largest mmap threshold)
+/// and touches every page: about 10,240 page faults per iteration.
+#[benchmark]
+fn touches_pages() -> usize {
+    let mut buffer: Vec<u8> = Vec::with_capacity(40 << 20);
+    let spare = buffer.spare_capacity_mut();
+    for page in spare.iter_mut().step_by(4096) {
+        page.write(1);
+    }
+    black_box(buffer.capacity())
+}
+
 /// One iteration takes 30 ms: slower than a small --max-time.
 #[benchmark]
 fn sleeps_30ms() {

@@ -1,0 +1,213 @@
+//! What a benchmark's worker measures besides time: hardware and software
+//! counters (`--counters`), allocations (with `CountingAlloc` installed),
+//! CPU time against wall time, the CPUs it ran on, and the cache eviction of
+//! `--cold`. Everything here happens outside the timed region: before and
+//! after each sample, and around each slice.
+
+use bench_runtime::clock::cpu::{thread_cpu_time, CpuTime};
+use bench_runtime::counter::alloc::{self, AllocCounts};
+use bench_runtime::counter::{Counters, Event, Reading, Refusal};
+use bench_runtime::{affinity, Nanos};
+
+/// Totals over a benchmark's recorded samples, and how it ran.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// Iterations over the recorded samples: the divisor of per-iteration
+    /// figures.
+    pub iterations: u64,
+    /// Recorded samples: the counters' and allocations' own cost is
+    /// subtracted once per sample.
+    pub samples: u64,
+    /// Counter totals over the recorded samples, the cost of the reads
+    /// themselves subtracted, for the events that opened.
+    pub counters: Vec<(Event, f64)>,
+    /// Counters the kernel refused, with why.
+    pub refusals: Vec<Refusal>,
+    /// Whether any counter was multiplexed (scaled from part of the time).
+    pub multiplexed: bool,
+    /// Allocation totals over the recorded samples, when `CountingAlloc` is
+    /// the global allocator.
+    pub allocations: Option<AllocCounts>,
+    /// CPU time of the benchmark's thread over its slices, and their wall
+    /// time.
+    pub cpu: Option<(CpuTime, Nanos)>,
+    /// The CPUs its slices ran on, ascending.
+    pub cpus: Vec<usize>,
+}
+
+impl Extras {
+    /// A counter per iteration.
+    pub fn per_iteration(&self, event: Event) -> Option<f64> {
+        let total = self.counters.iter().find(|(e, _)| *e == event)?.1;
+        (self.iterations > 0).then(|| total / self.iterations as f64)
+    }
+
+    /// Allocations per iteration, less `overhead_per_sample` (what the
+    /// harness itself allocates around a sample).
+    pub fn allocations_per_iteration(&self, overhead_per_sample: AllocRates) -> Option<AllocRates> {
+        let per_sample = rates(self.allocations?, self.samples);
+        let samples = self.samples as f64;
+        let n = self.iterations.max(1) as f64;
+        let rate =
+            |per_sample: f64, overhead: f64| ((per_sample - overhead) * samples / n).max(0.0);
+        Some(AllocRates {
+            allocations: rate(per_sample.allocations, overhead_per_sample.allocations),
+            deallocations: rate(per_sample.deallocations, overhead_per_sample.deallocations),
+            reallocations: rate(per_sample.reallocations, overhead_per_sample.reallocations),
+            bytes_allocated: rate(
+                per_sample.bytes_allocated,
+                overhead_per_sample.bytes_allocated,
+            ),
+        })
+    }
+
+    /// Allocations per sample: measured on the empty loop, the harness's
+    /// own.
+    pub fn allocations_per_sample(&self) -> AllocRates {
+        rates(self.allocations.unwrap_or_default(), self.samples)
+    }
+
+    /// CPU time over wall time of the benchmark's slices.
+    pub fn cpu_ratio(&self) -> Option<f64> {
+        let (cpu, wall) = self.cpu?;
+        (wall.0 > 0.0).then(|| cpu.total().0 / wall.0)
+    }
+}
+
+/// Allocations per iteration (or per sample).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AllocRates {
+    pub allocations: f64,
+    pub deallocations: f64,
+    pub reallocations: f64,
+    pub bytes_allocated: f64,
+}
+
+/// `totals` spread over `over` samples.
+fn rates(totals: AllocCounts, over: u64) -> AllocRates {
+    let n = over.max(1) as f64;
+    AllocRates {
+        allocations: totals.allocations as f64 / n,
+        deallocations: totals.deallocations as f64 / n,
+        reallocations: totals.reallocations as f64 / n,
+        bytes_allocated: totals.bytes_allocated as f64 / n,
+    }
+}
+
+/// The instruments of one worker.
+#[derive(Debug, Default)]
+pub struct Instruments {
+    counters: Option<Counters>,
+    counter_overhead: Option<Reading>,
+    counters_before: Option<Reading>,
+    alloc_before: Option<AllocCounts>,
+    cold: Option<Vec<u8>>,
+    slice_cpu: Option<CpuTime>,
+    pub extras: Extras,
+}
+
+impl Instruments {
+    /// Nothing but time (the tests' fake clock, the smoke test).
+    pub fn none() -> Instruments {
+        Instruments::default()
+    }
+
+    /// Opens what was asked on the calling (worker) thread: the counters,
+    /// and a buffer of `cold_bytes` to walk before each sample.
+    pub fn open(counters: bool, cold_bytes: Option<usize>) -> Instruments {
+        let mut instruments = Instruments::none();
+        if counters {
+            let (opened, refusals) = Counters::open(&Event::ALL);
+            instruments.extras.refusals = refusals;
+            if let Some(mut opened) = opened {
+                instruments.counter_overhead = Some(opened.overhead(101));
+                instruments.extras.counters = opened.events().iter().map(|&e| (e, 0.0)).collect();
+                instruments.counters = Some(opened);
+            }
+        }
+        instruments.cold = cold_bytes.map(|bytes| vec![1u8; bytes]);
+        instruments
+    }
+
+    /// Before a slice: where the thread runs, and its CPU time so far.
+    pub fn slice_started(&mut self) {
+        if let Some(cpu) = affinity::current_cpu() {
+            if let Err(at) = self.extras.cpus.binary_search(&cpu) {
+                self.extras.cpus.insert(at, cpu);
+            }
+        }
+        self.slice_cpu = thread_cpu_time();
+    }
+
+    /// After a slice of `wall` time.
+    pub fn slice_ended(&mut self, wall: Nanos) {
+        if let (Some(before), Some(after)) = (self.slice_cpu.take(), thread_cpu_time()) {
+            let (cpu, total_wall) = self
+                .extras
+                .cpu
+                .get_or_insert((CpuTime::default(), Nanos::ZERO));
+            let spent = after.since(before);
+            cpu.user += spent.user;
+            cpu.system += spent.system;
+            *total_wall += wall;
+        }
+    }
+
+    /// Just before a sample: evict the caches (`--cold`), then read the
+    /// counters and the allocation count.
+    pub fn sample_starting(&mut self) {
+        if let Some(buffer) = &mut self.cold {
+            evict(buffer);
+        }
+        self.alloc_before = alloc::is_installed().then(alloc::snapshot);
+        self.counters_before = self.counters.as_mut().map(Counters::read);
+    }
+
+    /// Just after a sample of `iters` iterations; `recorded` says whether
+    /// the sampler kept it (warm-up samples are not counted).
+    pub fn sample_ended(&mut self, iters: u64, recorded: bool) {
+        let counted = self.counters.as_mut().map(Counters::read);
+        let allocated = self
+            .alloc_before
+            .take()
+            .map(|before| alloc::snapshot().since(before));
+        let before = self.counters_before.take();
+        if !recorded {
+            return;
+        }
+        self.extras.iterations += iters;
+        self.extras.samples += 1;
+        if let (Some(after), Some(before)) = (counted, before) {
+            let delta = after.since(&before);
+            self.extras.multiplexed |= delta.multiplexed();
+            for (event, total) in &mut self.extras.counters {
+                let own_cost = self
+                    .counter_overhead
+                    .as_ref()
+                    .and_then(|o| o.get(*event))
+                    .unwrap_or(0.0);
+                *total += delta.get(*event).unwrap_or(0.0) - own_cost;
+            }
+        }
+        if let Some(allocated) = allocated {
+            let totals = self
+                .extras
+                .allocations
+                .get_or_insert_with(AllocCounts::default);
+            totals.allocations += allocated.allocations;
+            totals.deallocations += allocated.deallocations;
+            totals.reallocations += allocated.reallocations;
+            totals.bytes_allocated += allocated.bytes_allocated;
+            totals.bytes_deallocated += allocated.bytes_deallocated;
+        }
+    }
+}
+
+/// Walks `buffer` a cache line at a time, writing, so that whatever the
+/// caches held before is evicted.
+fn evict(buffer: &mut [u8]) {
+    for line in buffer.iter_mut().step_by(64) {
+        *line = line.wrapping_add(1);
+    }
+    std::hint::black_box(buffer);
+}
