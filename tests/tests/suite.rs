@@ -6,6 +6,15 @@ fn bench(args: &[&str]) -> Run {
     quick_bench(suite_binary(), args)
 }
 
+/// The first line of stdout that starts with `prefix` (the machine's line
+/// and its warnings come before the clock's).
+fn line_starting<'a>(out: &'a Run, prefix: &str) -> &'a str {
+    out.lines_starting(prefix)
+        .first()
+        .copied()
+        .unwrap_or_else(|| panic!("no line starting {prefix:?} in:\n{}", out.stdout))
+}
+
 fn listed(out: &Run) -> Vec<&str> {
     out.stdout
         .lines()
@@ -113,7 +122,7 @@ fn a_filtered_bench_run_measures_only_the_matches() {
 fn the_header_names_the_clock_and_its_precision() {
     let out = bench(&["--timer", "os", "--exact", "fib_20"]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    let header = out.stdout.lines().next().unwrap();
+    let header = line_starting(&out, "bench-harness ");
     assert!(header.contains("timer: CLOCK_MONOTONIC_RAW"), "{header}");
     assert!(header.contains("resolution"), "{header}");
     assert!(header.contains("read pair"), "{header}");
@@ -129,7 +138,7 @@ fn the_cycle_counter_is_the_default_clock_with_invariant_tsc() {
     }
     let out = bench(&["--exact", "fib_20"]);
     assert!(
-        out.stdout.lines().next().unwrap().contains("timer: rdtsc"),
+        line_starting(&out, "bench-harness ").contains("timer: rdtsc"),
         "{}",
         out.stdout
     );
@@ -212,11 +221,11 @@ fn details_show_percentiles_intervals_outliers_and_warm_up() {
 #[test]
 fn the_header_states_the_method() {
     let out = bench(&["--exact", "fib_20"]);
-    let method = out.stdout.lines().nth(1).unwrap();
+    let method = line_starting(&out, "time: ");
     assert!(method.contains("loop overhead subtracted"), "{method}");
     assert!(method.contains("interleaved rounds"), "{method}");
     let out = bench(&["--exact", "fib_20", "--schedule", "sequential"]);
-    assert!(out.stdout.lines().nth(1).unwrap().contains("sequential"));
+    assert!(line_starting(&out, "time: ").contains("sequential"));
 }
 
 #[test]
