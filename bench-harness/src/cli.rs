@@ -421,6 +421,12 @@ where
                 "{flag} goes with a measured run, not with --list or --list-baselines"
             )));
         }
+        if !bench && !help {
+            return Err(CliError(format!(
+                "{flag} goes with a measured run: add --bench (as `cargo bench` does); \
+                 without it each benchmark only runs once as a test"
+            )));
+        }
     }
     parsed.action = if help {
         Action::Help
@@ -649,6 +655,14 @@ mod tests {
             (
                 &["--fail-on-regression"],
                 "--fail-on-regression needs --baseline NAME",
+            ),
+            (
+                &["--baseline", "main"],
+                "--baseline goes with a measured run: add --bench",
+            ),
+            (
+                &["--format", "json", "-o", "x.json"],
+                "--output goes with a measured run: add --bench",
             ),
             (
                 &["--list", "--save-baseline", "x"],

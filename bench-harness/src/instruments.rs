@@ -8,6 +8,7 @@ use bench_runtime::clock::cpu::{thread_cpu_time, CpuTime};
 use bench_runtime::counter::alloc::{self, AllocCounts};
 use bench_runtime::counter::{Counters, Event, Reading, Refusal};
 use bench_runtime::{affinity, Nanos};
+use std::sync::{Arc, Mutex};
 
 /// Totals over a benchmark's recorded samples, and how it ran.
 #[derive(Debug, Clone, Default)]
@@ -101,7 +102,7 @@ pub struct Instruments {
     counter_overhead: Option<Reading>,
     counters_before: Option<Reading>,
     alloc_before: Option<AllocCounts>,
-    cold: Option<Vec<u8>>,
+    cold: Option<Arc<Mutex<Vec<u8>>>>,
     slice_cpu: Option<CpuTime>,
     pub extras: Extras,
 }
@@ -113,8 +114,8 @@ impl Instruments {
     }
 
     /// Opens what was asked on the calling (worker) thread: the counters,
-    /// and a buffer of `cold_bytes` to walk before each sample.
-    pub fn open(counters: bool, cold_bytes: Option<usize>) -> Instruments {
+    /// and the run's buffer to walk before each sample (`--cold`).
+    pub fn open(counters: bool, cold: Option<Arc<Mutex<Vec<u8>>>>) -> Instruments {
         let mut instruments = Instruments::none();
         if counters {
             let (opened, refusals) = Counters::open(&Event::ALL);
@@ -125,7 +126,7 @@ impl Instruments {
                 instruments.counters = Some(opened);
             }
         }
-        instruments.cold = cold_bytes.map(|bytes| vec![1u8; bytes]);
+        instruments.cold = cold;
         instruments
     }
 
@@ -156,21 +157,34 @@ impl Instruments {
     /// Just before a sample: evict the caches (`--cold`), then read the
     /// counters and the allocation count.
     pub fn sample_starting(&mut self) {
-        if let Some(buffer) = &mut self.cold {
-            evict(buffer);
+        if let Some(buffer) = &self.cold {
+            // Uncontended: one benchmark runs at a time.
+            evict(
+                &mut buffer
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            );
         }
         self.alloc_before = alloc::is_installed().then(alloc::snapshot);
         self.counters_before = self.counters.as_mut().map(Counters::read);
     }
 
-    /// Just after a sample of `iters` iterations; `recorded` says whether
-    /// the sampler kept it (warm-up samples are not counted).
-    pub fn sample_ended(&mut self, iters: u64, recorded: bool) {
-        let counted = self.counters.as_mut().map(Counters::read);
-        let allocated = self
-            .alloc_before
-            .take()
-            .map(|before| alloc::snapshot().since(before));
+    /// Right after a sample, before the harness does anything else: what
+    /// the counters and the allocator saw during it.
+    pub fn sample_done(&mut self) -> SampleReading {
+        SampleReading {
+            counted: self.counters.as_mut().map(Counters::read),
+            allocated: self
+                .alloc_before
+                .take()
+                .map(|before| alloc::snapshot().since(before)),
+        }
+    }
+
+    /// Adds a sample of `iters` iterations to the totals if the sampler
+    /// `recorded` it (warm-up samples are not counted).
+    pub fn account(&mut self, reading: SampleReading, iters: u64, recorded: bool) {
+        let SampleReading { counted, allocated } = reading;
         let before = self.counters_before.take();
         if !recorded {
             return;
@@ -201,6 +215,13 @@ impl Instruments {
             totals.bytes_deallocated += allocated.bytes_deallocated;
         }
     }
+}
+
+/// What one sample's counters and allocations read.
+#[derive(Debug)]
+pub struct SampleReading {
+    counted: Option<Reading>,
+    allocated: Option<AllocCounts>,
 }
 
 /// Walks `buffer` a cache line at a time, writing, so that whatever the

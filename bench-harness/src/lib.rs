@@ -254,13 +254,6 @@ fn measure_all(
     registered: &[String],
     results: &mut Vec<BenchResult>,
 ) -> Result<i32, String> {
-    if selected.is_empty() {
-        println!(
-            "no benchmark matches {}; run with --list to see the names",
-            describe_filters(args)
-        );
-        return Ok(0);
-    }
     // Bad input stops the run before anything is measured: a missing or
     // unreadable baseline is reported, and nothing is written.
     let store = baseline::Store::locate();
@@ -268,6 +261,17 @@ fn measure_all(
         Some(name) => Some(store.load(name).map_err(|e| e.to_string())?),
         None => None,
     };
+    if selected.is_empty() {
+        let nothing = format!("no benchmark matches {}", describe_filters(args));
+        if args.save_baseline.is_some() || args.fail_on_regression {
+            // A typo in a CI filter must not pass the gate or save nothing.
+            return Err(format!(
+                "{nothing}: there is nothing to save or compare; run with --list to see the names"
+            ));
+        }
+        eprintln!("{nothing}; run with --list to see the names");
+        return Ok(0);
+    }
     if let Some(cpu) = args.pin {
         let allowed = bench_runtime::affinity::allowed_cpus().unwrap_or_default();
         if !allowed.contains(&cpu) {
@@ -280,12 +284,18 @@ fn measure_all(
     }
     let environment = environment::Environment::capture();
     let cold_bytes = args.cold.then(|| cold_buffer_bytes(&environment));
-    let _ = out.machine(
-        &audit::header(&environment),
-        &audit::audit(&environment),
-        args.pin,
-        cold_bytes,
-    );
+    let header = audit::header(&environment);
+    let warnings = audit::audit(&environment);
+    if args.format != OutputFormat::Pretty && args.output.is_none() {
+        // stdout carries a machine format: the machine goes to stderr.
+        let mut stderr = Terminal::new(
+            StandardStream::stderr(color_choice(args.color)),
+            std::iter::empty(),
+        );
+        let _ = stderr.machine(&header, &warnings, args.pin, cold_bytes);
+    } else {
+        let _ = out.machine(&header, &warnings, args.pin, cold_bytes);
+    }
     let started = Instant::now();
     let clock = Clock::select(args.timer).map_err(|e| e.to_string())?;
     let timer = TimerPrecision::measure(&clock);
@@ -371,7 +381,7 @@ fn measure_all(
         seed: info.seed,
         overhead: info.overhead,
         pin: args.pin,
-        cold_bytes,
+        cold: cold_bytes.map(|bytes| std::sync::Arc::new(std::sync::Mutex::new(vec![1u8; bytes]))),
     };
     type Reported = Result<(bench_runtime::Measurement, instruments::Extras), run::Failure>;
     let mut measured: Vec<Option<Reported>> = vec![None; jobs.len()];
@@ -438,20 +448,59 @@ fn measure_all(
         );
     }
     let _ = out.bench_summary(results, started.elapsed().as_secs_f64());
-    write_outputs(args, &environment, &info, results)?;
+    // The outputs and the baseline are written independently: one failing
+    // does not lose the other.
+    let reference = machine_reference.as_ref().map(report::json::estimate);
+    let mut errors = Vec::new();
+    if let Err(error) = write_outputs(args, &environment, &info, results, reference.clone()) {
+        errors.push(error);
+    }
     if let Some(name) = &args.save_baseline {
-        let mut document = report::json::document(&environment, &info, results);
-        document.machine_reference = machine_reference.as_ref().map(report::json::estimate);
-        let path = store.save(name, &document).map_err(|e| e.to_string())?;
-        eprintln!("saved baseline '{name}' to {}", path.display());
+        match save_baseline(&store, name, &environment, &info, results, reference) {
+            Ok(message) => eprintln!("{message}"),
+            Err(error) => errors.push(error),
+        }
+    }
+    for error in &errors {
+        eprintln!("error: {error}");
     }
     let regressed = results.iter().any(
         |r| matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict == Verdict::Regressed),
     );
     Ok(match exit_code(results) {
+        0 if !errors.is_empty() => EXIT_USAGE,
         0 if regressed && args.fail_on_regression => EXIT_REGRESSED,
         code => code,
     })
+}
+
+/// Saves the run as baseline `name`, unless a benchmark failed: a partial
+/// run would replace a good baseline and turn its benchmarks into `new`,
+/// silently disabling the regression gate.
+fn save_baseline(
+    store: &baseline::Store,
+    name: &str,
+    environment: &environment::Environment,
+    info: &RunInfo,
+    results: &[BenchResult],
+    reference: Option<report::json::EstimateRecord>,
+) -> Result<String, String> {
+    let failed: Vec<&str> = results
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Failed(_)))
+        .map(|r| r.name.as_str())
+        .collect();
+    if !failed.is_empty() {
+        return Err(format!(
+            "baseline '{name}' not saved, the old one is kept: {} failed ({}); fix it or leave it out with --skip",
+            if failed.len() == 1 { "a benchmark" } else { "benchmarks" },
+            failed.join(", ")
+        ));
+    }
+    let mut document = report::json::document(environment, info, results);
+    document.machine_reference = reference;
+    let path = store.save(name, &document).map_err(|e| e.to_string())?;
+    Ok(format!("saved baseline '{name}' to {}", path.display()))
 }
 
 /// The practical threshold of the baseline verdicts: `--noise-threshold`
@@ -462,13 +511,15 @@ fn comparison_threshold(
     noise_threshold: f64,
     machine_change: Option<&analysis::compare::Comparison>,
 ) -> f64 {
+    // An unknown change (too few slices for an interval) allows for any:
+    // no verdict of change can then be made.
     let machine = machine_change.map_or(0.0, |c| {
         let (low, high) = c.change_interval;
         let farther = low.abs().max(high.abs());
-        if farther.is_finite() {
-            farther
+        if farther.is_nan() {
+            f64::INFINITY
         } else {
-            0.0
+            farther
         }
     });
     noise_threshold + machine
@@ -543,16 +594,28 @@ fn group_reports(
             continue;
         };
         let base_rounds = per_round(base);
+        let base_name = &results[job_rows[base]].name;
         let compared = members
             .iter()
             .filter(|&&j| j != base)
             .map(|&j| {
-                let paired = base_rounds.as_ref().zip(per_round(j)).map(|(b, m)| {
-                    let (b, m): (Vec<f64>, Vec<f64>) =
-                        b.iter().zip(&m).filter_map(|(b, m)| b.zip(*m)).unzip();
-                    analysis::compare::compare_paired(&b, &m)
-                });
-                (results[job_rows[j]].name.clone(), paired)
+                let name = &results[job_rows[j]].name;
+                let paired = match (&base_rounds, per_round(j)) {
+                    (None, _) => Err(format!("the baseline {base_name} failed")),
+                    (_, None) => Err(format!("{name} failed")),
+                    (Some(b), Some(m)) => {
+                        let (b, m): (Vec<f64>, Vec<f64>) =
+                            b.iter().zip(&m).filter_map(|(b, m)| b.zip(*m)).unzip();
+                        if b.len() < 2 {
+                            Err("fewer than 2 rounds in common with the baseline: a sample \
+                                 outlasts the budget; raise --measure-time"
+                                .to_string())
+                        } else {
+                            Ok(analysis::compare::compare_paired(&b, &m))
+                        }
+                    }
+                };
+                (name.clone(), paired)
             })
             .collect();
         reports.push(GroupReport {
@@ -575,6 +638,7 @@ fn write_outputs(
     environment: &environment::Environment,
     info: &RunInfo,
     results: &[BenchResult],
+    reference: Option<report::json::EstimateRecord>,
 ) -> Result<(), String> {
     let rendered = match (args.format, &args.output) {
         // Printed as it ran.
@@ -583,10 +647,11 @@ fn write_outputs(
         (format, _) => {
             let mut bytes = Vec::new();
             let written = match format {
-                OutputFormat::Json => report::json::write(
-                    &mut bytes,
-                    &report::json::document(environment, info, results),
-                ),
+                OutputFormat::Json => {
+                    let mut document = report::json::document(environment, info, results);
+                    document.machine_reference = reference;
+                    report::json::write(&mut bytes, &document)
+                }
                 OutputFormat::Csv => report::csv::write(&mut bytes, info, results),
                 OutputFormat::Markdown => report::markdown::write(&mut bytes, info, results),
                 OutputFormat::Bencher => report::bencher::write(&mut bytes, info, results),

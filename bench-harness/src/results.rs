@@ -55,9 +55,9 @@ pub struct GroupReport {
     pub group: String,
     /// The member marked `baseline`.
     pub baseline: String,
-    /// The other members, each with its paired comparison (`None` when it
-    /// or the baseline failed).
-    pub members: Vec<(String, Option<PairedComparison>)>,
+    /// The other members, each with its paired comparison or why there is
+    /// none (a failure, no rounds in common with the baseline).
+    pub members: Vec<(String, Result<PairedComparison, String>)>,
 }
 
 impl BenchResult {

@@ -17,6 +17,7 @@ use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Once;
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 use bench_runtime::{
@@ -87,7 +88,7 @@ pub struct Job {
 }
 
 /// Settings every job shares.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Plan {
     pub schedule: Schedule,
     pub clock: Clock,
@@ -101,8 +102,9 @@ pub struct Plan {
     pub overhead: Overhead,
     /// `--pin`: every worker thread runs on this CPU.
     pub pin: Option<usize>,
-    /// `--cold`: the size of the buffer walked before each sample.
-    pub cold_bytes: Option<usize>,
+    /// `--cold`: the buffer walked before each sample, one for the whole run
+    /// (only one benchmark runs at a time).
+    pub cold: Option<Arc<Mutex<Vec<u8>>>>,
 }
 
 /// For a member of an A/B group: round `r` of the group recorded sample
@@ -146,17 +148,17 @@ pub fn measure(
             }
         }
         Schedule::Interleaved => {
-            // Bounded so a huge suite does not hold every set-up at once.
-            const MAX_LIVE: usize = 64;
-            for chunk in units.chunks(MAX_LIVE) {
-                let mut live: Vec<Unit> = chunk
-                    .iter()
-                    .map(|unit| Unit::spawn(unit.clone(), jobs, plan))
-                    .collect();
-                while !live.is_empty() {
-                    rng.shuffle(&mut live);
-                    live.retain_mut(|unit| !unit.step(plan.slice, &mut rng, &mut done));
-                }
+            // Every unit is live for the whole run, so that each sees the
+            // same mix of the machine's states as the hidden jobs (the loop
+            // overhead, the machine reference) measured alongside; the cost
+            // is that every benchmark's set-up stays alive until the end.
+            let mut live: Vec<Unit> = units
+                .into_iter()
+                .map(|unit| Unit::spawn(unit, jobs, plan))
+                .collect();
+            while !live.is_empty() {
+                rng.shuffle(&mut live);
+                live.retain_mut(|unit| !unit.step(plan.slice, &mut rng, &mut done));
             }
         }
     }
@@ -297,7 +299,7 @@ impl Worker {
         let (outbox, replies) = mpsc::channel();
         let clock = plan.clock;
         let precision = PrecisionCheck::new(plan.precision, plan.overhead);
-        let (pin, cold_bytes) = (plan.pin, plan.cold_bytes);
+        let (pin, cold) = (plan.pin, plan.cold.clone());
         let thread = thread::Builder::new()
             .name(job.entry.name.replace('\0', "?"))
             // As much stack as the main thread has: benchmarks may recurse.
@@ -316,7 +318,7 @@ impl Worker {
                         return;
                     }
                 }
-                let instruments = Instruments::open(job.counters, cold_bytes);
+                let instruments = Instruments::open(job.counters, cold);
                 let mut driver = Slices {
                     sampler: Sampler::new(job.config),
                     clock,
@@ -444,9 +446,12 @@ fn run_slice(
         let samples_before = sampler.samples().len();
         instruments.sample_starting();
         let elapsed = routine(iters);
+        // Read before anything else runs: the harness's own work (the
+        // sampler growing its sample list) must not count as the benchmark's.
+        let reading = instruments.sample_done();
         let after = now();
         sampler.record(elapsed, after - before);
-        instruments.sample_ended(iters, sampler.samples().len() > samples_before);
+        instruments.account(reading, iters, sampler.samples().len() > samples_before);
         let recorded = sampler.samples().len() > recorded_before;
         if bounded {
             if (after - start).0 >= slice.0 && (recorded || !sampler.is_measuring()) {

@@ -98,16 +98,32 @@ fn a_regression_is_reported_and_fails_ci_on_request() {
     let saved = fixture(
         &target,
         &[],
-        &["--exact", "spins", "--save-baseline", "before"],
+        &[
+            "--exact",
+            "spins",
+            "--measure-time",
+            "0.3",
+            "--save-baseline",
+            "before",
+        ],
     );
     assert_eq!(saved.code, Some(0), "{saved:?}");
 
-    // Twice the work: far beyond any noise threshold.
+    // Four times the work, measured long enough for the machine reference to
+    // be known (in a 20 ms run under the parallel tests' load its interval
+    // was ±50%, and the harness rightly refused a verdict).
     let slower = [("BENCH_FIXTURE_SLOWER", "1")];
     let out = fixture(
         &target,
         &slower,
-        &["--exact", "spins", "--baseline", "before"],
+        &[
+            "--exact",
+            "spins",
+            "--measure-time",
+            "0.3",
+            "--baseline",
+            "before",
+        ],
     );
     assert_eq!(
         out.code,
@@ -128,6 +144,8 @@ fn a_regression_is_reported_and_fails_ci_on_request() {
         &[
             "--exact",
             "spins",
+            "--measure-time",
+            "0.3",
             "--baseline",
             "before",
             "--fail-on-regression",
@@ -341,4 +359,77 @@ fn formats_go_to_stdout_or_to_the_output_file() {
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn a_run_with_a_failed_benchmark_keeps_the_old_baseline() {
+    let target = target_dir("failed-run");
+    let saved = fixture(
+        &target,
+        &[],
+        &["--exact", "passes", "--save-baseline", "main"],
+    );
+    assert_eq!(saved.code, Some(0), "{saved:?}");
+    let path = baseline_path(&target, "main");
+    let before = std::fs::read(&path).unwrap();
+    let out = fixture(
+        &target,
+        &[],
+        &["pa", "--skip", "touches", "--save-baseline", "main"],
+    );
+    assert_eq!(out.code, Some(101), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("baseline 'main' not saved, the old one is kept"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("panics_in_routine"), "{}", out.stderr);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_filter_matching_nothing_cannot_pass_the_gate_or_save_nothing() {
+    let target = target_dir("empty-selection");
+    // A missing baseline is reported even when nothing would run.
+    let out = fixture(
+        &target,
+        &[],
+        &["--baseline", "nope", "--fail-on-regression", "zzz"],
+    );
+    assert_refused(&out, "no baseline 'nope'");
+    let out = fixture(&target, &[], &["--save-baseline", "main", "zzz"]);
+    assert_refused(
+        &out,
+        "no benchmark matches the filter 'zzz': there is nothing to save",
+    );
+    assert!(!baseline_path(&target, "main").exists());
+}
+
+#[test]
+fn a_failing_output_file_does_not_lose_the_baseline() {
+    let target = target_dir("output-fails");
+    std::fs::write(target.join("not-a-dir"), "a file").unwrap();
+    let nowhere = target.join("not-a-dir/out.json");
+    let out = fixture(
+        &target,
+        &[],
+        &[
+            "--exact",
+            "passes",
+            "--format",
+            "json",
+            "-o",
+            nowhere.to_str().unwrap(),
+            "--save-baseline",
+            "kept",
+        ],
+    );
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(
+        out.stderr.contains("cannot write --output"),
+        "{}",
+        out.stderr
+    );
+    assert!(baseline_path(&target, "kept").exists(), "{}", out.stderr);
 }

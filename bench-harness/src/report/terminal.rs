@@ -357,13 +357,16 @@ impl<W: WriteColor> Terminal<W> {
             "  {:<width$}  {:>8}  (baseline)",
             group.baseline, "1.0000"
         )?;
+        if group.members.is_empty() {
+            writeln!(self.out, "  no other member of the group ran")?;
+        }
         for (name, paired) in &group.members {
-            let Some(p) = paired else {
-                writeln!(
-                    self.out,
-                    "  {name:<width$}  no paired samples (a member failed)"
-                )?;
-                continue;
+            let p = match paired {
+                Ok(p) => p,
+                Err(why) => {
+                    writeln!(self.out, "  {name:<width$}  no comparison: {why}")?;
+                    continue;
+                }
             };
             let verdict = p.verdict(0.0);
             match verdict {

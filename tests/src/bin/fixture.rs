@@ -35,11 +35,12 @@ fn panics_in_routine() -> u64 {
 #[benchmark]
 fn never_iterates(_b: &mut Bencher) {}
 
-/// Twice the work when `BENCH_FIXTURE_SLOWER` is set: a regression on demand.
+/// Four times the work when `BENCH_FIXTURE_SLOWER` is set: a regression on
+/// demand.
 #[benchmark]
 fn spins(b: &mut Bencher) {
     let rounds: u64 = if std::env::var_os("BENCH_FIXTURE_SLOWER").is_some() {
-        4000
+        8000
     } else {
         2000
     };
