@@ -84,7 +84,8 @@ macro_rules! main {
 }
 
 /// Runs the benchmarks registered in this binary as the command line says,
-/// then exits: 0 on success, 101 when a benchmark failed, 2 on bad input.
+/// then exits: 0 on success, 101 when a benchmark failed, 2 on bad input,
+/// 1 when a benchmark regressed under `--fail-on-regression`.
 pub fn main() {
     let run = run_suite(std::env::args_os().skip(1));
     std::process::exit(run.exit_code);
