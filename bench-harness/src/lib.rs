@@ -351,25 +351,21 @@ fn measure_all(
     // A run that saves or compares a baseline also measures the harness's
     // reference kernel, in the same schedule: the machine's own change of
     // speed between two runs.
-    let reference_job = (args.baseline.is_some() || args.save_baseline.is_some()).then(|| {
+    let mut hidden_job = |entry: &'static registry::BenchEntry| {
         jobs.push(run::Job {
-            entry: &registry::MACHINE_REFERENCE,
-            config: sampler_config(args, &registry::MACHINE_REFERENCE.options, &info),
+            entry,
+            config: sampler_config(args, &entry.options, &info),
             paired_group: None,
             counters: false,
         });
         jobs.len() - 1
-    });
+    };
+    let reference_job = (args.baseline.is_some() || args.save_baseline.is_some())
+        .then(|| hidden_job(&registry::MACHINE_REFERENCE));
     // The empty loop, measured in the same schedule as everything it is
     // subtracted from: a probe at start-up inherits whatever state the
     // machine was in at that moment (10% apart between two runs here).
-    jobs.push(run::Job {
-        entry: &registry::LOOP_OVERHEAD,
-        config: sampler_config(args, &registry::LOOP_OVERHEAD.options, &info),
-        paired_group: None,
-        counters: false,
-    });
-    let overhead_job = jobs.len() - 1;
+    let overhead_job = hidden_job(&registry::LOOP_OVERHEAD);
     let plan = run::Plan {
         schedule: info.schedule,
         clock,

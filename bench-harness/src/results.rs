@@ -165,7 +165,7 @@ impl Measured {
         let within = analysis::within_block(&per_iter, slices, estimate.estimate);
         let within_slice_spread = within_spread(&within, reference);
         let drift = (median_slice_len(&measurement) >= MIN_SLICE_SAMPLES)
-            .then(|| drift(&estimate.block_medians, reference))
+            .then(|| drift(&estimate, reference))
             .flatten();
         let mut result = Measured {
             measurement,
@@ -293,14 +293,8 @@ fn practical_width(values: &[f64], reference: f64) -> f64 {
 }
 
 /// The standard deviation of the block medians, relative to `reference`.
-fn drift(medians: &[f64], reference: f64) -> Option<f64> {
-    if medians.len() < 3 {
-        return None;
-    }
-    let k = medians.len() as f64;
-    let mean = medians.iter().sum::<f64>() / k;
-    let variance = medians.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (k - 1.0);
-    Some(variance.sqrt() / reference)
+fn drift(estimate: &BlockEstimate, reference: f64) -> Option<f64> {
+    (estimate.block_medians.len() >= 3).then(|| estimate.std_dev / reference)
 }
 
 fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {

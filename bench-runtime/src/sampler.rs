@@ -203,10 +203,6 @@ impl Sampler {
         }
     }
 
-    pub fn config(&self) -> &SamplerConfig {
-        &self.config
-    }
-
     /// How many iterations the next sample runs, or `None` when done.
     pub fn next_iters(&self) -> Option<u64> {
         match self.phase {
@@ -393,11 +389,6 @@ impl Sampler {
     /// Where each slice of recording begins in [`Sampler::samples`].
     pub fn slice_starts(&self) -> &[usize] {
         &self.slice_starts
-    }
-
-    /// Wall time spent so far on this benchmark.
-    pub fn spent(&self) -> Nanos {
-        self.spent
     }
 
     /// The result; `None` until done.

@@ -33,6 +33,9 @@ pub struct BlockEstimate {
     pub estimate: f64,
     /// Each block's median, in time order.
     pub block_medians: Vec<f64>,
+    /// The sample standard deviation (k − 1) of the block medians: how much
+    /// the machine's state moved the blocks; 0 with one block.
+    pub std_dev: f64,
     /// 95% Student-t interval of `estimate` over the block medians; `None`
     /// with fewer than two blocks.
     pub interval: Option<Interval>,
@@ -96,6 +99,7 @@ pub fn block_estimate(values: &[f64], slice_starts: &[usize]) -> Option<BlockEst
     Some(BlockEstimate {
         estimate,
         block_medians,
+        std_dev,
         interval,
     })
 }
