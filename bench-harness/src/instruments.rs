@@ -34,6 +34,8 @@ pub struct Extras {
     pub cpu: Option<(CpuTime, Nanos)>,
     /// The CPUs its slices ran on, ascending.
     pub cpus: Vec<usize>,
+    /// What the body set with `Bencher::throughput`, if it did.
+    pub throughput: Option<bench_runtime::Throughput>,
 }
 
 impl Extras {

@@ -53,7 +53,7 @@ use std::time::Instant;
 pub use bench_macros::benchmark;
 pub use bench_runtime::clock::known_cost;
 pub use bench_runtime::counter::alloc::CountingAlloc;
-pub use bench_runtime::{black_box, Bencher};
+pub use bench_runtime::{black_box, Bencher, Throughput};
 
 use bench_runtime::{Clock, Nanos, SamplerConfig, StopRule, TimerPrecision};
 use termcolor::{ColorChoice, NoColor, StandardStream, WriteColor};
@@ -68,9 +68,14 @@ use select::Selected;
 /// API: they change without notice.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::registry::{BenchEntry, BenchOptions};
-    pub use bench_runtime::{Bencher, Clock, Driver, Nanos, Routine};
+    pub use crate::registry::{
+        all as benchmarks, arg_owned, arg_ref, collect_args, ArgName, ArgNameByDebug,
+        ArgNameByDisplay, BenchEntry, BenchFn, BenchOptions, Benchmark, FromArg, FromOwnedArg,
+    };
+    pub use bench_runtime::{black_box, Bencher, Clock, Driver, Nanos, Routine, Throughput};
     pub use inventory;
+    pub use std::string::String;
+    pub use std::vec::Vec;
 }
 
 /// Declares `fn main` for a bench target with `harness = false`.
@@ -136,19 +141,25 @@ fn run_pipeline(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Benc
         return 0;
     }
 
-    let registered: Vec<_> = registry::all().collect();
+    let registered = registry::all();
     if registered.is_empty() {
         eprintln!(
             "error: no benchmarks are registered in this binary; mark functions with \
-             #[benchmark] in this bench target (or in a module it declares)"
+             #[benchmark] in this bench target, or, for benchmarks in a library's src/, \
+             call `your_crate::benches::link()` (any item of the module) from the bench \
+             target so the linker keeps them (see \"Benchmarks inside a library\" in the README)"
         );
         return EXIT_USAGE;
     }
     let selected = select::select(
         &args,
-        registered
-            .iter()
-            .map(|entry| (entry.full_name(), entry.options.ignore, *entry)),
+        registered.iter().map(|bench| {
+            (
+                bench.full_name(),
+                bench.entry.options.ignore,
+                bench.clone(),
+            )
+        }),
     );
     let filtered_out = registered.len() - selected.len();
 
@@ -201,7 +212,7 @@ fn color_choice(color: Color) -> ColorChoice {
     }
 }
 
-type Selection = [Selected<&'static registry::BenchEntry>];
+type Selection = [Selected<registry::Benchmark>];
 
 /// `--list`: libtest's `NAME: benchmark` lines.
 fn list(selected: &Selection, format: ListFormat) -> Result<i32, String> {
@@ -234,7 +245,7 @@ fn smoke_test(
     let _ = out.test_header(selected.len());
     *results = run_each_once(
         selected,
-        |entry| match run::run_once(entry, clock) {
+        |bench| match run::run_once(bench, clock) {
             Ok(()) => Outcome::Passed,
             Err(failure) => Outcome::Failed(failure),
         },
@@ -327,12 +338,11 @@ fn measure_all(
         } else {
             job_rows.push(rows.len());
             rows.push(None);
-            let paired_group = s
-                .bench
-                .options
+            let options = &s.bench.entry.options;
+            let paired_group = options
                 .group
                 .and_then(|g| paired_groups.iter().position(|p| *p == g));
-            let mut config = sampler_config(args, &s.bench.options, &info);
+            let mut config = sampler_config(args, options, &info);
             if paired_group.is_some() {
                 // One sample per member per round: samples of 1 ms make the
                 // hand-over between members a negligible share, and a fixed
@@ -341,10 +351,11 @@ fn measure_all(
                 config.stop_rule = StopRule::TimeBudget;
             }
             jobs.push(run::Job {
-                entry: s.bench,
+                bench: s.bench.clone(),
+                precision: job_precision(args, options),
                 config,
                 paired_group,
-                counters: args.counters || s.bench.options.counters,
+                counters: args.counters || options.counters,
             });
         }
     }
@@ -353,7 +364,8 @@ fn measure_all(
     // speed between two runs.
     let mut hidden_job = |entry: &'static registry::BenchEntry| {
         jobs.push(run::Job {
-            entry,
+            bench: entry.plain(),
+            precision: target_precision,
             config: sampler_config(args, &entry.options, &info),
             paired_group: None,
             counters: false,
@@ -369,7 +381,6 @@ fn measure_all(
     let plan = run::Plan {
         schedule: info.schedule,
         clock,
-        precision: target_precision,
         slice: jobs
             .iter()
             .map(|job| job.config.measure_time)
@@ -400,6 +411,10 @@ fn measure_all(
         target_precision,
     };
     let analyse = |job: usize, (m, extras)| {
+        let context = results::Context {
+            target_precision: jobs[job].precision,
+            ..context
+        };
         let mut measured = Measured::analyse(m, jobs[job].config.clone(), &context);
         measured.attach(extras, harness_allocations);
         measured
@@ -532,9 +547,9 @@ fn cold_buffer_bytes(environment: &environment::Environment) -> usize {
 }
 
 /// A benchmark's result, with its group.
-fn result_of(s: &Selected<&'static registry::BenchEntry>, outcome: Outcome) -> BenchResult {
+fn result_of(s: &Selected<registry::Benchmark>, outcome: Outcome) -> BenchResult {
     BenchResult {
-        group: s.bench.options.group.map(str::to_string),
+        group: s.bench.entry.options.group.map(str::to_string),
         ..BenchResult::new(s.name.clone(), outcome)
     }
 }
@@ -587,7 +602,10 @@ fn group_reports(
         let members: Vec<usize> = (0..jobs.len())
             .filter(|&j| jobs[j].paired_group == Some(group))
             .collect();
-        let Some(&base) = members.iter().find(|&&j| jobs[j].entry.options.baseline) else {
+        let Some(&base) = members
+            .iter()
+            .find(|&&j| jobs[j].bench.entry.options.baseline)
+        else {
             continue;
         };
         let base_rounds = per_round(base);
@@ -617,6 +635,7 @@ fn group_reports(
             .collect();
         reports.push(GroupReport {
             group: jobs[base]
+                .bench
                 .entry
                 .options
                 .group
@@ -716,7 +735,7 @@ fn list_baselines(store: &baseline::Store) -> Result<i32, String> {
 /// each result as soon as it exists.
 fn run_each_once(
     selected: &Selection,
-    mut run: impl FnMut(&'static registry::BenchEntry) -> Outcome,
+    mut run: impl FnMut(&registry::Benchmark) -> Outcome,
     mut show: impl FnMut(&BenchResult),
 ) -> Vec<BenchResult> {
     selected
@@ -725,7 +744,7 @@ fn run_each_once(
             let outcome = if s.ignored {
                 Outcome::Ignored
             } else {
-                run(s.bench)
+                run(&s.bench)
             };
             let result = result_of(s, outcome);
             show(&result);
@@ -739,8 +758,8 @@ fn run_each_once(
 fn paired_groups(selected: &Selection) -> Vec<&'static str> {
     let mut groups: Vec<&'static str> = selected
         .iter()
-        .filter(|s| !s.ignored && s.bench.options.baseline)
-        .filter_map(|s| s.bench.options.group)
+        .filter(|s| !s.ignored && s.bench.entry.options.baseline)
+        .filter_map(|s| s.bench.entry.options.group)
         .collect();
     groups.sort_unstable();
     groups.dedup();
@@ -760,6 +779,14 @@ fn describe_filters(args: &Args) -> String {
 /// the harness's own work between samples is a large share of the budget.
 fn sample_floor(precision: TimerPrecision) -> Nanos {
     SamplerConfig::sample_floor(precision).max(SamplerConfig::default().min_sample_time)
+}
+
+/// The precision rule's target for one benchmark: `--precision`, else the
+/// attribute's `precision`, else the default.
+fn job_precision(args: &Args, options: &registry::BenchOptions) -> f64 {
+    args.precision
+        .or(options.precision)
+        .unwrap_or(DEFAULT_PRECISION)
 }
 
 /// The command line overrides the attribute, which overrides the defaults.
@@ -785,7 +812,7 @@ fn sampler_config(args: &Args, options: &registry::BenchOptions, info: &RunInfo)
         warm_up_window: args.warm_up_window.unwrap_or(defaults.warm_up_window),
         warm_up_cv: args.warm_up_cv.unwrap_or(defaults.warm_up_cv),
         measure_time,
-        stop_rule: if info.target_precision > 0.0 {
+        stop_rule: if job_precision(args, options) > 0.0 {
             StopRule::Precision
         } else {
             StopRule::TimeBudget

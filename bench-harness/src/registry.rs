@@ -5,13 +5,18 @@
 //! items only through `::bench_harness::__private`, so they can change
 //! without breaking users.
 
-use bench_runtime::Bencher;
+use std::fmt::{Debug, Display};
 
-/// A registered benchmark, as the attribute describes it.
+use bench_runtime::{Bencher, Throughput};
+
+/// A registered benchmark function, as the attribute describes it: one
+/// benchmark, or one per value of its `args`.
 #[derive(Debug)]
 pub struct BenchEntry {
     /// The function's name, or the attribute's `name = "..."`.
     pub name: &'static str,
+    /// The type `types = [...]` instantiated this entry with, as written.
+    pub type_name: Option<&'static str>,
     /// `module_path!()` at the function: its first segment is the crate.
     pub module_path: &'static str,
     pub file: &'static str,
@@ -19,7 +24,18 @@ pub struct BenchEntry {
     /// Per-benchmark options from the attribute.
     pub options: BenchOptions,
     /// Runs the benchmark body with a bencher.
-    pub run: fn(&mut Bencher<'_>),
+    pub run: BenchFn,
+}
+
+/// How the runner calls a registered function.
+#[derive(Debug, Clone, Copy)]
+pub enum BenchFn {
+    /// One benchmark.
+    Plain(fn(&mut Bencher<'_>)),
+    /// One benchmark per value of `args`. Called with `None`, evaluates the
+    /// values and returns their names; with `Some((bencher, i))`, evaluates
+    /// them again and runs the `i`-th.
+    Args(fn(Option<(&mut Bencher<'_>, usize)>) -> Vec<String>),
 }
 
 /// Options written in the attribute; `None` means "the command line's value".
@@ -42,6 +58,12 @@ pub struct BenchOptions {
     pub baseline: bool,
     /// `counters`: measure hardware and software counters (as `--counters`).
     pub counters: bool,
+    /// `precision = PCT`, as a fraction: the precision rule's target.
+    pub precision: Option<f64>,
+    /// `bytes = N` or `items = N`: work per iteration, reported as a rate.
+    pub throughput: Option<Throughput>,
+    /// `complexity`: fit a growth class over the numeric `args`.
+    pub complexity: bool,
 }
 
 impl BenchOptions {
@@ -55,20 +77,213 @@ impl BenchOptions {
         group: None,
         baseline: false,
         counters: false,
+        precision: None,
+        throughput: None,
+        complexity: false,
     };
 }
 
 inventory::collect!(BenchEntry);
 
 impl BenchEntry {
-    /// The name users see, filter on and compare across runs: the module path
-    /// below the crate root joined with the benchmark name, for example
-    /// `arith::int_add` (`fib_20` at the root of the bench file).
+    /// The module path below the crate root: `kernels` for
+    /// `suite::kernels`, empty at the root of the bench file.
+    pub fn module(&self) -> &'static str {
+        self.module_path
+            .split_once("::")
+            .map_or("", |(_crate, rest)| rest)
+    }
+
+    /// The name users see, filter on and compare across runs, without an
+    /// argument: the module path below the crate root joined with the
+    /// benchmark name and its type, for example `arith::int_add` (`fib_20`
+    /// at the root of the bench file, `hash/u32` for `types = [u32]`).
     pub fn full_name(&self) -> String {
-        match self.module_path.split_once("::") {
-            Some((_crate, rest)) => format!("{rest}::{}", self.name),
-            None => self.name.to_string(),
+        let mut name = match self.module() {
+            "" => self.name.to_string(),
+            module => format!("{module}::{}", self.name),
+        };
+        if let Some(type_name) = self.type_name {
+            name = format!("{name}/{type_name}");
         }
+        name
+    }
+
+    /// A plain entry's one benchmark.
+    pub fn plain(&'static self) -> Benchmark {
+        Benchmark {
+            entry: self,
+            arg: None,
+            args_failed: None,
+        }
+    }
+
+    /// The benchmarks this entry stands for: itself, or one per value of
+    /// its `args`. Evaluating the `args` is user code and can panic: the
+    /// entry then stands for one benchmark that fails with that panic.
+    pub fn benchmarks(&'static self) -> Vec<Benchmark> {
+        let BenchFn::Args(args) = self.run else {
+            return vec![self.plain()];
+        };
+        match crate::run::catching_panics(|| args(None)) {
+            Ok(names) => names
+                .into_iter()
+                .enumerate()
+                .map(|(index, name)| Benchmark {
+                    entry: self,
+                    arg: Some(Arg { index, name }),
+                    args_failed: None,
+                })
+                .collect(),
+            Err(failure) => vec![Benchmark {
+                entry: self,
+                arg: None,
+                args_failed: Some(failure),
+            }],
+        }
+    }
+}
+
+/// One benchmark: a registered function, with one of its `args` values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Benchmark {
+    pub entry: &'static BenchEntry,
+    pub arg: Option<Arg>,
+    /// Evaluating the entry's `args` panicked: this benchmark stands for
+    /// all of them, and fails with that panic.
+    pub args_failed: Option<crate::run::Failure>,
+}
+
+/// One value of a benchmark's `args`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arg {
+    /// Its position in the list.
+    pub index: usize,
+    /// Its `Display` (or else `Debug`) text.
+    pub name: String,
+}
+
+impl PartialEq for BenchEntry {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Benchmark {
+    /// The entry's full name, with `/arg` for an `args` value: `sort/1000`.
+    pub fn full_name(&self) -> String {
+        match &self.arg {
+            Some(arg) => format!("{}/{}", self.entry.full_name(), arg.name),
+            None => self.entry.full_name(),
+        }
+    }
+
+    /// Runs the body with `bencher`.
+    pub fn run(&self, bencher: &mut Bencher<'_>) {
+        match (self.entry.run, &self.arg) {
+            (BenchFn::Plain(run), _) => run(bencher),
+            (BenchFn::Args(run), Some(arg)) => {
+                run(Some((bencher, arg.index)));
+            }
+            (BenchFn::Args(_), None) => unreachable!("a benchmark whose `args` panicked is not run"),
+        }
+    }
+
+    /// The argument as a number, for the complexity fit: `1000` for
+    /// `sort/1000`.
+    pub fn numeric_arg(&self) -> Option<f64> {
+        self.arg.as_ref()?.name.parse::<f64>().ok()
+    }
+}
+
+/// Used by the expansion of `args = EXPR`: the values, in order.
+pub fn collect_args<I: IntoIterator>(values: I) -> Vec<I::Item> {
+    values.into_iter().collect()
+}
+
+const ARGS_CHANGED: &str = "the `args` expression gave fewer values than when the benchmarks \
+                            were listed; it must give the same values every time";
+
+/// The `index`-th value, lent.
+pub fn arg_ref<T>(values: &[T], index: usize) -> &T {
+    values.get(index).expect(ARGS_CHANGED)
+}
+
+/// The `index`-th value, moved out.
+pub fn arg_owned<T>(values: Vec<T>, index: usize) -> T {
+    values.into_iter().nth(index).expect(ARGS_CHANGED)
+}
+
+/// A parameter taken by value, copied from a value of `args` for every
+/// iteration: from `&T`, or from `&&T` when the values are references (a
+/// `const` slice's elements).
+#[diagnostic::on_unimplemented(
+    message = "a benchmark parameter taken by value must be `Copy`, and `{Self}` is not",
+    label = "this parameter gets a copy of each `args` value in every iteration",
+    note = "take the parameter by reference (`&{Self}`), or take `b: &mut Bencher` first \
+            and receive each value once"
+)]
+pub trait FromArg<A>: Sized {
+    fn from_arg(value: A) -> Self;
+}
+
+impl<T: Copy> FromArg<&T> for T {
+    fn from_arg(value: &T) -> T {
+        *value
+    }
+}
+
+impl<T: Copy> FromArg<&&T> for T {
+    fn from_arg(value: &&T) -> T {
+        **value
+    }
+}
+
+/// A parameter taken by value next to a bencher: each value of `args`
+/// moved in, or copied from a reference (a `const` slice's elements).
+#[diagnostic::on_unimplemented(
+    message = "the `args` values cannot be passed as `{Self}`",
+    label = "each `args` value is passed to this parameter"
+)]
+pub trait FromOwnedArg<A>: Sized {
+    fn from_owned_arg(value: A) -> Self;
+}
+
+impl<T> FromOwnedArg<T> for T {
+    fn from_owned_arg(value: T) -> T {
+        value
+    }
+}
+
+impl<T: Copy> FromOwnedArg<&T> for T {
+    fn from_owned_arg(value: &T) -> T {
+        *value
+    }
+}
+
+/// Names an `args` value by `Display` where it has one, else by `Debug`:
+/// `(&ArgName(&value)).arg_name()` finds [`ArgNameByDisplay`] first, at the
+/// receiver's own type, and [`ArgNameByDebug`] only one reference further.
+#[derive(Debug)]
+pub struct ArgName<'a, T>(pub &'a T);
+
+pub trait ArgNameByDisplay {
+    fn arg_name(&self) -> String;
+}
+
+impl<T: Display> ArgNameByDisplay for ArgName<'_, T> {
+    fn arg_name(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+pub trait ArgNameByDebug {
+    fn arg_name(&self) -> String;
+}
+
+impl<T: Debug> ArgNameByDebug for &ArgName<'_, T> {
+    fn arg_name(&self) -> String {
+        format!("{:?}", self.0)
     }
 }
 
@@ -80,10 +295,11 @@ pub static MACHINE_REFERENCE: BenchEntry = BenchEntry {
     module_path: "bench_harness",
     file: file!(),
     line: line!(),
+    type_name: None,
     options: BenchOptions::DEFAULT,
-    run: |b| {
+    run: BenchFn::Plain(|b| {
         b.iter(|| bench_runtime::clock::known_cost::imul_chain::<1000>(std::hint::black_box(3)))
-    },
+    }),
 };
 
 /// The empty loop, measured alongside the user's benchmarks: its time per
@@ -93,11 +309,18 @@ pub static LOOP_OVERHEAD: BenchEntry = BenchEntry {
     module_path: "bench_harness",
     file: file!(),
     line: line!(),
+    type_name: None,
     options: BenchOptions::DEFAULT,
-    run: |b| b.iter(|| ()),
+    run: BenchFn::Plain(|b| b.iter(|| ())),
 };
 
-/// Every benchmark linked into this binary, in registration order.
-pub fn all() -> impl Iterator<Item = &'static BenchEntry> {
+/// Every benchmark function linked into this binary, in registration order.
+pub fn entries() -> impl Iterator<Item = &'static BenchEntry> {
     inventory::iter::<BenchEntry>.into_iter()
+}
+
+/// Every benchmark linked into this binary: each entry's, in registration
+/// order.
+pub fn all() -> Vec<Benchmark> {
+    entries().flat_map(BenchEntry::benchmarks).collect()
 }

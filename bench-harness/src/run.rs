@@ -22,11 +22,12 @@ use std::thread;
 
 use bench_runtime::{
     Bencher, Clock, Driver, Measurement, Nanos, Routine, Sample, Sampler, SamplerConfig,
+    Throughput,
 };
 
 use crate::analysis;
 use crate::instruments::{Extras, Instruments};
-use crate::registry::BenchEntry;
+use crate::registry::Benchmark;
 
 /// Why a benchmark did not produce a result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,8 +79,11 @@ impl Overhead {
 /// One benchmark to measure.
 #[derive(Debug, Clone)]
 pub struct Job {
-    pub entry: &'static BenchEntry,
+    pub bench: Benchmark,
     pub config: SamplerConfig,
+    /// The precision rule's target: the relative half-width of the
+    /// headline's 95% CI (`--precision`, or the attribute's `precision`).
+    pub precision: f64,
     /// Members of one A/B group (a group with a `baseline`) share a number:
     /// they are measured round by round, one sample each per round.
     pub paired_group: Option<usize>,
@@ -92,8 +96,6 @@ pub struct Job {
 pub struct Plan {
     pub schedule: Schedule,
     pub clock: Clock,
-    /// Target relative half-width of the headline's 95% CI (`--precision`).
-    pub precision: f64,
     /// Interleaved: measurement time of one slice.
     pub slice: Nanos,
     /// Seeds the shuffles; printed so a run's order can be repeated.
@@ -116,14 +118,14 @@ pub type RoundLog = Vec<Option<usize>>;
 pub const ROUNDS_PER_BLOCK: usize = 10;
 
 /// Runs the body once, with one iteration of its routine.
-pub fn run_once(entry: &BenchEntry, clock: Clock) -> Result<(), Failure> {
+pub fn run_once(bench: &Benchmark, clock: Clock) -> Result<(), Failure> {
     struct Once;
     impl Driver for Once {
         fn drive(&mut self, routine: &mut Routine<'_>) {
             routine(1);
         }
     }
-    call(entry, &mut Once, clock)
+    call(bench, &mut Once, clock).map(|_| ())
 }
 
 /// Measures the jobs as the plan's schedule says and calls `done(index,
@@ -298,10 +300,10 @@ impl Worker {
         let (commands, inbox) = mpsc::channel();
         let (outbox, replies) = mpsc::channel();
         let clock = plan.clock;
-        let precision = PrecisionCheck::new(plan.precision, plan.overhead);
+        let precision = PrecisionCheck::new(job.precision, plan.overhead);
         let (pin, cold) = (plan.pin, plan.cold.clone());
         let thread = thread::Builder::new()
-            .name(job.entry.name.replace('\0', "?"))
+            .name(job.bench.entry.name.replace('\0', "?"))
             // As much stack as the main thread has: benchmarks may recurse.
             .stack_size(8 << 20)
             .spawn(move || {
@@ -329,7 +331,7 @@ impl Worker {
                     precision,
                     instruments,
                 };
-                let result = call(job.entry, &mut driver, clock).map(|()| {
+                let result = call(&job.bench, &mut driver, clock).map(|throughput| {
                     // A body that returned early (or panicked) leaves its
                     // sampler unfinished; a finished one always is.
                     driver.sampler.abandon();
@@ -337,7 +339,9 @@ impl Worker {
                         .sampler
                         .finish()
                         .expect("an abandoned sampler is done");
-                    (measurement, driver.instruments.extras)
+                    let mut extras = driver.instruments.extras;
+                    extras.throughput = throughput;
+                    (measurement, extras)
                 });
                 let _ = outbox.send(Reply::Finished(Box::new(result)));
             })
@@ -445,12 +449,14 @@ fn run_slice(
     while let Some(iters) = sampler.next_iters() {
         let samples_before = sampler.samples().len();
         instruments.sample_starting();
+        let routine_start = now();
         let elapsed = routine(iters);
         // Read before anything else runs: the harness's own work (the
         // sampler growing its sample list) must not count as the benchmark's.
         let reading = instruments.sample_done();
         let after = now();
-        sampler.record(elapsed, after - before);
+        sampler.spend(routine_start - before);
+        sampler.record(elapsed, after - routine_start);
         instruments.account(reading, iters, sampler.samples().len() > samples_before);
         let recorded = sampler.samples().len() > recorded_before;
         if bounded {
@@ -571,27 +577,45 @@ fn median(values: &mut [f64]) -> f64 {
     analysis::percentile(values, 50.0)
 }
 
-fn call(entry: &BenchEntry, driver: &mut dyn Driver, clock: Clock) -> Result<(), Failure> {
-    install_panic_hook();
+/// Runs the body, and returns the throughput it set with
+/// `Bencher::throughput`.
+fn call(
+    bench: &Benchmark,
+    driver: &mut dyn Driver,
+    clock: Clock,
+) -> Result<Option<Throughput>, Failure> {
+    if let Some(failure) = &bench.args_failed {
+        return Err(failure.clone());
+    }
     let mut bencher = Bencher::new(driver, clock);
-    CAPTURING.with(|c| c.set(true));
-    let result = panic::catch_unwind(AssertUnwindSafe(|| (entry.run)(&mut bencher)));
-    CAPTURING.with(|c| c.set(false));
-    match result {
-        Ok(()) if bencher.has_iterated() => Ok(()),
-        Ok(()) => Err(Failure {
+    catching_panics(|| bench.run(&mut bencher))?;
+    if bencher.has_iterated() {
+        Ok(bencher.throughput_set())
+    } else {
+        Err(Failure {
             message: "the benchmark returned without calling Bencher::iter; \
                       call b.iter(|| ...) once with the code to measure"
                 .to_string(),
-            location: Some(format!("{}:{}", entry.file, entry.line)),
-        }),
-        Err(payload) => Err(LAST_PANIC
+            location: Some(format!("{}:{}", bench.entry.file, bench.entry.line)),
+        })
+    }
+}
+
+/// Runs user code (a body, an `args` expression), turning a panic into a
+/// [`Failure`] with its message and location instead of printing it.
+pub fn catching_panics<T>(f: impl FnOnce() -> T) -> Result<T, Failure> {
+    install_panic_hook();
+    CAPTURING.with(|c| c.set(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    CAPTURING.with(|c| c.set(false));
+    result.map_err(|payload| {
+        LAST_PANIC
             .with(|last| last.borrow_mut().take())
             .unwrap_or_else(|| Failure {
                 message: panic_message(payload.as_ref()),
                 location: None,
-            })),
-    }
+            })
+    })
 }
 
 thread_local! {

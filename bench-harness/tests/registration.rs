@@ -144,6 +144,7 @@ fn options_are_registered_as_written() {
             group: Some("renamed"),
             baseline: true,
             counters: true,
+            ..BenchOptions::DEFAULT
         }
     );
     assert_eq!(
@@ -166,7 +167,7 @@ fn running_an_entry_drives_its_body() {
         let before = calls.load(Ordering::SeqCst);
         let mut driver = OneIteration;
         let mut bencher = Bencher::new(&mut driver, Clock::os());
-        (entry(full_name).run)(&mut bencher);
+        entry(full_name).plain().run(&mut bencher);
         assert!(bencher.has_iterated(), "{full_name} called Bencher::iter");
         assert_eq!(
             calls.load(Ordering::SeqCst),
@@ -178,7 +179,7 @@ fn running_an_entry_drives_its_body() {
 
     let mut driver = OneIteration;
     let mut bencher = Bencher::new(&mut driver, Clock::os());
-    (entry("custom_name").run)(&mut bencher);
+    entry("custom_name").plain().run(&mut bencher);
     assert!(bencher.has_iterated());
 }
 

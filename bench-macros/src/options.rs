@@ -9,7 +9,7 @@ use quote::quote;
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
-use syn::{token, Error, Expr, ExprLit, Ident, Lit, LitStr, Path, Token};
+use syn::{bracketed, token, Error, Expr, ExprLit, Ident, Lit, LitStr, Path, Token, Type};
 
 use crate::parse::Errors;
 
@@ -32,6 +32,23 @@ pub struct Options {
     pub baseline: bool,
     /// `counters`: measure hardware and software counters.
     pub counters: bool,
+    /// `precision = PCT`: the target half-width of the 95% interval, as a
+    /// fraction (the attribute takes a percentage, like `--precision`).
+    pub precision: Option<f64>,
+    /// `args = EXPR`, with its key: one benchmark per value.
+    pub args: Option<(Ident, Expr)>,
+    /// `types = [T, ...]`, with its key: one benchmark per type.
+    pub types: Option<(Ident, Vec<Type>)>,
+    /// `bytes = N` or `items = N`: work per iteration.
+    pub throughput: Option<(ThroughputKind, Expr)>,
+    /// `complexity`, with its key: fit a growth class over the `args`.
+    pub complexity: Option<Ident>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+pub enum ThroughputKind {
+    Bytes,
+    Items,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -45,19 +62,31 @@ enum Key {
     Group,
     Baseline,
     Counters,
+    Precision,
+    Args,
+    Types,
+    Bytes,
+    Items,
+    Complexity,
     Crate,
 }
 
 impl Key {
-    const ALL: [Key; 10] = [
+    const ALL: [Key; 16] = [
         Key::Name,
+        Key::Args,
+        Key::Types,
         Key::Ignore,
         Key::WarmUpTime,
         Key::MeasureTime,
         Key::MaxTime,
         Key::MinSamples,
+        Key::Precision,
         Key::Group,
         Key::Baseline,
+        Key::Bytes,
+        Key::Items,
+        Key::Complexity,
         Key::Counters,
         Key::Crate,
     ];
@@ -73,6 +102,12 @@ impl Key {
             Key::Group => "group",
             Key::Baseline => "baseline",
             Key::Counters => "counters",
+            Key::Precision => "precision",
+            Key::Args => "args",
+            Key::Types => "types",
+            Key::Bytes => "bytes",
+            Key::Items => "items",
+            Key::Complexity => "complexity",
             Key::Crate => "crate",
         }
     }
@@ -89,6 +124,12 @@ impl Key {
             Key::Group => "group = \"sort\"",
             Key::Baseline => "baseline",
             Key::Counters => "counters",
+            Key::Precision => "precision = 0.5",
+            Key::Args => "args = [10, 100, 1000]",
+            Key::Types => "types = [u32, u64, String]",
+            Key::Bytes => "bytes = 4096",
+            Key::Items => "items = 1000",
+            Key::Complexity => "complexity",
             Key::Crate => "crate = bench_harness",
         }
     }
@@ -105,6 +146,11 @@ impl Key {
             "warmup_time" | "warm_up" | "warmup" => Some(Key::WarmUpTime),
             "timeout" | "max_duration" => Some(Key::MaxTime),
             "ignored" | "skip" => Some(Key::Ignore),
+            "consts" | "arg" | "params" | "inputs" => Some(Key::Args),
+            "type" | "generic_types" => Some(Key::Types),
+            "throughput" | "byte_count" => Some(Key::Bytes),
+            "item_count" | "elements" => Some(Key::Items),
+            "confidence" | "target_precision" => Some(Key::Precision),
             _ => None,
         };
         let message = match meant {
@@ -130,7 +176,23 @@ impl Key {
 /// `key` or `key = value`, as written.
 struct RawOption {
     key: Ident,
-    value: Option<(Token![=], Expr)>,
+    value: Option<(Token![=], Value)>,
+}
+
+/// An option's value: an expression, or for `types` a list of types (which
+/// are not expressions: `Vec<u8>`).
+enum Value {
+    Expr(Expr),
+    Types(token::Bracket, Punctuated<Type, Token![,]>),
+}
+
+impl quote::ToTokens for Value {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Value::Expr(expr) => expr.to_tokens(tokens),
+            Value::Types(bracket, types) => bracket.surround(tokens, |inner| types.to_tokens(inner)),
+        }
+    }
 }
 
 impl Parse for RawOption {
@@ -158,7 +220,13 @@ impl Parse for RawOption {
                 format!("expected a value after `{key} =`"),
             ));
         }
-        let value = input.parse()?;
+        let value = if key.unraw() == "types" && input.peek(token::Bracket) {
+            let list;
+            let bracket = bracketed!(list in input);
+            Value::Types(bracket, list.parse_terminated(Type::parse, Token![,])?)
+        } else {
+            Value::Expr(input.parse()?)
+        };
         Ok(RawOption {
             key,
             value: Some((eq, value)),
@@ -207,6 +275,40 @@ pub fn parse(args: TokenStream) -> syn::Result<Options> {
                 baseline_key = Some(&option.key);
             }
             Key::Counters => options.counters = errors.record(option.flag(key)).is_some(),
+            Key::Precision => options.precision = errors.record(value().and_then(precision)),
+            Key::Args => {
+                options.args = errors
+                    .record(value().and_then(arg_values))
+                    .map(|args| (option.key.clone(), args));
+            }
+            Key::Types => {
+                options.types = errors
+                    .record(option.types())
+                    .map(|types| (option.key.clone(), types));
+            }
+            Key::Bytes | Key::Items => {
+                let kind = match key {
+                    Key::Bytes => ThroughputKind::Bytes,
+                    _ => ThroughputKind::Items,
+                };
+                if let Some((earlier, _)) = options.throughput {
+                    if earlier != kind {
+                        errors.push(Error::new_spanned(
+                            &option.key,
+                            "give either `bytes` or `items`, not both: the report shows one rate",
+                        ));
+                        continue;
+                    }
+                }
+                options.throughput = errors
+                    .record(value().and_then(|v| work(key, v)))
+                    .map(|work| (kind, work));
+            }
+            Key::Complexity => {
+                options.complexity = errors
+                    .record(option.flag(key))
+                    .map(|()| option.key.clone());
+            }
             Key::Crate => options.krate = errors.record(value().and_then(crate_path)),
         }
     }
@@ -236,11 +338,41 @@ pub fn parse(args: TokenStream) -> syn::Result<Options> {
 impl RawOption {
     fn value(&self, key: Key) -> syn::Result<&Expr> {
         match &self.value {
-            Some((_, value)) => Ok(ungroup(value)),
-            None => Err(Error::new_spanned(
-                &self.key,
-                format!("`{}` needs a value, like `{}`", key.as_str(), key.example()),
+            Some((_, Value::Expr(value))) => Ok(ungroup(value)),
+            Some((_, value @ Value::Types(..))) => Err(Error::new_spanned(
+                value,
+                format!("expected a value, like `{}`", key.example()),
             )),
+            None => Err(self.missing(key)),
+        }
+    }
+
+    fn missing(&self, key: Key) -> Error {
+        Error::new_spanned(
+            &self.key,
+            format!("`{}` needs a value, like `{}`", key.as_str(), key.example()),
+        )
+    }
+
+    fn types(&self) -> syn::Result<Vec<Type>> {
+        match &self.value {
+            Some((_, Value::Types(bracket, types))) => {
+                if types.is_empty() {
+                    return Err(Error::new(
+                        bracket.span.join(),
+                        "`types` needs at least one type, like `types = [u32, u64, String]`",
+                    ));
+                }
+                Ok(types.iter().cloned().collect())
+            }
+            Some((_, value)) => Err(Error::new_spanned(
+                value,
+                format!(
+                    "expected a list of types in brackets, like `{}`",
+                    Key::Types.example()
+                ),
+            )),
+            None => Err(self.missing(Key::Types)),
         }
     }
 
@@ -357,6 +489,65 @@ fn min_samples(value: &Expr) -> syn::Result<usize> {
         return Err(too_few());
     }
     Ok(samples)
+}
+
+fn precision(value: &Expr) -> syn::Result<f64> {
+    let out_of_range = || {
+        Error::new_spanned(
+            value,
+            "`precision` is a percentage above 0 and at most 100, like `precision = 0.5`",
+        )
+    };
+    let percent = match number(value) {
+        Some(Lit::Int(percent)) => percent.base10_parse::<f64>()?,
+        Some(Lit::Float(percent)) => percent.base10_parse::<f64>()?,
+        _ if is_negated(value) => return Err(out_of_range()),
+        _ => {
+            return Err(Error::new_spanned(
+                value,
+                format!(
+                    "expected a percentage, like `{}`",
+                    Key::Precision.example()
+                ),
+            ))
+        }
+    };
+    if !(percent > 0.0 && percent <= 100.0) {
+        return Err(out_of_range());
+    }
+    Ok(percent / 100.0)
+}
+
+/// `args` takes any expression whose value is `IntoIterator`; only an empty
+/// array literal is certainly wrong.
+fn arg_values(value: &Expr) -> syn::Result<Expr> {
+    match value {
+        Expr::Array(array) if array.elems.is_empty() => Err(Error::new_spanned(
+            value,
+            "`args` needs at least one value, like `args = [10, 100, 1000]`",
+        )),
+        _ => Ok(value.clone()),
+    }
+}
+
+/// `bytes = N` or `items = N`: a constant expression of type `u64`; a
+/// literal must be more than 0.
+fn work(key: Key, value: &Expr) -> syn::Result<Expr> {
+    let zero = || {
+        Error::new_spanned(
+            value,
+            format!("`{}` must be more than 0 per iteration", key.as_str()),
+        )
+    };
+    match number(value) {
+        Some(Lit::Int(n)) if n.base10_parse::<u64>()? == 0 => Err(zero()),
+        Some(Lit::Float(_)) => Err(Error::new_spanned(
+            value,
+            format!("expected a whole number, like `{}`", key.example()),
+        )),
+        _ if is_negated(value) => Err(zero()),
+        _ => Ok(value.clone()),
+    }
 }
 
 fn crate_path(value: &Expr) -> syn::Result<Path> {

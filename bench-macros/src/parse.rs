@@ -16,38 +16,94 @@ use crate::options::{self, Options};
 pub struct Benchmark {
     /// The user's function, emitted unchanged: users may call it.
     pub function: ItemFn,
-    pub runner: Runner,
+    pub call: Call,
     pub options: Options,
 }
 
-/// How the runner calls the function.
-pub enum Runner {
-    /// `fn()` or `fn() -> T`: the function is the routine given to
-    /// `Bencher::iter`, which black-boxes what it returns.
-    Iterate,
-    /// `fn(&mut Bencher)`: the function is the runner itself. `bencher` is
-    /// the `Bencher` the parameter's type names, as written, so that a
-    /// `Bencher` other than bench-harness's is reported on it.
-    Function { bencher: Ident },
+/// How the runner calls the function, from its signature.
+pub struct Call {
+    /// `b: &mut Bencher` first: the function runs the bencher itself.
+    /// This is the `Bencher` the parameter's type names, as written, so that
+    /// a `Bencher` other than bench-harness's is reported on it. Without
+    /// it, the function is the routine given to `Bencher::iter`, which
+    /// black-boxes what it returns.
+    pub bencher: Option<Ident>,
+    /// The parameter each `args` value is passed to.
+    pub arg: Option<ArgParam>,
+    /// The type parameter `types` instantiates.
+    pub generic: Option<Ident>,
+    /// `async fn`: each iteration awaits the future on the built-in executor.
+    pub is_async: bool,
 }
 
-const SIGNATURES: &str = "a benchmark is `fn()`, `fn() -> T` or `fn(&mut Bencher)`";
+/// The parameter receiving each `args` value.
+pub struct ArgParam {
+    /// The parameter as written, where type errors are reported.
+    pub param: PatType,
+    /// `&T`: the value is lent; otherwise it is copied (and must be `Copy`).
+    pub by_ref: bool,
+}
+
+const SIGNATURES: &str = "a benchmark is `fn()`, `fn() -> T` or `fn(&mut Bencher)`, \
+                          with one more parameter for `args`";
 
 pub fn benchmark(args: TokenStream, item: TokenStream) -> syn::Result<Benchmark> {
     let options = options::parse(args);
-    let function = free_function(item).and_then(|function| Ok((runner(&function.sig)?, function)));
+    let function = free_function(item).and_then(|function| Ok((call(&function.sig)?, function)));
     match (options, function) {
-        (Ok(options), Ok((runner, function))) => Ok(Benchmark {
-            function,
-            runner,
-            options,
-        }),
+        (Ok(options), Ok((call, function))) => {
+            agree(&options, &call)?;
+            Ok(Benchmark {
+                function,
+                call,
+                options,
+            })
+        }
         (Err(mut options), Err(function)) => {
             options.combine(function);
             Err(options)
         }
         (Err(error), Ok(_)) | (Ok(_), Err(error)) => Err(error),
     }
+}
+
+/// The options that need something of the signature, and the signature's
+/// parts that need an option.
+fn agree(options: &Options, call: &Call) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    match (&options.args, &call.arg) {
+        (Some((key, _)), None) => errors.push(Error::new_spanned(
+            key,
+            "`args` needs a parameter to pass each value to: \
+             `fn name(n: usize)` or `fn name(b: &mut Bencher, n: usize)`",
+        )),
+        (None, Some(arg)) => errors.push(Error::new_spanned(
+            &arg.param,
+            "this parameter has no values: add `args = [...]` to #[benchmark], \
+             one benchmark per value",
+        )),
+        _ => {}
+    }
+    match (&options.types, &call.generic) {
+        (Some((key, _)), None) => errors.push(Error::new_spanned(
+            key,
+            "`types` needs a type parameter to instantiate: `fn name<T>()`",
+        )),
+        (None, Some(generic)) => errors.push(Error::new_spanned(
+            generic,
+            "a generic benchmark needs `types = [...]` in #[benchmark]: \
+             one benchmark per type, like `types = [u32, u64, String]`",
+        )),
+        _ => {}
+    }
+    if let (Some(key), None) = (&options.complexity, &options.args) {
+        errors.push(Error::new_spanned(
+            key,
+            "`complexity` fits a growth class over numeric `args`: \
+             add `args = [...]` with the input sizes",
+        ));
+    }
+    errors.finish()
 }
 
 fn free_function(item: TokenStream) -> syn::Result<ItemFn> {
@@ -85,15 +141,8 @@ fn head(keyword: impl ToTokens, name: impl ToTokens) -> TokenStream {
 }
 
 /// Checks everything about the signature and reports every mistake at once.
-fn runner(sig: &Signature) -> syn::Result<Runner> {
+fn call(sig: &Signature) -> syn::Result<Call> {
     let mut errors = Errors::default();
-    if let Some(asyncness) = &sig.asyncness {
-        errors.push(Error::new_spanned(
-            asyncness,
-            "#[benchmark] does not support `async fn` yet: take `b: &mut Bencher` and \
-             block on the future inside `b.iter(|| ...)`",
-        ));
-    }
     if let Some(unsafety) = &sig.unsafety {
         errors.push(Error::new_spanned(
             unsafety,
@@ -110,15 +159,23 @@ fn runner(sig: &Signature) -> syn::Result<Runner> {
             ),
         ));
     }
-    // Lifetime parameters are harmless; types and consts leave the runner
-    // nothing concrete to call.
-    let generic = |param: &GenericParam| !matches!(param, GenericParam::Lifetime(_));
-    if sig.generics.params.iter().any(generic) {
-        errors.push(Error::new_spanned(
-            &sig.generics,
-            "a benchmark cannot be generic: the runner calls one concrete function; \
-             write one benchmark per type",
-        ));
+    // Lifetime parameters are harmless; one type parameter is instantiated
+    // by `types`.
+    let mut generic = None;
+    for param in &sig.generics.params {
+        match param {
+            GenericParam::Lifetime(_) => {}
+            GenericParam::Type(ty) if generic.is_none() => generic = Some(ty.ident.clone()),
+            GenericParam::Type(ty) => errors.push(Error::new_spanned(
+                ty,
+                "a benchmark has at most one type parameter, instantiated by `types = [...]`",
+            )),
+            GenericParam::Const(constant) => errors.push(Error::new_spanned(
+                constant,
+                "a benchmark cannot have const parameters: pass the values as an \
+                 ordinary parameter with `args = [...]`",
+            )),
+        }
     }
     if let Some(variadic) = &sig.variadic {
         errors.push(Error::new_spanned(
@@ -133,23 +190,45 @@ fn runner(sig: &Signature) -> syn::Result<Runner> {
             "#[benchmark] goes on a free function, not on a method taking `self`",
         ));
     }
-    let mut params = sig.inputs.iter().filter_map(|param| match param {
-        FnArg::Typed(param) => Some(param),
-        FnArg::Receiver(_) => None, // reported above
-    });
-    let runner = match params.next() {
-        None => Ok(Runner::Iterate),
-        Some(param) => bencher_param(param).map(|bencher| Runner::Function { bencher }),
-    };
-    match &runner {
-        Err(error) => errors.push(error.clone()),
-        Ok(Runner::Function { .. }) if !returns_unit(sig) => errors.push(Error::new_spanned(
-            &sig.output,
-            "a benchmark taking `&mut Bencher` returns nothing: return the measured \
-             value from the closure passed to `b.iter` instead",
-        )),
-        Ok(_) => {}
+    let mut params = sig
+        .inputs
+        .iter()
+        .filter_map(|param| match param {
+            FnArg::Typed(param) => Some(param),
+            FnArg::Receiver(_) => None, // reported above
+        })
+        .peekable();
+    let mut bencher = None;
+    if let Some(first) = params.next_if(|param| names_bencher(&param.ty)) {
+        bencher = errors.record(bencher_param(first));
+        if !returns_unit(sig) {
+            errors.push(Error::new_spanned(
+                &sig.output,
+                "a benchmark taking `&mut Bencher` returns nothing: return the measured \
+                 value from the closure passed to `b.iter` instead",
+            ));
+        }
+        if let Some(asyncness) = &sig.asyncness {
+            errors.push(Error::new_spanned(
+                asyncness,
+                "an `async fn` benchmark is the routine itself and cannot take the bencher: \
+                 remove `b: &mut Bencher`, or make it a plain `fn` that calls \
+                 `b.iter_future(|| ...)`",
+            ));
+        }
     }
+    let arg = params.next().map(|param| {
+        if names_bencher(&param.ty) {
+            errors.push(Error::new_spanned(
+                param,
+                "the bencher comes first: `fn name(b: &mut Bencher, n: usize)`",
+            ));
+        }
+        ArgParam {
+            param: param.clone(),
+            by_ref: matches!(ungroup(&param.ty), Type::Reference(_)),
+        }
+    });
     let extra: TokenStream = params.map(ToTokens::to_token_stream).collect();
     if !extra.is_empty() {
         errors.push(Error::new_spanned(
@@ -158,7 +237,21 @@ fn runner(sig: &Signature) -> syn::Result<Runner> {
         ));
     }
     errors.finish()?;
-    runner
+    Ok(Call {
+        bencher,
+        arg,
+        generic,
+        is_async: sig.asyncness.is_some(),
+    })
+}
+
+/// Whether a parameter's type is a `Bencher` in any form (`&mut Bencher`,
+/// `&Bencher`, `Bencher`): the bencher parameter, right or wrong.
+fn names_bencher(ty: &Type) -> bool {
+    match ungroup(ty) {
+        Type::Reference(reference) => bencher_name(&reference.elem).is_some(),
+        ty => bencher_name(ty).is_some(),
+    }
 }
 
 /// Accepts `b: &mut Bencher` with any path ending in `Bencher`, and returns
@@ -172,21 +265,13 @@ fn bencher_param(param: &PatType) -> syn::Result<Ident> {
                 &param.ty,
                 "the bencher must be borrowed mutably: `&mut Bencher`",
             )),
-            (None, _) => Err(unsupported(param)),
+            (None, _) => unreachable!("only called on a parameter that names a Bencher"),
         },
-        ty if bencher_name(ty).is_some() => Err(Error::new_spanned(
+        _ => Err(Error::new_spanned(
             &param.ty,
             "take the bencher by mutable reference: `&mut Bencher`",
         )),
-        _ => Err(unsupported(param)),
     }
-}
-
-fn unsupported(param: &PatType) -> Error {
-    Error::new_spanned(
-        param,
-        format!("unsupported benchmark parameter: {SIGNATURES}"),
-    )
 }
 
 /// The last segment of a path type, if it is `Bencher`.

@@ -2,7 +2,12 @@
 
 #![forbid(unsafe_code)]
 
+use std::future::Future;
 use std::hint::black_box;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread::{self, Thread};
 
 use crate::clock::Clock;
 use crate::units::Nanos;
@@ -42,6 +47,18 @@ pub struct Bencher<'a> {
     driver: &'a mut dyn Driver,
     clock: Clock,
     iterated: bool,
+    throughput: Option<Throughput>,
+}
+
+/// How much work one iteration does, for reporting a rate beside the time:
+/// set with `#[benchmark(bytes = N)]`, `#[benchmark(items = N)]`, or
+/// [`Bencher::throughput`] when it is known only at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Throughput {
+    /// Bytes processed per iteration: reported in B/s, KB/s, MB/s, GB/s.
+    Bytes(u64),
+    /// Items (elements, messages, requests) per iteration: items/s … G items/s.
+    Items(u64),
 }
 
 impl std::fmt::Debug for Bencher<'_> {
@@ -49,6 +66,7 @@ impl std::fmt::Debug for Bencher<'_> {
         f.debug_struct("Bencher")
             .field("clock", &self.clock)
             .field("iterated", &self.iterated)
+            .field("throughput", &self.throughput)
             .finish_non_exhaustive()
     }
 }
@@ -61,12 +79,43 @@ impl<'a> Bencher<'a> {
             driver,
             clock,
             iterated: false,
+            throughput: None,
         }
     }
 
-    /// True once [`Bencher::iter`] has run.
+    /// True once one of the `iter` methods has run.
     pub fn has_iterated(&self) -> bool {
         self.iterated
+    }
+
+    /// Sets how much work one iteration does, so the report shows a rate
+    /// (bytes or items per second) beside the time. Overrides the
+    /// attribute's `bytes = N` or `items = N`.
+    ///
+    /// ```ignore
+    /// #[benchmark(args = [64, 4096])]
+    /// fn checksum(b: &mut Bencher, len: usize) {
+    ///     let data = vec![7u8; len];
+    ///     b.throughput(Throughput::Bytes(len as u64));
+    ///     b.iter(|| fnv1a(&data))
+    /// }
+    /// ```
+    pub fn throughput(&mut self, throughput: Throughput) {
+        self.throughput = Some(throughput);
+    }
+
+    /// What [`Bencher::throughput`] set, if it was called.
+    pub fn throughput_set(&self) -> Option<Throughput> {
+        self.throughput
+    }
+
+    fn start_iterating(&mut self) {
+        assert!(
+            !self.iterated,
+            "the bencher was asked to measure twice in one benchmark; \
+             call one of b.iter, b.iter_batched, b.iter_batched_ref or b.iter_future once"
+        );
+        self.iterated = true;
     }
 
     /// Measures `routine`. Its return value goes through [`black_box`] so the
@@ -81,11 +130,7 @@ impl<'a> Bencher<'a> {
     where
         F: FnMut() -> R,
     {
-        assert!(
-            !self.iterated,
-            "Bencher::iter was called twice in one benchmark; measure one routine per benchmark"
-        );
-        self.iterated = true;
+        self.start_iterating();
         let clock = self.clock;
         if std::mem::needs_drop::<R>() {
             let mut outputs: Vec<R> = Vec::new();
@@ -109,5 +154,136 @@ impl<'a> Bencher<'a> {
                 clock.elapsed(start, end)
             });
         }
+    }
+
+    /// Measures `routine` on inputs built by `setup`, which is not timed:
+    /// before each sample, `setup` builds one input per iteration; the
+    /// timed loop hands each to `routine` by value; what `routine` returns
+    /// is dropped after the clock stops.
+    ///
+    /// ```ignore
+    /// #[benchmark]
+    /// fn sort_shuffled(b: &mut Bencher) {
+    ///     b.iter_batched(|| shuffled(1000), |mut v| { v.sort(); v })
+    /// }
+    /// ```
+    ///
+    /// Set-up time counts against the benchmark's `max_time`, and the
+    /// sampler keeps a sample's set-up within a share of the measuring
+    /// budget: a set-up far slower than the routine makes samples of fewer
+    /// iterations rather than a run that never ends.
+    ///
+    /// # Panics
+    /// When the bencher already measured a routine in this benchmark.
+    pub fn iter_batched<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> O,
+    {
+        self.start_iterating();
+        let clock = self.clock;
+        let mut inputs: Vec<I> = Vec::new();
+        let mut outputs: Vec<O> = Vec::new();
+        self.driver.drive(&mut |iters| {
+            inputs.extend((0..iters).map(|_| setup()));
+            outputs.reserve_exact(iters as usize);
+            let start = clock.start();
+            outputs.extend(inputs.drain(..).map(|input| black_box(routine(input))));
+            let end = clock.stop();
+            outputs.clear();
+            clock.elapsed(start, end)
+        });
+    }
+
+    /// Like [`Bencher::iter_batched`], but `routine` borrows each input
+    /// mutably, and the inputs are dropped after the clock stops: for
+    /// benchmarks whose input is expensive to drop, or that measure an
+    /// operation in place.
+    ///
+    /// ```ignore
+    /// #[benchmark]
+    /// fn sort_in_place(b: &mut Bencher) {
+    ///     b.iter_batched_ref(|| shuffled(1000), |v| v.sort())
+    /// }
+    /// ```
+    ///
+    /// # Panics
+    /// When the bencher already measured a routine in this benchmark.
+    pub fn iter_batched_ref<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(&mut I) -> O,
+    {
+        self.start_iterating();
+        let clock = self.clock;
+        let mut inputs: Vec<I> = Vec::new();
+        let mut outputs: Vec<O> = Vec::new();
+        self.driver.drive(&mut |iters| {
+            inputs.extend((0..iters).map(|_| setup()));
+            outputs.reserve_exact(iters as usize);
+            let start = clock.start();
+            outputs.extend(inputs.iter_mut().map(|input| black_box(routine(input))));
+            let end = clock.stop();
+            outputs.clear();
+            inputs.clear();
+            clock.elapsed(start, end)
+        });
+    }
+
+    /// Measures an `async` routine: each iteration awaits the future `make`
+    /// returns, on a minimal executor that polls it on this thread and parks
+    /// while it is pending. `#[benchmark] async fn` uses this.
+    ///
+    /// The executor has no reactor: a future that waits on I/O or timers
+    /// needs its runtime. Build the runtime outside the timed region and
+    /// block on it inside, so that only the future is measured:
+    ///
+    /// ```ignore
+    /// #[benchmark]
+    /// fn fetch(b: &mut Bencher) {
+    ///     let runtime = tokio::runtime::Builder::new_current_thread()
+    ///         .enable_all()
+    ///         .build()
+    ///         .unwrap(); // set-up, not timed
+    ///     b.iter(|| runtime.block_on(fetch_one()))
+    /// }
+    /// ```
+    ///
+    /// # Panics
+    /// When the bencher already measured a routine in this benchmark.
+    pub fn iter_future<F, M>(&mut self, mut make: M)
+    where
+        M: FnMut() -> F,
+        F: Future,
+    {
+        // One waker for the whole benchmark: no allocation per iteration.
+        let waker = Waker::from(Arc::new(Unpark(thread::current())));
+        let mut context = Context::from_waker(&waker);
+        self.iter(move || block_on(make(), &mut context))
+    }
+}
+
+/// Wakes a parked thread.
+struct Unpark(Thread);
+
+impl Wake for Unpark {
+    fn wake(self: Arc<Self>) {
+        self.0.unpark();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+/// Polls `future` to completion on this thread, parking while it is
+/// pending. A spurious wake-up only costs one more poll.
+fn block_on<F: Future>(future: F, context: &mut Context<'_>) -> F::Output {
+    let mut future = pin!(future);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(context) {
+            return output;
+        }
+        thread::park();
     }
 }

@@ -25,7 +25,7 @@ pub mod counter;
 pub mod sampler;
 pub mod units;
 
-pub use bencher::{Bencher, Driver, Routine};
+pub use bencher::{Bencher, Driver, Routine, Throughput};
 pub use clock::{Clock, ClockError, ClockKind, TimerChoice, TimerPrecision};
 pub use sampler::{Measurement, Sample, Sampler, SamplerConfig, StopReason, StopRule, WarmUp};
 pub use std::hint::black_box;

@@ -23,7 +23,14 @@
 //! [`SamplerConfig::max_time`] bounds all phases together, set-up included
 //! ([`Sampler::charge`]): a sample that would cross it is not started, so a
 //! benchmark slower than its budget stops after a few samples instead of
-//! hanging, and says so. A driver may run the sampler in slices
+//! hanging, and says so.
+//!
+//! A sample's wall time can be far more than its timed part: inputs built
+//! by `Bencher::iter_batched` before the clock starts. Growing such a sample
+//! until its timed part reaches the floor could take minutes (50 µs of
+//! set-up around a 1 ns routine: 16,384 inputs, 0.8 s, per sample), so a
+//! sample never grows past [`SamplerConfig::max_sample_wall`]: it stays
+//! shorter than the floor, and the benchmark gets more samples instead. A driver may run the sampler in slices
 //! ([`Sampler::resume`]), interleaved with other benchmarks; the first sample
 //! after a pause is discarded when it is short (under 1 ms).
 
@@ -72,6 +79,15 @@ impl SamplerConfig {
     /// (the read cost is inside every sample).
     pub fn sample_floor(precision: crate::TimerPrecision) -> Nanos {
         (precision.resolution * 1000.0).max(precision.overhead * 100.0)
+    }
+
+    /// The longest a sample may grow in wall time, its untimed set-up
+    /// included: a tenth of `measure_time` or `measure_time / min_samples`,
+    /// whichever is shorter, so that the minimum sample count fits the
+    /// budget several times over.
+    pub fn max_sample_wall(&self) -> Nanos {
+        let per_sample = self.measure_time / self.min_samples.max(1) as f64;
+        Nanos(per_sample.0.min(self.measure_time.0 / 10.0))
     }
 }
 
@@ -212,8 +228,9 @@ impl Sampler {
     }
 
     /// Records that the last sample ran `next_iters()` iterations in
-    /// `elapsed` (timed region only) and cost `wall` overall (the sample plus
-    /// the harness's work around it; at least `elapsed`).
+    /// `elapsed` (timed region only) and cost `wall` overall (the timed
+    /// region plus the sample's untimed set-up and drops; at least
+    /// `elapsed`). The harness's own work between samples is [`Sampler::spend`].
     pub fn record(&mut self, elapsed: Nanos, wall: Nanos) {
         let wall = wall.max(elapsed);
         self.spent += wall;
@@ -236,6 +253,14 @@ impl Sampler {
             Phase::Done(_) => {}
         }
         self.check_limits(sample);
+    }
+
+    /// Accounts for the harness's work between samples (walking the
+    /// `--cold` buffer, say): it counts against every budget, like a
+    /// sample's own time, but not towards the size of the next sample.
+    pub fn spend(&mut self, wall: Nanos) {
+        self.spent += wall;
+        self.phase_spent += wall;
     }
 
     /// Accounts for time spent on this benchmark outside any sample (its
@@ -296,7 +321,7 @@ impl Sampler {
 
     fn calibrate(&mut self, sample: Sample) {
         self.warm_up.samples += 1;
-        if sample.elapsed.0 >= self.config.min_sample_time.0 {
+        if sample.elapsed.0 >= self.config.min_sample_time.0 || !self.may_grow() {
             self.enter(Phase::WarmUp);
             self.warm_up_cap();
         } else if self.iters >= u64::MAX / 2 {
@@ -310,7 +335,10 @@ impl Sampler {
 
     fn warm(&mut self, sample: Sample) {
         self.warm_up.samples += 1;
-        if sample.elapsed.0 < self.config.min_sample_time.0 && self.iters < u64::MAX / 2 {
+        if sample.elapsed.0 < self.config.min_sample_time.0
+            && self.iters < u64::MAX / 2
+            && self.may_grow()
+        {
             // Faster than calibration saw: a larger sample, and a new window,
             // since per-iteration times at the old size are not comparable.
             self.iters *= 2;
@@ -331,6 +359,12 @@ impl Sampler {
             }
         }
         self.warm_up_cap();
+    }
+
+    /// Whether doubling the sample keeps its wall time (the last one's,
+    /// twice) within [`SamplerConfig::max_sample_wall`].
+    fn may_grow(&self) -> bool {
+        self.last_wall.0 * 2.0 <= self.config.max_sample_wall().0
     }
 
     /// Warm-up ends at its time cap (calibration included, set-up not) or,
@@ -364,8 +398,10 @@ impl Sampler {
             }
         }
         // Do not start a sample that would end past the hard bound: the next
-        // one is assumed to cost what the last one did.
-        if self.spent.0 + self.last_wall.0 > self.config.max_time.0 {
+        // one is assumed to cost what the last one did, twice that while
+        // calibrating (which doubles the size).
+        let growth = if self.phase == Phase::Calibrate { 2.0 } else { 1.0 };
+        if self.spent.0 + growth * self.last_wall.0 > self.config.max_time.0 {
             if self.samples.is_empty() {
                 // Stopped before recording anything (a routine slower than the
                 // whole budget): the last sample is all there is. It is kept,

@@ -14,10 +14,12 @@ struct At {
 
 /// A scripted routine: `cost(at)` is the per-iteration cost of the sample
 /// starting `at`, so noise and outliers are injected per sample. The harness
-/// adds `overhead` of wall time around each sample.
+/// adds `overhead` of wall time around each sample, and each iteration's
+/// input takes `setup` of untimed wall time to build (`iter_batched`).
 struct FakeClock<F: Fn(At) -> f64> {
     cost: F,
     overhead: f64,
+    setup: f64,
     at: At,
     now: f64,
 }
@@ -27,6 +29,7 @@ impl<F: Fn(At) -> f64> FakeClock<F> {
         FakeClock {
             cost,
             overhead: 0.0,
+            setup: 0.0,
             at: At {
                 sample: 0,
                 iterations: 0,
@@ -43,8 +46,9 @@ impl<F: Fn(At) -> f64> FakeClock<F> {
         let elapsed = (self.cost)(self.at) * iters as f64;
         self.at.sample += 1;
         self.at.iterations = self.at.iterations.saturating_add(iters);
-        self.now += elapsed + self.overhead;
-        sampler.record(Nanos(elapsed), Nanos(elapsed + self.overhead));
+        let setup = self.setup * iters as f64;
+        self.now += elapsed + setup + self.overhead;
+        sampler.record(Nanos(elapsed), Nanos(elapsed + setup + self.overhead));
         true
     }
 
@@ -327,4 +331,37 @@ fn a_long_sample_after_a_pause_is_kept() {
     clock.step(&mut sampler);
     assert_eq!(sampler.samples().len(), 4);
     assert_eq!(sampler.slice_starts(), [0, 3]);
+}
+
+#[test]
+fn a_set_up_far_slower_than_the_routine_keeps_samples_short_and_finishes() {
+    // 50 µs of untimed set-up per input around a 1 ns routine (divan's
+    // issue #80). Growing samples until 10 µs are timed would take 16,384
+    // inputs, 0.8 s of set-up, per sample; a sample stops growing at
+    // max_sample_wall (1 ms here) instead.
+    let mut clock = FakeClock::new(constant(1.0));
+    clock.setup = 50_000.0;
+    let config = config();
+    let cap = config.max_sample_wall();
+    assert_eq!(cap, Nanos(1_000_000.0));
+    let m = clock.run(Sampler::new(config.clone()));
+    assert_eq!(m.stop, StopReason::TimeBudget);
+    assert!(m.samples.len() >= config.min_samples, "{}", m.samples.len());
+    for sample in &m.samples {
+        assert!(sample.iters as f64 * 50_000.0 <= cap.0, "{sample:?}");
+        assert_eq!(sample.per_iter(), Nanos(1.0));
+    }
+    // Warm-up (1 ms) and measurement (10 ms), each overshooting by at most
+    // one capped sample.
+    assert!(clock.now <= 13_000_000.0, "took {} ns", clock.now);
+}
+
+#[test]
+fn a_cheap_set_up_does_not_limit_the_sample_size() {
+    // 10 ns of set-up per input around a 5 ns routine: the wall cap is far
+    // away, and samples grow to the floor as without set-up.
+    let mut clock = FakeClock::new(constant(5.0));
+    clock.setup = 10.0;
+    let m = clock.run(Sampler::new(config()));
+    assert_eq!(m.samples[0].iters, 2048);
 }

@@ -1,8 +1,9 @@
-use bench_harness::benchmark;
+use bench_harness::{benchmark, Bencher};
 
+// An async benchmark is the routine itself.
 #[benchmark]
-async fn fetch() -> u32 {
-    1
+async fn fetch(b: &mut Bencher<'_>) {
+    b.iter(|| 1);
 }
 
 fn main() {}

@@ -55,6 +55,31 @@ fn b(b: &mut Bencher<'_>) {
     b.iter(|| ());
 }
 
+#[benchmark(args = [1, 2], complexity, precision = 2)]
+fn with_args(n: u32) -> u32 {
+    n
+}
+
+#[benchmark(args = ["a", "b"], bytes = 64)]
+fn with_args_and_bencher(b: &mut Bencher<'_>, text: &str) {
+    b.iter(|| text.len());
+}
+
+#[benchmark(types = [u8, Vec<u8>], items = 8)]
+fn with_types<T: Default>() -> T {
+    T::default()
+}
+
+#[benchmark]
+async fn asynchronous() -> u8 {
+    1
+}
+
+#[benchmark(args = [3])]
+async fn asynchronous_with_args(n: u8) -> u8 {
+    n
+}
+
 #[cfg(any())]
 #[benchmark]
 fn compiled_out() {}
@@ -85,11 +110,17 @@ fn main() {
         "bencher",
         "b",
         "in_a_function",
+        "with_args",
+        "with_args_and_bencher",
+        "with_types",
+        "asynchronous",
+        "asynchronous_with_args",
     ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
     assert!(!names.contains(&"compiled_out"));
     assert!(!names.contains(&"compiled_out_after"));
-    assert_eq!(names.len(), 10);
+    // One entry per type.
+    assert_eq!(names.len(), 16);
     assert_eq!(value(), 2);
 }
