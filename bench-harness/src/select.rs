@@ -13,7 +13,8 @@ pub struct Selected<T> {
 }
 
 /// Keeps the benchmarks whose name matches any filter (all, without filters)
-/// and no `--skip` pattern, sorted by name. `candidates` yields
+/// and no `--skip` pattern, in natural order of their names (`sort/2`
+/// before `sort/10`, see [`natural_cmp`]). `candidates` yields
 /// `(full name, is ignored, benchmark)`.
 pub fn select<T>(
     args: &Args,
@@ -45,8 +46,49 @@ pub fn select<T>(
             })
         })
         .collect();
-    selected.sort_by(|a, b| a.name.cmp(&b.name));
+    selected.sort_by(|a, b| natural_cmp(&a.name, &b.name));
     selected
+}
+
+/// Compares names as people read them: runs of digits by their numeric
+/// value (`sort/2` < `sort/10` < `sort/100`), everything else by character.
+/// Numbers that are equal in value but written differently (`007`, `7`)
+/// fall back to plain order, so the order is total.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let (mut a_rest, mut b_rest) = (a, b);
+    loop {
+        let (a_chunk, a_tail) = chunk(a_rest);
+        let (b_chunk, b_tail) = chunk(b_rest);
+        if a_chunk.is_empty() || b_chunk.is_empty() {
+            return a_chunk.len().cmp(&b_chunk.len()).then_with(|| a.cmp(b));
+        }
+        let is_number = |c: &str| c.starts_with(|ch: char| ch.is_ascii_digit());
+        let order = if is_number(a_chunk) && is_number(b_chunk) {
+            let (a_digits, b_digits) = (
+                a_chunk.trim_start_matches('0'),
+                b_chunk.trim_start_matches('0'),
+            );
+            a_digits
+                .len()
+                .cmp(&b_digits.len())
+                .then_with(|| a_digits.cmp(b_digits))
+        } else {
+            a_chunk.cmp(b_chunk)
+        };
+        if order.is_ne() {
+            return order;
+        }
+        (a_rest, b_rest) = (a_tail, b_tail);
+    }
+}
+
+/// The leading run of digits, or of non-digits, and what follows it.
+fn chunk(text: &str) -> (&str, &str) {
+    let digits = text.starts_with(|c: char| c.is_ascii_digit());
+    let end = text
+        .find(|c: char| c.is_ascii_digit() != digits)
+        .unwrap_or(text.len());
+    text.split_at(end)
 }
 
 #[cfg(test)]
@@ -76,15 +118,15 @@ mod tests {
     }
 
     #[test]
-    fn no_filter_selects_all_sorted_by_name() {
+    fn no_filter_selects_all_in_natural_order() {
         assert_eq!(
             names(&[]),
             [
                 "fib_20",
                 "fib_30",
                 "hash::fnv",
-                "sort::sort_10k",
-                "sort::sort_1k"
+                "sort::sort_1k",
+                "sort::sort_10k"
             ]
         );
     }
@@ -92,7 +134,7 @@ mod tests {
     #[test]
     fn filters_are_substrings_and_ored() {
         assert_eq!(names(&["fib_2", "fnv"]), ["fib_20", "hash::fnv"]);
-        assert_eq!(names(&["sort::"]), ["sort::sort_10k", "sort::sort_1k"]);
+        assert_eq!(names(&["sort::"]), ["sort::sort_1k", "sort::sort_10k"]);
     }
 
     #[test]
@@ -123,5 +165,34 @@ mod tests {
     #[test]
     fn a_filter_matching_nothing_selects_nothing() {
         assert!(names(&["nope"]).is_empty());
+    }
+
+    #[test]
+    fn numbers_in_names_sort_by_value() {
+        let mut names = vec![
+            "sort/1000", "sort/10", "sort/2", "sort/100", "sort_by/5", "hash/u64", "hash/u32",
+            "hash/u8", "sort/007", "sort/7",
+        ];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            names,
+            [
+                "hash/u8", "hash/u32", "hash/u64", "sort/2", "sort/007", "sort/7", "sort/10",
+                "sort/100", "sort/1000", "sort_by/5",
+            ]
+        );
+    }
+
+    #[test]
+    fn natural_order_is_total_and_agrees_with_equality() {
+        use std::cmp::Ordering;
+        let names = ["a", "a1", "a01", "a1b", "a10", "b", "", "1", "01", "z9z"];
+        for x in names {
+            for y in names {
+                let order = natural_cmp(x, y);
+                assert_eq!(order == Ordering::Equal, x == y, "{x} vs {y}");
+                assert_eq!(natural_cmp(y, x), order.reverse(), "{x} vs {y}");
+            }
+        }
     }
 }

@@ -30,6 +30,7 @@
 
 mod blocks;
 pub mod compare;
+pub mod complexity;
 mod interval;
 pub mod modality;
 mod moments;
