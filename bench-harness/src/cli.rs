@@ -37,6 +37,11 @@ pub struct Args {
     pub warm_up_cv: Option<f64>,
     /// `--details`: percentiles, intervals and warm-up under each row.
     pub details: bool,
+    /// `--flat`: one row per benchmark under its full name, not a tree.
+    pub flat: bool,
+    /// `--complexity`: fit a growth class for every benchmark with numeric
+    /// `args`, not only those marked `complexity`.
+    pub complexity: bool,
     /// `--seed N`: the interleaved schedule's shuffles.
     pub seed: Option<u64>,
     /// `--format`: what the measured run writes (to stdout, or `--output`).
@@ -136,6 +141,8 @@ impl Default for Args {
             warm_up_window: None,
             warm_up_cv: None,
             details: false,
+            flat: false,
+            complexity: false,
             seed: None,
             format: OutputFormat::Pretty,
             output: None,
@@ -230,6 +237,10 @@ Output:
                           still goes to stdout
   --details               percentiles, confidence intervals, warm-up and stop reason
                           under each row
+  --flat                  one row per benchmark under its full name, instead of a
+                          tree by group, module, function and argument (for grep)
+  --complexity            fit O(1) … O(n³) over every benchmark with numeric args,
+                          not only those marked #[benchmark(complexity)]
 
 Machine:
   --counters              hardware and software counters per iteration (cycles,
@@ -335,6 +346,8 @@ where
                 parsed.warm_up_cv = Some(percentage("--warm-up-cv", parser.value()?, false)?)
             }
             Long("details") => parsed.details = true,
+            Long("flat") => parsed.flat = true,
+            Long("complexity") => parsed.complexity = true,
             Long("output") | Short('o') => {
                 let path = PathBuf::from(parser.value()?);
                 if path.as_os_str().is_empty() {

@@ -60,8 +60,8 @@ use termcolor::{ColorChoice, NoColor, StandardStream, WriteColor};
 
 use analysis::compare::Verdict;
 use cli::{Action, Args, Color, ListFormat, OutputFormat};
-use report::terminal::Terminal;
-use results::{BenchResult, Compared, GroupReport, Measured, Outcome, RunInfo};
+use report::terminal::{Layout, Terminal};
+use results::{BenchResult, Compared, ComplexityReport, GroupReport, Measured, Outcome, RunInfo};
 use select::Selected;
 
 /// Items the `#[benchmark]` attribute's expansion refers to. Not a public
@@ -153,13 +153,9 @@ fn run_pipeline(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Benc
     }
     let selected = select::select(
         &args,
-        registered.iter().map(|bench| {
-            (
-                bench.full_name(),
-                bench.entry.options.ignore,
-                bench.clone(),
-            )
-        }),
+        registered
+            .iter()
+            .map(|bench| (bench.full_name(), bench.entry.options.ignore, bench.clone())),
     );
     let filtered_out = registered.len() - selected.len();
 
@@ -428,10 +424,8 @@ fn measure_all(
         rows[row] = Some(result_of(&selected[row], outcome));
     }
     *results = rows.into_iter().flatten().collect();
-    let _ = out.bench_header(&info);
-    for result in results.iter() {
-        let _ = out.bench_row(result, args.details);
-    }
+    let reports = complexity_reports(args, selected, results);
+    let _ = out.bench_table(&info, results, &reports, layout(args), args.details);
     let machine_change = match (&baseline, &machine_reference) {
         (Some(baseline), Some(now)) => baseline.machine_reference.as_ref().map(|then| {
             analysis::compare::compare(&then.block_medians_ns, &now.estimate.block_medians, 0.0)
@@ -464,7 +458,14 @@ fn measure_all(
     // does not lose the other.
     let reference = machine_reference.as_ref().map(report::json::estimate);
     let mut errors = Vec::new();
-    if let Err(error) = write_outputs(args, &environment, &info, results, reference.clone()) {
+    if let Err(error) = write_outputs(
+        args,
+        &environment,
+        &info,
+        results,
+        &reports,
+        reference.clone(),
+    ) {
         errors.push(error);
     }
     if let Some(name) = &args.save_baseline {
@@ -548,8 +549,16 @@ fn cold_buffer_bytes(environment: &environment::Environment) -> usize {
 
 /// A benchmark's result, with its group.
 fn result_of(s: &Selected<registry::Benchmark>, outcome: Outcome) -> BenchResult {
+    let throughput = match &outcome {
+        Outcome::Measured(m) => m.extras.throughput,
+        _ => None,
+    };
     BenchResult {
+        path: s.bench.path(),
+        type_name: s.bench.entry.type_name.map(str::to_string),
+        arg: s.bench.arg.as_ref().map(|arg| arg.name.clone()),
         group: s.bench.entry.options.group.map(str::to_string),
+        throughput: throughput.or(s.bench.entry.options.throughput),
         ..BenchResult::new(s.name.clone(), outcome)
     }
 }
@@ -654,18 +663,22 @@ fn write_outputs(
     environment: &environment::Environment,
     info: &RunInfo,
     results: &[BenchResult],
+    reports: &[ComplexityReport],
     reference: Option<report::json::EstimateRecord>,
 ) -> Result<(), String> {
     let rendered = match (args.format, &args.output) {
         // Printed as it ran.
         (OutputFormat::Pretty, None) => return Ok(()),
-        (OutputFormat::Pretty, Some(_)) => render_table(info, results, args.details),
+        (OutputFormat::Pretty, Some(_)) => {
+            render_table(info, results, reports, layout(args), args.details)
+        }
         (format, _) => {
             let mut bytes = Vec::new();
             let written = match format {
                 OutputFormat::Json => {
                     let mut document = report::json::document(environment, info, results);
                     document.machine_reference = reference;
+                    document.complexity = reports.iter().map(report::json::complexity).collect();
                     report::json::write(&mut bytes, &document)
                 }
                 OutputFormat::Csv => report::csv::write(&mut bytes, info, results),
@@ -695,17 +708,56 @@ fn write_outputs(
 }
 
 /// The table as plain text, for `--output` with `--format pretty`.
-fn render_table(info: &RunInfo, results: &[BenchResult], details: bool) -> io::Result<Vec<u8>> {
-    let mut table = Terminal::new(
-        NoColor::new(Vec::new()),
-        results.iter().map(|r| r.name.as_str()),
-    );
-    table.bench_header(info)?;
-    for result in results {
-        table.bench_row(result, details)?;
-    }
+fn render_table(
+    info: &RunInfo,
+    results: &[BenchResult],
+    reports: &[ComplexityReport],
+    layout: Layout,
+    details: bool,
+) -> io::Result<Vec<u8>> {
+    let mut table = Terminal::new(NoColor::new(Vec::new()), std::iter::empty());
+    table.bench_table(info, results, reports, layout, details)?;
     table.bench_summary(results, 0.0)?;
     Ok(table.into_inner().into_inner())
+}
+
+fn layout(args: &Args) -> Layout {
+    if args.flat {
+        Layout::Flat
+    } else {
+        Layout::Tree
+    }
+}
+
+/// A growth class for each function marked `complexity` (every function
+/// with at least three numeric arguments under `--complexity`), over its
+/// measured benchmarks.
+fn complexity_reports(
+    args: &Args,
+    selected: &Selection,
+    results: &[BenchResult],
+) -> Vec<ComplexityReport> {
+    let mut functions: Vec<String> = Vec::new();
+    for s in selected.iter().filter(|s| s.bench.arg.is_some()) {
+        let function = s.bench.entry.full_name();
+        let wanted = s.bench.entry.options.complexity
+            || (args.complexity && numeric_args(selected, &function) >= 3);
+        if wanted && !functions.contains(&function) {
+            functions.push(function);
+        }
+    }
+    functions
+        .iter()
+        .filter_map(|function| ComplexityReport::fit(function, results))
+        .collect()
+}
+
+/// How many of `function`'s selected benchmarks have a numeric argument.
+fn numeric_args(selected: &Selection, function: &str) -> usize {
+    selected
+        .iter()
+        .filter(|s| s.bench.entry.full_name() == function && s.bench.numeric_arg().is_some())
+        .count()
 }
 
 /// `--list-baselines`: each saved baseline with its date and size.

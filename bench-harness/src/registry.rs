@@ -170,6 +170,22 @@ impl PartialEq for BenchEntry {
 }
 
 impl Benchmark {
+    /// Where the benchmark sits in the report's tree: module path segments,
+    /// the function, its type, its argument.
+    pub fn path(&self) -> Vec<String> {
+        let entry = self.entry;
+        let mut path: Vec<String> = entry
+            .module()
+            .split("::")
+            .filter(|segment| !segment.is_empty())
+            .map(str::to_string)
+            .collect();
+        path.push(entry.name.to_string());
+        path.extend(entry.type_name.map(str::to_string));
+        path.extend(self.arg.as_ref().map(|arg| arg.name.clone()));
+        path
+    }
+
     /// The entry's full name, with `/arg` for an `args` value: `sort/1000`.
     pub fn full_name(&self) -> String {
         match &self.arg {
@@ -185,7 +201,9 @@ impl Benchmark {
             (BenchFn::Args(run), Some(arg)) => {
                 run(Some((bencher, arg.index)));
             }
-            (BenchFn::Args(_), None) => unreachable!("a benchmark whose `args` panicked is not run"),
+            (BenchFn::Args(_), None) => {
+                unreachable!("a benchmark whose `args` panicked is not run")
+            }
         }
     }
 

@@ -2,7 +2,9 @@
 //! measured, the statistics over it and the notes a reader needs.
 //! Statistics are computed here, once; reporters only format them.
 
-use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, StopRule, TimerPrecision};
+use bench_runtime::{
+    Measurement, Nanos, SamplerConfig, StopReason, StopRule, Throughput, TimerPrecision,
+};
 
 use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Summary};
@@ -32,11 +34,64 @@ pub struct RunInfo {
 #[derive(Debug, Clone)]
 pub struct BenchResult {
     pub name: String,
+    /// Where the row sits in the report's tree, below its group: the module
+    /// path, the function, its type and its argument, e.g. `["kernels",
+    /// "sort", "1000"]` for `kernels::sort/1000`.
+    pub path: Vec<String>,
     /// `#[benchmark(group = "...")]`.
     pub group: Option<String>,
+    /// Work per iteration: `Bencher::throughput`, else the attribute's.
+    pub throughput: Option<Throughput>,
+    /// The `types` type, as written.
+    pub type_name: Option<String>,
+    /// The `args` value's name.
+    pub arg: Option<String>,
     pub outcome: Outcome,
     /// Against `--baseline`, when one was given and this was measured.
     pub comparison: Option<Compared>,
+}
+
+/// A growth class fitted over one function's `args` (`complexity`).
+#[derive(Debug, Clone)]
+pub struct ComplexityReport {
+    /// The function's name without an argument: `sort` for `sort/1000`.
+    pub function: String,
+    /// Its tree path (as [`BenchResult::path`] without the argument).
+    pub path: Vec<String>,
+    pub group: Option<String>,
+    /// The argument and headline (ns) of each measured benchmark.
+    pub points: Vec<(f64, f64)>,
+    /// The best fit, or why there is none.
+    pub fit: Result<crate::analysis::complexity::Fit, String>,
+}
+
+impl ComplexityReport {
+    /// Fits the measured benchmarks among `results` whose names are
+    /// `function/ARG` with a numeric argument.
+    pub fn fit(function: &str, results: &[BenchResult]) -> Option<ComplexityReport> {
+        let prefix = format!("{function}/");
+        let members: Vec<&BenchResult> = results
+            .iter()
+            .filter(|r| r.arg.is_some() && r.name.starts_with(&prefix))
+            .filter(|r| r.name[prefix.len()..] == *r.arg.as_deref().unwrap_or_default())
+            .collect();
+        let first = members.first()?;
+        let points: Vec<(f64, f64)> = members
+            .iter()
+            .filter_map(|r| {
+                let n = r.arg.as_deref()?.parse::<f64>().ok()?;
+                Some((n, r.measured()?.headline()))
+            })
+            .collect();
+        let fit = crate::analysis::complexity::fit(&points).map_err(|e| e.to_string());
+        Some(ComplexityReport {
+            function: function.to_string(),
+            path: first.path[..first.path.len().saturating_sub(1)].to_vec(),
+            group: first.group.clone(),
+            points,
+            fit,
+        })
+    }
 }
 
 /// A benchmark's standing against the baseline.
@@ -61,14 +116,31 @@ pub struct GroupReport {
 }
 
 impl BenchResult {
-    /// A result with no group and no comparison.
+    /// A result with no group, throughput nor comparison, its tree path
+    /// the name's `::` segments.
     pub fn new(name: impl Into<String>, outcome: Outcome) -> BenchResult {
+        let name = name.into();
         BenchResult {
-            name: name.into(),
+            path: name.split("::").map(str::to_string).collect(),
+            name,
             group: None,
+            throughput: None,
+            type_name: None,
+            arg: None,
             outcome,
             comparison: None,
         }
+    }
+
+    /// Work per second at the headline time, when the work per iteration
+    /// is known.
+    pub fn rate(&self) -> Option<(Throughput, f64)> {
+        let throughput = self.throughput?;
+        let headline = self.measured()?.headline();
+        let work = match throughput {
+            Throughput::Bytes(n) | Throughput::Items(n) => n as f64,
+        };
+        (headline > 0.0).then(|| (throughput, work / (headline * 1e-9)))
     }
 
     /// The measurement, when there is one.
@@ -371,9 +443,21 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
     let median_sample = analysis::percentile(&sample_times, 50.0);
     let floor = context.timer.overhead.0 * 100.0;
     if median_sample < floor {
+        // Samples stop growing when their wall time would pass the cap (an
+        // untimed set-up per input, `iter_batched`), or at `max_time`.
+        let remedy = if !measurement.wall_capped {
+            "raise --max-time so samples can grow".to_string()
+        } else {
+            format!(
+                "the untimed set-up of each input dominates a sample, and a sample's wall time \
+                 is capped at {}; raise --measure-time so samples can grow, or make the set-up \
+                 cheaper",
+                time(config.max_sample_wall().0)
+            )
+        };
         notes.push(format!(
             "samples last {} (median), under 100× the timer's read cost ({}): the clock's own \
-             cost distorts them; raise --max-time so samples can grow",
+             cost distorts them; {remedy}",
             time(median_sample),
             time(context.timer.overhead.0),
         ));

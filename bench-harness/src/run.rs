@@ -21,8 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use bench_runtime::{
-    Bencher, Clock, Driver, Measurement, Nanos, Routine, Sample, Sampler, SamplerConfig,
-    Throughput,
+    Bencher, Clock, Driver, Measurement, Nanos, Routine, Sample, Sampler, SamplerConfig, Throughput,
 };
 
 use crate::analysis;

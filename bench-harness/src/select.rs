@@ -170,15 +170,31 @@ mod tests {
     #[test]
     fn numbers_in_names_sort_by_value() {
         let mut names = vec![
-            "sort/1000", "sort/10", "sort/2", "sort/100", "sort_by/5", "hash/u64", "hash/u32",
-            "hash/u8", "sort/007", "sort/7",
+            "sort/1000",
+            "sort/10",
+            "sort/2",
+            "sort/100",
+            "sort_by/5",
+            "hash/u64",
+            "hash/u32",
+            "hash/u8",
+            "sort/007",
+            "sort/7",
         ];
         names.sort_by(|a, b| natural_cmp(a, b));
         assert_eq!(
             names,
             [
-                "hash/u8", "hash/u32", "hash/u64", "sort/2", "sort/007", "sort/7", "sort/10",
-                "sort/100", "sort/1000", "sort_by/5",
+                "hash/u8",
+                "hash/u32",
+                "hash/u64",
+                "sort/2",
+                "sort/007",
+                "sort/7",
+                "sort/10",
+                "sort/100",
+                "sort/1000",
+                "sort_by/5",
             ]
         );
     }

@@ -143,6 +143,7 @@ fn interleaved() -> Measurement {
         setup_time: Nanos(50_000.0),
         slice_starts: (0..6).map(|s| s * 8).collect(),
         total_time: Nanos(2_000_000.0),
+        wall_capped: false,
     }
 }
 
@@ -165,6 +166,7 @@ fn sequential_noisy() -> Measurement {
         setup_time: Nanos::ZERO,
         slice_starts: vec![0],
         total_time: Nanos(2_100_000_000.0),
+        wall_capped: false,
     }
 }
 
@@ -187,6 +189,7 @@ fn one_sample() -> Measurement {
         setup_time: Nanos(1_000.0),
         slice_starts: vec![0],
         total_time: Nanos(3_000_001_000.0),
+        wall_capped: false,
     }
 }
 
@@ -206,6 +209,7 @@ fn empty_body() -> Measurement {
         setup_time: Nanos::ZERO,
         slice_starts: vec![0],
         total_time: Nanos(400_000.0),
+        wall_capped: false,
     }
 }
 

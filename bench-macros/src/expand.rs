@@ -171,10 +171,8 @@ fn located_at(tokens: TokenStream, span: Span) -> TokenStream {
         .into_iter()
         .map(|token| match token {
             proc_macro2::TokenTree::Group(group) => {
-                let mut located = proc_macro2::Group::new(
-                    group.delimiter(),
-                    located_at(group.stream(), span),
-                );
+                let mut located =
+                    proc_macro2::Group::new(group.delimiter(), located_at(group.stream(), span));
                 located.set_span(group.span().located_at(span));
                 located.into()
             }

@@ -190,7 +190,9 @@ impl quote::ToTokens for Value {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         match self {
             Value::Expr(expr) => expr.to_tokens(tokens),
-            Value::Types(bracket, types) => bracket.surround(tokens, |inner| types.to_tokens(inner)),
+            Value::Types(bracket, types) => {
+                bracket.surround(tokens, |inner| types.to_tokens(inner))
+            }
         }
     }
 }
@@ -305,9 +307,7 @@ pub fn parse(args: TokenStream) -> syn::Result<Options> {
                     .map(|work| (kind, work));
             }
             Key::Complexity => {
-                options.complexity = errors
-                    .record(option.flag(key))
-                    .map(|()| option.key.clone());
+                options.complexity = errors.record(option.flag(key)).map(|()| option.key.clone());
             }
             Key::Crate => options.krate = errors.record(value().and_then(crate_path)),
         }
@@ -505,10 +505,7 @@ fn precision(value: &Expr) -> syn::Result<f64> {
         _ => {
             return Err(Error::new_spanned(
                 value,
-                format!(
-                    "expected a percentage, like `{}`",
-                    Key::Precision.example()
-                ),
+                format!("expected a percentage, like `{}`", Key::Precision.example()),
             ))
         }
     };

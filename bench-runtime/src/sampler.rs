@@ -175,6 +175,9 @@ pub struct Measurement {
     pub slice_starts: Vec<usize>,
     /// Wall time spent on this benchmark, overheads between samples included.
     pub total_time: Nanos,
+    /// Samples stopped growing short of the floor because their wall time
+    /// (untimed set-up included) reached [`SamplerConfig::max_sample_wall`].
+    pub wall_capped: bool,
 }
 
 /// The decisions of the sampling loop for one benchmark.
@@ -193,6 +196,7 @@ pub struct Sampler {
     setup: Nanos,
     slice_starts: Vec<usize>,
     samples: Vec<Sample>,
+    wall_capped: bool,
 }
 
 /// After a pause, a sample shorter than this is discarded: it runs on caches
@@ -216,6 +220,7 @@ impl Sampler {
             setup: Nanos::ZERO,
             slice_starts: vec![0],
             samples: Vec::new(),
+            wall_capped: false,
         }
     }
 
@@ -321,7 +326,11 @@ impl Sampler {
 
     fn calibrate(&mut self, sample: Sample) {
         self.warm_up.samples += 1;
-        if sample.elapsed.0 >= self.config.min_sample_time.0 || !self.may_grow() {
+        let short = sample.elapsed.0 < self.config.min_sample_time.0;
+        if short && !self.may_grow() {
+            self.wall_capped = true;
+        }
+        if !short || !self.may_grow() {
             self.enter(Phase::WarmUp);
             self.warm_up_cap();
         } else if self.iters >= u64::MAX / 2 {
@@ -335,10 +344,11 @@ impl Sampler {
 
     fn warm(&mut self, sample: Sample) {
         self.warm_up.samples += 1;
-        if sample.elapsed.0 < self.config.min_sample_time.0
-            && self.iters < u64::MAX / 2
-            && self.may_grow()
-        {
+        let short = sample.elapsed.0 < self.config.min_sample_time.0;
+        if short && !self.may_grow() {
+            self.wall_capped = true;
+        }
+        if short && self.iters < u64::MAX / 2 && self.may_grow() {
             // Faster than calibration saw: a larger sample, and a new window,
             // since per-iteration times at the old size are not comparable.
             self.iters *= 2;
@@ -400,7 +410,11 @@ impl Sampler {
         // Do not start a sample that would end past the hard bound: the next
         // one is assumed to cost what the last one did, twice that while
         // calibrating (which doubles the size).
-        let growth = if self.phase == Phase::Calibrate { 2.0 } else { 1.0 };
+        let growth = if self.phase == Phase::Calibrate {
+            2.0
+        } else {
+            1.0
+        };
         if self.spent.0 + growth * self.last_wall.0 > self.config.max_time.0 {
             if self.samples.is_empty() {
                 // Stopped before recording anything (a routine slower than the
@@ -438,6 +452,7 @@ impl Sampler {
                 setup_time: self.setup,
                 slice_starts: self.slice_starts,
                 total_time: self.spent,
+                wall_capped: self.wall_capped,
             }),
             _ => None,
         }

@@ -346,6 +346,7 @@ fn a_set_up_far_slower_than_the_routine_keeps_samples_short_and_finishes() {
     assert_eq!(cap, Nanos(1_000_000.0));
     let m = clock.run(Sampler::new(config.clone()));
     assert_eq!(m.stop, StopReason::TimeBudget);
+    assert!(m.wall_capped);
     assert!(m.samples.len() >= config.min_samples, "{}", m.samples.len());
     for sample in &m.samples {
         assert!(sample.iters as f64 * 50_000.0 <= cap.0, "{sample:?}");
@@ -364,4 +365,5 @@ fn a_cheap_set_up_does_not_limit_the_sample_size() {
     clock.setup = 10.0;
     let m = clock.run(Sampler::new(config()));
     assert_eq!(m.samples[0].iters, 2048);
+    assert!(!m.wall_capped);
 }

@@ -10,33 +10,36 @@ use std::sync::OnceLock;
 /// per test process with the cargo that runs the tests.
 pub fn suite_binary() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let output = Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "bench-examples",
-                "--bench",
-                "suite",
-            ])
-            .args(["--message-format", "json"])
-            .current_dir(workspace_root())
-            .output()
-            .expect("cargo runs");
-        assert!(
-            output.status.success(),
-            "building the suite failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-            .filter(|message| message["target"]["name"] == "suite")
-            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-            .expect("cargo reports the suite's executable")
-    })
+    BINARY.get_or_init(|| build_example_bench("suite", &[]))
+}
+
+/// The bench target whose benchmarks live in the example library's `src/`
+/// (`examples/benches/library.rs`, feature `bench`).
+pub fn library_binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| build_example_bench("library", &["--features", "bench"]))
+}
+
+fn build_example_bench(name: &str, extra: &[&str]) -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["build", "--quiet", "-p", "bench-examples", "--bench", name])
+        .args(extra)
+        .args(["--message-format", "json"])
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "building the {name} bench failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| message["target"]["name"] == name)
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| panic!("cargo reports the {name} executable"))
 }
 
 fn workspace_root() -> PathBuf {
@@ -105,9 +108,11 @@ impl Run {
 }
 
 /// Measuring flags that keep a run short (a fixed 20 ms budget, no
-/// precision target): behaviour, not figures, is tested.
+/// precision target; one row per full name): behaviour, not figures, is
+/// tested.
 pub const QUICK: &[&str] = &[
     "--bench",
+    "--flat",
     "--warm-up-time",
     "0.01",
     "--measure-time",

@@ -180,6 +180,7 @@ fn the_precision_rule_stops_a_steady_benchmark_and_says_so() {
         suite_binary(),
         &[
             "--bench",
+            "--flat",
             "--exact",
             "primitives::int_add",
             "--precision",

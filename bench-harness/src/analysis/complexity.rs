@@ -1,18 +1,29 @@
 //! Asymptotic complexity: which growth class describes how a benchmark's
 //! time per iteration grows with its argument `n`?
 //!
-//! The method is Google Benchmark's (`complexity.cc`). For each candidate
-//! class with growth function `g` ([`Complexity::growth`]) the model
-//! `time = coefficient × g(n)` is fitted by least squares **without an
-//! intercept**:
+//! The method is Google Benchmark's (`complexity.cc`), with relative
+//! residuals. For each candidate class with growth function `g`
+//! ([`Complexity::growth`]) the model `time = coefficient × g(n)` is fitted
+//! by least squares **without an intercept**, each point's residual taken
+//! relative to its own time:
 //!
 //! ```text
-//! coefficient = Σ tᵢ·g(nᵢ) / Σ g(nᵢ)²
-//! rms         = sqrt(Σ (tᵢ − coefficient·g(nᵢ))² / N) / mean(t)
+//! coefficient = Σ g(nᵢ)/tᵢ / Σ (g(nᵢ)/tᵢ)²
+//! rms         = sqrt(Σ ((tᵢ − coefficient·g(nᵢ)) / tᵢ)² / N)
 //! ```
 //!
 //! and the class with the smallest normalised RMS residual wins. `N` counts
-//! every point, so repeated measurements at the same `n` are fine.
+//! every point, so repeated measurements at the same `n` are fine. Where
+//! some time is zero or negative (an overhead-corrected time of a body that
+//! costs nothing) the residuals are absolute and normalised by the mean
+//! time, exactly as Google Benchmark does.
+//!
+//! Why relative: with absolute residuals the largest `n` decide alone (see
+//! the limitation below), and one noisy point there misreads the class. On
+//! this machine a linear kernel at n = 250 … 16000 measured 5.46, 5.45,
+//! 5.44 and then 6.16 ns per element (a slower episode of the host during
+//! the last one): Google's rule called it `O(n log n)`, the relative fit
+//! `O(n)`.
 //!
 //! # Requirements
 //!
@@ -47,9 +58,10 @@
 //! know. Callers who need that judgement can look at the whole ranking from
 //! [`fit_all`].
 //!
-//! # Limitation: the largest arguments dominate
+//! # Why not absolute residuals: the largest arguments dominate
 //!
-//! The residuals are absolute, so the points with the largest times decide
+//! With absolute residuals (Google's rule, kept here only for times that
+//! are not all positive) the points with the largest times decide
 //! both the coefficient and the RMS; the small-`n` points barely count. On
 //! exact `O(n²)` data at n = 10, 100, 1000, 10000 the `O(n³)` fit misses by
 //! an RMS of only 1.8%. With ±3% noise this does not matter: in this
@@ -58,9 +70,8 @@
 //! decades. With ±10% noise, 537 of 12000 fits on the doublings and 145 of
 //! 12000 on the decades were misread, always as a neighbouring class.
 //! Weighting by relative residuals (minimising `Σ ((tᵢ − c·gᵢ)/tᵢ)²`)
-//! misread none of the 12000 in either case; it is not done here so that
-//! the coefficient and the RMS mean what they mean in Google Benchmark's
-//! reports.
+//! misread none of the 12000 in either case, which is why it is the method
+//! used whenever every time is positive.
 //!
 //! # Example
 //!
@@ -298,11 +309,15 @@ fn check(points: &[(f64, f64)]) -> Result<f64, NotFittable> {
 /// The least-squares fit of `time = coefficient × g(n)` for `class`, or
 /// `None` if `Σ g(nᵢ)²` is zero or not finite.
 fn fit_class(points: &[(f64, f64)], class: Complexity, mean_time: f64) -> Option<Fit> {
+    // Relative residuals where every time is positive; absolute ones (and
+    // the mean time as the yardstick) otherwise.
+    let relative = points.iter().all(|&(_, time)| time > 0.0);
+    let scale = |time: f64| if relative { time } else { mean_time };
     let mut sum_tg = 0.0;
     let mut sum_gg = 0.0;
     for &(n, time) in points {
-        let g = class.growth(n);
-        sum_tg += time * g;
+        let (t, g) = (time / scale(time), class.growth(n) / scale(time));
+        sum_tg += t * g;
         sum_gg += g * g;
     }
     if !(sum_gg.is_finite() && sum_gg > 0.0) {
@@ -312,11 +327,11 @@ fn fit_class(points: &[(f64, f64)], class: Complexity, mean_time: f64) -> Option
     let sum_squared_residuals: f64 = points
         .iter()
         .map(|&(n, time)| {
-            let residual = time - coefficient * class.growth(n);
+            let residual = (time - coefficient * class.growth(n)) / scale(time);
             residual * residual
         })
         .sum();
-    let rms = (sum_squared_residuals / points.len() as f64).sqrt() / mean_time;
+    let rms = (sum_squared_residuals / points.len() as f64).sqrt();
     Some(Fit {
         class,
         coefficient,
@@ -500,18 +515,21 @@ mod tests {
                     .collect();
                 let fits = fit_all(&points).unwrap();
                 assert_eq!(fits[0].class, Complexity::Linear, "{fits:?}");
-                assert!(relative_error(fits[0].coefficient, 2.0) < 0.03, "{fits:?}");
+                // Relative residuals weigh the small n, where the offset is
+                // a fifth of the time: the coefficient is a little high.
+                assert!(relative_error(fits[0].coefficient, 2.0) < 0.06, "{fits:?}");
                 // Not a near-tie: the runner-up misses by much more.
-                assert!(fits[1].rms > 1.3 * fits[0].rms, "{fits:?}");
+                assert!(fits[1].rms > 2.0 * fits[0].rms, "{fits:?}");
             }
         }
-        // Exactly: the offset is a small residual, ~0.1% of the mean time.
+        // Exactly: the offset is the residual, up to a fifth of the time at
+        // n = 100; O(n log n) misses by far more.
         let exact: Vec<(f64, f64)> = ns.iter().map(|&n| (n, 50.0 + 2.0 * n)).collect();
         let fits = fit_all(&exact).unwrap();
         assert_eq!(fits[0].class, Complexity::Linear);
-        assert!(fits[0].rms < 0.002, "{fits:?}");
+        assert!(fits[0].rms < 0.1, "{fits:?}");
         assert_eq!(fits[1].class, Complexity::Linearithmic);
-        assert!(fits[1].rms > 0.03, "{fits:?}");
+        assert!(fits[1].rms > 0.25, "{fits:?}");
     }
 
     /// n = 1 has log n = 0: the logarithmic and linearithmic classes predict
@@ -549,10 +567,19 @@ mod tests {
         ];
         let best = fit(&points).unwrap();
         assert_eq!(best.class, Complexity::Linear);
-        assert!(relative_error(best.coefficient, 10.0) < 1e-12, "{best:?}");
-        // Every point misses by 1%; the mean time is 1400 / 6.
-        let expected_rms = ((1.0 + 1.0 + 4.0 + 4.0 + 16.0 + 16.0) / 6.0f64).sqrt() / (1400.0 / 6.0);
-        assert!((best.rms - expected_rms).abs() < 1e-12, "{best:?}");
+        // Relative weights: Σ(g/t) / Σ(g/t)² with g/t = 1/0.99 and 1/1.01
+        // at every n.
+        let (low, high) = (1.0 / 0.99, 1.0 / 1.01);
+        let coefficient = 10.0 * (low + high) / (low * low + high * high);
+        assert!(
+            relative_error(best.coefficient, coefficient) < 1e-12,
+            "{best:?}"
+        );
+        assert!(relative_error(best.coefficient, 10.0) < 1e-3, "{best:?}");
+        // Every point misses by about 1% of its own time.
+        let miss = |ratio: f64| 1.0 - coefficient / 10.0 / ratio;
+        let expected_rms = ((miss(0.99).powi(2) + miss(1.01).powi(2)) / 2.0).sqrt();
+        assert!(relative_error(best.rms, expected_rms) < 1e-9, "{best:?}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Number formatting shared by reporters.
 
-use bench_runtime::StopReason;
+use bench_runtime::{StopReason, Throughput};
 
 /// A time in nanoseconds with four significant digits and a unit scaled to
 /// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
@@ -23,6 +23,34 @@ pub fn time(nanos: f64) -> String {
         .copied()
         .unwrap_or(UNITS[0]);
     format!("{} {unit}", significant(nanos / scale))
+}
+
+/// Work per second with four significant digits and a decimal unit scaled
+/// to the value: `512.0 B/s`, `3.215 GB/s`, `12.00 items/s`,
+/// `4.100 M items/s`.
+pub fn rate(throughput: Throughput, per_second: f64) -> String {
+    const BYTES: [&str; 5] = ["B/s", "KB/s", "MB/s", "GB/s", "TB/s"];
+    const ITEMS: [&str; 5] = [
+        "items/s",
+        "K items/s",
+        "M items/s",
+        "G items/s",
+        "T items/s",
+    ];
+    let units = match throughput {
+        Throughput::Bytes(_) => BYTES,
+        Throughput::Items(_) => ITEMS,
+    };
+    if !per_second.is_finite() {
+        return format!("{per_second} {}", units[0]);
+    }
+    let mut value = per_second;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < units.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    format!("{} {}", significant(value), units[unit])
 }
 
 /// Why sampling stopped, in one word: the table's `stop` column and CSV's.
@@ -95,6 +123,16 @@ mod tests {
         assert_eq!(time(7.2e12), "7200.0 s");
         // Overhead-corrected estimates can dip below zero: scaled by magnitude.
         assert_eq!(time(-3.0), "-3.000 ns");
+    }
+
+    #[test]
+    fn rates_scale_by_thousands() {
+        assert_eq!(rate(Throughput::Bytes(1), 512.0), "512.0 B/s");
+        assert_eq!(rate(Throughput::Bytes(1), 3.215e9), "3.215 GB/s");
+        assert_eq!(rate(Throughput::Bytes(1), 45_600.0), "45.60 KB/s");
+        assert_eq!(rate(Throughput::Items(1), 12.0), "12.00 items/s");
+        assert_eq!(rate(Throughput::Items(1), 4.1e6), "4.100 M items/s");
+        assert_eq!(rate(Throughput::Items(1), 2.5e9), "2.500 G items/s");
     }
 
     #[test]

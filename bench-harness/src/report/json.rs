@@ -25,7 +25,7 @@ use bench_runtime::{StopReason, StopRule};
 
 use crate::analysis::{Interval, Summary, BLOCKS_IN_ONE_GO, CONFIDENCE_LEVEL};
 use crate::environment::Environment;
-use crate::results::{BenchResult, Measured, Outcome, RunInfo};
+use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
 use crate::run::Schedule;
 
 /// The version of the document's schema. Bumped on every change that an
@@ -57,6 +57,36 @@ pub struct Document {
     /// says how much the machine itself changed speed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_reference: Option<EstimateRecord>,
+    /// Growth classes fitted over benchmarks' numeric `args`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub complexity: Vec<ComplexityRecord>,
+}
+
+/// A growth class fitted over one function's `args`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComplexityRecord {
+    /// The function's full name without an argument: `sort` for `sort/1000`.
+    pub function: String,
+    #[serde(default)]
+    pub group: Option<String>,
+    /// `[argument, headline ns]` of each measured benchmark fitted.
+    pub points: Vec<(f64, f64)>,
+    /// `constant`, `logarithmic`, `linear`, `linearithmic`, `quadratic`,
+    /// `cubic`; absent when no fit was possible.
+    #[serde(default)]
+    pub class: Option<String>,
+    /// `O(1)` … `O(n³)`.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Time per unit of the class's growth function, in ns.
+    #[serde(default)]
+    pub coefficient_ns: Option<f64>,
+    /// Root-mean-square residual over the mean time.
+    #[serde(default)]
+    pub rms: Option<f64>,
+    /// Why no fit was possible.
+    #[serde(default)]
+    pub error: Option<String>,
 }
 
 impl Document {
@@ -179,17 +209,21 @@ pub struct FailureRecord {
 }
 
 /// Work done by one iteration, to turn times into rates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Throughput {
     pub unit: ThroughputUnit,
     pub per_iteration: u64,
+    /// Units per second at the headline time, when measured.
+    #[serde(default)]
+    pub per_second: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ThroughputUnit {
     Bytes,
-    Elements,
+    #[serde(alias = "elements")]
+    Items,
 }
 
 /// A measured benchmark: the raw samples and everything computed from them.
@@ -411,6 +445,22 @@ pub fn document(environment: &Environment, info: &RunInfo, results: &[BenchResul
         partial: false,
         benchmarks: results.iter().map(record).collect(),
         machine_reference: None,
+        complexity: Vec::new(),
+    }
+}
+
+/// A complexity report as the document records it.
+pub fn complexity(report: &ComplexityReport) -> ComplexityRecord {
+    let fit = report.fit.as_ref().ok();
+    ComplexityRecord {
+        function: report.function.clone(),
+        group: report.group.clone(),
+        points: report.points.clone(),
+        class: fit.map(|f| f.class.name().to_string()),
+        label: fit.map(|f| f.class.label().to_string()),
+        coefficient_ns: fit.map(|f| f.coefficient),
+        rms: fit.map(|f| f.rms),
+        error: report.fit.as_ref().err().cloned(),
     }
 }
 
@@ -471,14 +521,35 @@ fn record(result: &BenchResult) -> BenchRecord {
         ),
         Outcome::Ignored => (OutcomeKind::Ignored, None, None),
     };
+    let mut params = BTreeMap::new();
+    if let Some(type_name) = &result.type_name {
+        params.insert("type".to_string(), Value::String(type_name.clone()));
+    }
+    if let Some(arg) = &result.arg {
+        // A number stays a number, so readers can plot against it.
+        let value = serde_json::from_str::<serde_json::Number>(arg)
+            .map_or_else(|_| Value::String(arg.clone()), Value::Number);
+        params.insert("arg".to_string(), value);
+    }
+    let throughput = result.throughput.map(|throughput| {
+        let (unit, per_iteration) = match throughput {
+            bench_runtime::Throughput::Bytes(n) => (ThroughputUnit::Bytes, n),
+            bench_runtime::Throughput::Items(n) => (ThroughputUnit::Items, n),
+        };
+        Throughput {
+            unit,
+            per_iteration,
+            per_second: result.rate().map(|(_, per_second)| per_second),
+        }
+    });
     BenchRecord {
         name: result.name.clone(),
         group: result.group.clone(),
-        params: BTreeMap::new(),
+        params,
         outcome,
         failure,
         measurement,
-        throughput: None,
+        throughput,
     }
 }
 

@@ -6,3 +6,4 @@ pub mod format;
 pub mod json;
 pub mod markdown;
 pub mod terminal;
+pub mod tree;

@@ -6,7 +6,8 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::format::{count, percent, stop_word, time};
+use super::format::{count, percent, rate, stop_word, time};
+use super::tree::{self, Line};
 use bench_runtime::counter::Event;
 
 use crate::analysis::compare::{Comparison, Verdict};
@@ -14,7 +15,8 @@ use crate::analysis::Summary;
 use crate::audit::Warning;
 use crate::report::json::Document;
 use crate::results::{
-    BenchResult, Compared, GroupReport, Measured, Outcome, RunInfo, HIGH_CV, MACHINE_DRIFT,
+    BenchResult, Compared, ComplexityReport, GroupReport, Measured, Outcome, RunInfo, HIGH_CV,
+    MACHINE_DRIFT,
 };
 use crate::run::Schedule;
 
@@ -28,6 +30,17 @@ const FILTERED_LABEL: &str = "  without outliers";
 pub struct Terminal<W: WriteColor> {
     out: W,
     name_width: usize,
+    /// The throughput column's width; 0 when no row has a rate.
+    rate_width: usize,
+}
+
+/// How [`Terminal::bench_table`] lays out the names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// A tree by group, module, function, type and argument.
+    Tree,
+    /// One row per benchmark under its full name (`--flat`).
+    Flat,
 }
 
 impl<W: WriteColor> std::fmt::Debug for Terminal<W> {
@@ -47,7 +60,11 @@ impl<W: WriteColor> Terminal<W> {
             .max()
             .unwrap_or(0)
             .max(FILTERED_LABEL.len());
-        Terminal { out, name_width }
+        Terminal {
+            out,
+            name_width,
+            rate_width: 0,
+        }
     }
 
     pub fn into_inner(self) -> W {
@@ -92,6 +109,74 @@ impl<W: WriteColor> Terminal<W> {
         Ok(())
     }
 
+    /// The whole table: the header, then the rows laid out as `layout`
+    /// says, each complexity fit under its function's rows.
+    pub fn bench_table(
+        &mut self,
+        info: &RunInfo,
+        results: &[BenchResult],
+        reports: &[ComplexityReport],
+        layout: Layout,
+        details: bool,
+    ) -> io::Result<()> {
+        let lines = match layout {
+            Layout::Tree => tree::tree(results, reports),
+            Layout::Flat => tree::flat(results, reports),
+        };
+        self.name_width = lines
+            .iter()
+            .map(Line::width)
+            .max()
+            .unwrap_or(0)
+            .max(FILTERED_LABEL.len());
+        self.rate_width = results
+            .iter()
+            .filter_map(BenchResult::rate)
+            .map(|(throughput, per_second)| rate(throughput, per_second).chars().count())
+            .max()
+            .map_or(0, |width| width.max("throughput".len()));
+        self.bench_header(info)?;
+        for line in &lines {
+            match line {
+                Line::Node { prefix, label } => {
+                    self.dim()?;
+                    write!(self.out, "{prefix}")?;
+                    self.out.reset()?;
+                    writeln!(self.out, "{label}")?;
+                }
+                Line::Row {
+                    prefix,
+                    label,
+                    index,
+                } => {
+                    self.dim()?;
+                    write!(self.out, "{prefix}")?;
+                    self.out.reset()?;
+                    let width = self.name_width - prefix.chars().count();
+                    write!(self.out, "{label:<width$}")?;
+                    self.row_figures(&results[*index], details)?;
+                }
+                Line::Complexity { prefix, index } => {
+                    let report = &reports[*index];
+                    let text = match (&report.fit, layout) {
+                        (Ok(fit), Layout::Tree) => format!("complexity: {}", fit.describe()),
+                        (Ok(fit), Layout::Flat) => {
+                            format!("complexity of {}: {}", report.function, fit.describe())
+                        }
+                        (Err(why), _) => format!("complexity of {}: {why}", report.function),
+                    };
+                    self.dim()?;
+                    write!(self.out, "{prefix}")?;
+                    self.out.reset()?;
+                    self.colour(Color::Cyan, false)?;
+                    writeln!(self.out, "{text}")?;
+                    self.out.reset()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The run's header: what clock measures, how finely, what is subtracted,
     /// the stop rule, and the table's column titles.
     pub fn bench_header(&mut self, info: &RunInfo) -> io::Result<()> {
@@ -131,6 +216,9 @@ impl<W: WriteColor> Terminal<W> {
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         write!(self.out, "{:<w$}", "benchmark", w = self.name_width)?;
         write!(self.out, "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}", "time", "±")?;
+        if self.rate_width > 0 {
+            write!(self.out, "  {:>w$}", "throughput", w = self.rate_width)?;
+        }
         for column in ["median", "mean", "std dev"] {
             write!(self.out, "  {column:>TIME_WIDTH$}")?;
         }
@@ -146,11 +234,20 @@ impl<W: WriteColor> Terminal<W> {
         self.out.reset()
     }
 
-    /// One benchmark's row, and its notes or failure underneath.
+    /// One benchmark's row under its full name, and its notes or failure
+    /// underneath.
     pub fn bench_row(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
         write!(self.out, "{:<w$}", result.name, w = self.name_width)?;
+        self.row_figures(result, details)
+    }
+
+    /// A row after its name: the figures, or the failure.
+    fn row_figures(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
         match &result.outcome {
-            Outcome::Measured(measured) => self.measured_row(measured, details),
+            Outcome::Measured(measured) => {
+                let rate = result.rate().map(|(t, per_second)| rate(t, per_second));
+                self.measured_row(measured, rate, details)
+            }
             Outcome::Failed(failure) => {
                 self.colour(Color::Red, true)?;
                 write!(self.out, "  FAILED")?;
@@ -170,7 +267,12 @@ impl<W: WriteColor> Terminal<W> {
         }
     }
 
-    fn measured_row(&mut self, m: &Measured, details: bool) -> io::Result<()> {
+    fn measured_row(
+        &mut self,
+        m: &Measured,
+        rate: Option<String>,
+        details: bool,
+    ) -> io::Result<()> {
         self.colour(Color::Green, true)?;
         write!(self.out, "  {:>TIME_WIDTH$}", time(m.headline()))?;
         self.out.reset()?;
@@ -178,6 +280,10 @@ impl<W: WriteColor> Terminal<W> {
             .precision
             .map_or("-".to_string(), |p| format!("±{}", percent(p)));
         write!(self.out, "  {ci:>SHORT_WIDTH$}")?;
+        if self.rate_width > 0 {
+            let rate = rate.unwrap_or_default();
+            write!(self.out, "  {rate:>w$}", w = self.rate_width)?;
+        }
         self.figures(m, &m.summary, m.outliers.tukey_total())?;
         writeln!(
             self.out,
@@ -189,6 +295,9 @@ impl<W: WriteColor> Terminal<W> {
             self.dim()?;
             write!(self.out, "{:<w$}", FILTERED_LABEL, w = self.name_width)?;
             write!(self.out, "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}", "", "")?;
+            if self.rate_width > 0 {
+                write!(self.out, "  {:>w$}", "", w = self.rate_width)?;
+            }
             self.figures(m, filtered, 0)?;
             writeln!(self.out)?;
             self.out.reset()?;

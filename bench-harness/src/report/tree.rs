@@ -1,0 +1,279 @@
+//! The layout of the terminal table: benchmarks as a tree by group, module
+//! path, function, type and argument, as divan prints them, or flat with
+//! full names (`--flat`, for grep). Only the layout is here; the terminal
+//! reporter prints the figures beside each row.
+
+use crate::results::{BenchResult, ComplexityReport};
+use crate::select::natural_cmp;
+
+/// One line of the table's name column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    /// A node with rows below it: a group, a module, a function with
+    /// arguments or types.
+    Node { prefix: String, label: String },
+    /// The row of `results[index]`.
+    Row {
+        prefix: String,
+        label: String,
+        index: usize,
+    },
+    /// The complexity fit of `reports[index]`, under its function's rows.
+    Complexity { prefix: String, index: usize },
+}
+
+impl Line {
+    /// The width of the name column this line needs.
+    pub fn width(&self) -> usize {
+        match self {
+            Line::Node { prefix, label } | Line::Row { prefix, label, .. } => {
+                prefix.chars().count() + label.chars().count()
+            }
+            Line::Complexity { .. } => 0,
+        }
+    }
+}
+
+/// The node a group adds at the top of its members' paths.
+fn group_label(group: &str) -> String {
+    format!("{group} (group)")
+}
+
+/// Each result's path in the tree: its group's node, then its own path.
+fn tree_path(result: &BenchResult) -> Vec<String> {
+    let mut path: Vec<String> = result.group.iter().map(|g| group_label(g)).collect();
+    path.extend(result.path.iter().cloned());
+    path
+}
+
+/// The lines of the tree: ungrouped benchmarks first, then each group, each
+/// level in natural order; a function's complexity fit after its last row.
+pub fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> {
+    let mut order: Vec<(usize, Vec<String>)> = results
+        .iter()
+        .enumerate()
+        .map(|(index, result)| (index, tree_path(result)))
+        .collect();
+    order.sort_by(|(ia, a), (ib, b)| {
+        let group = |i: usize| results[i].group.is_some();
+        group(*ia)
+            .cmp(&group(*ib))
+            .then_with(|| compare_paths(a, b))
+    });
+    let paths: Vec<&[String]> = order.iter().map(|(_, path)| path.as_slice()).collect();
+
+    let mut lines = Vec::new();
+    // Whether the node at each depth on the current path is its parent's
+    // last child: it decides `├─` or `╰─`, and `│` or blank below it.
+    let mut last_at: Vec<bool> = Vec::new();
+    for (i, (index, path)) in order.iter().enumerate() {
+        let previous: &[String] = if i > 0 { paths[i - 1] } else { &[] };
+        let shared = common_prefix(path, previous).min(path.len() - 1);
+        last_at.truncate(shared);
+        for depth in shared..path.len() {
+            let last = is_last_child(&paths, i, depth);
+            last_at.push(last);
+            let prefix = prefix(&last_at);
+            let label = path[depth].clone();
+            if depth + 1 < path.len() {
+                lines.push(Line::Node { prefix, label });
+            } else {
+                lines.push(Line::Row {
+                    prefix,
+                    label,
+                    index: *index,
+                });
+            }
+        }
+        let parent = &path[..path.len() - 1];
+        let parent_ends = paths
+            .get(i + 1)
+            .is_none_or(|next| next.len() < path.len() || next[..path.len() - 1] != *parent);
+        if parent_ends {
+            let group = results[*index].group.as_deref();
+            for (report_index, report) in reports.iter().enumerate() {
+                let report_path = tree_path_of_report(report);
+                if report_path == parent && report.group.as_deref() == group {
+                    let mut continuation = prefix(&last_at[..last_at.len() - 1]);
+                    if path.len() > 1 {
+                        continuation.push_str("   ");
+                    }
+                    lines.push(Line::Complexity {
+                        prefix: continuation,
+                        index: report_index,
+                    });
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// The lines of the flat table: each result under its full name, in the
+/// results' order, then every complexity fit.
+pub fn flat(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> {
+    let rows = results.iter().enumerate().map(|(index, result)| Line::Row {
+        prefix: String::new(),
+        label: result.name.clone(),
+        index,
+    });
+    let fits = (0..reports.len()).map(|index| Line::Complexity {
+        prefix: String::new(),
+        index,
+    });
+    rows.chain(fits).collect()
+}
+
+fn tree_path_of_report(report: &ComplexityReport) -> Vec<String> {
+    let mut path: Vec<String> = report.group.iter().map(|g| group_label(g)).collect();
+    path.extend(report.path.iter().cloned());
+    path
+}
+
+fn compare_paths(a: &[String], b: &[String]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let order = natural_cmp(x, y);
+        if order.is_ne() {
+            return order;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+fn common_prefix(a: &[String], b: &[String]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Whether `paths[i]`'s node at `depth` is the last child of its parent:
+/// no later path under the same parent names another node at that depth.
+fn is_last_child(paths: &[&[String]], i: usize, depth: usize) -> bool {
+    let path = paths[i];
+    paths[i + 1..]
+        .iter()
+        .take_while(|other| other.len() > depth && other[..depth] == path[..depth])
+        .all(|other| other[depth] == path[depth])
+}
+
+/// The connectors before a node whose ancestors (and itself, last) are
+/// last children or not. Top-level nodes have none.
+fn prefix(last_at: &[bool]) -> String {
+    let mut prefix = String::new();
+    if last_at.len() <= 1 {
+        return prefix;
+    }
+    for &last in &last_at[1..last_at.len() - 1] {
+        prefix.push_str(if last { "   " } else { "│  " });
+    }
+    prefix.push_str(if last_at[last_at.len() - 1] {
+        "╰─ "
+    } else {
+        "├─ "
+    });
+    prefix
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Outcome;
+
+    fn result(name: &str, path: &[&str], group: Option<&str>) -> BenchResult {
+        BenchResult {
+            path: path.iter().map(|s| s.to_string()).collect(),
+            group: group.map(str::to_string),
+            ..BenchResult::new(name, Outcome::Passed)
+        }
+    }
+
+    fn render(lines: &[Line]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|line| match line {
+                Line::Node { prefix, label } => format!("{prefix}{label}"),
+                Line::Row { prefix, label, .. } => format!("{prefix}{label} *"),
+                Line::Complexity { prefix, index } => format!("{prefix}complexity {index}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn modules_functions_and_arguments_nest_in_natural_order() {
+        let results = [
+            result("kernels::sort/1000", &["kernels", "sort", "1000"], None),
+            result("kernels::sort/10", &["kernels", "sort", "10"], None),
+            result("fib_20", &["fib_20"], None),
+            result("kernels::hash/u64", &["kernels", "hash", "u64"], None),
+            result("kernels::hash/u8", &["kernels", "hash", "u8"], None),
+            result("kernels::sort/100", &["kernels", "sort", "100"], None),
+            result("kernels::sum", &["kernels", "sum"], None),
+            result("kernels::deep::x", &["kernels", "deep", "x"], None),
+        ];
+        assert_eq!(
+            render(&tree(&results, &[])),
+            [
+                "fib_20 *",
+                "kernels",
+                "├─ deep",
+                "│  ╰─ x *",
+                "├─ hash",
+                "│  ├─ u8 *",
+                "│  ╰─ u64 *",
+                "├─ sort",
+                "│  ├─ 10 *",
+                "│  ├─ 100 *",
+                "│  ╰─ 1000 *",
+                "╰─ sum *",
+            ]
+        );
+    }
+
+    #[test]
+    fn groups_come_after_ungrouped_benchmarks_as_their_own_nodes() {
+        let results = [
+            result("kernels::sort_std", &["kernels", "sort_std"], Some("sort")),
+            result(
+                "kernels::sort_mine",
+                &["kernels", "sort_mine"],
+                Some("sort"),
+            ),
+            result("kernels::other", &["kernels", "other"], None),
+        ];
+        assert_eq!(
+            render(&tree(&results, &[])),
+            [
+                "kernels",
+                "╰─ other *",
+                "sort (group)",
+                "╰─ kernels",
+                "   ├─ sort_mine *",
+                "   ╰─ sort_std *",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_complexity_fit_follows_its_functions_last_row() {
+        let results = [
+            result("sort/10", &["sort", "10"], None),
+            result("sort/20", &["sort", "20"], None),
+            result("zip", &["zip"], None),
+        ];
+        let report = ComplexityReport {
+            function: "sort".into(),
+            path: vec!["sort".into()],
+            group: None,
+            points: vec![],
+            fit: Err("none".into()),
+        };
+        assert_eq!(
+            render(&tree(&results, &[report])),
+            ["sort", "├─ 10 *", "╰─ 20 *", "   complexity 0", "zip *"]
+        );
+    }
+
+    #[test]
+    fn flat_lines_are_full_names() {
+        let results = [result("a::b/1", &["a", "b", "1"], None)];
+        assert_eq!(render(&flat(&results, &[])), ["a::b/1 *"]);
+    }
+}
