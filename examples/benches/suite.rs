@@ -9,9 +9,13 @@
 //! Lawlor's function-call table includes its call.
 //!
 //! `kernels` measures realistic work: sorting, hashing, formatting, parsing.
+//!
+//! `scaling` shows the authoring API: one benchmark per argument (`args`)
+//! or type (`types`), inputs built outside the timed region
+//! (`iter_batched_ref`), throughput, and the complexity fit over the sizes.
 
 use bench_examples::{fib, fnv1a, make_data, sum_csv_line};
-use bench_harness::{benchmark, black_box, Bencher};
+use bench_harness::{benchmark, black_box, Bencher, Throughput};
 
 #[benchmark]
 fn fib_20() -> u64 {
@@ -166,6 +170,40 @@ mod kernels {
     #[benchmark]
     fn parse_f64(b: &mut Bencher) {
         b.iter(|| black_box("12345.678e-3").parse::<f64>())
+    }
+}
+
+mod scaling {
+    use super::*;
+
+    /// Sorting fresh, unsorted data of each size: the input is built before
+    /// each sample, untimed, and sorted in place. The report fits a growth
+    /// class over the sizes (expect O(n log n), which at these sizes is
+    /// hard to tell from O(n)).
+    #[benchmark(args = [100, 1_000, 10_000], complexity)]
+    fn sort(b: &mut Bencher, len: usize) {
+        b.throughput(Throughput::Items(len as u64));
+        b.iter_batched_ref(|| make_data(len), |v| v.sort_unstable());
+    }
+
+    /// FNV-1a over buffers of each size, reported as bytes per second.
+    #[benchmark(args = [64, 4096])]
+    fn fnv1a_bytes(b: &mut Bencher, len: usize) {
+        let bytes = vec![0xA5u8; len];
+        b.throughput(Throughput::Bytes(len as u64));
+        b.iter(|| fnv1a(black_box(&bytes)))
+    }
+
+    /// Parsing the same digits as each integer type.
+    #[benchmark(types = [u32, u64, i128])]
+    fn parse_int<T: std::str::FromStr>() -> Option<T> {
+        black_box("123456789").parse::<T>().ok()
+    }
+
+    /// A future that is ready at once: the executor's own cost per await.
+    #[benchmark]
+    async fn ready_future() -> u64 {
+        black_box(7)
     }
 }
 

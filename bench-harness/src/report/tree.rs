@@ -94,10 +94,12 @@ pub fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> 
             for (report_index, report) in reports.iter().enumerate() {
                 let report_path = tree_path_of_report(report);
                 if report_path == parent && report.group.as_deref() == group {
-                    let mut continuation = prefix(&last_at[..last_at.len() - 1]);
-                    if path.len() > 1 {
-                        continuation.push_str("   ");
+                    // Aligned with the function's children, below them.
+                    let mut continuation = String::new();
+                    for &last in &last_at[1.min(last_at.len())..last_at.len() - 1] {
+                        continuation.push_str(if last { "   " } else { "│  " });
                     }
+                    continuation.push_str("   ");
                     lines.push(Line::Complexity {
                         prefix: continuation,
                         index: report_index,
@@ -257,17 +259,41 @@ mod tests {
             result("sort/10", &["sort", "10"], None),
             result("sort/20", &["sort", "20"], None),
             result("zip", &["zip"], None),
+            result("m::a/1", &["m", "a", "1"], None),
+            result("m::a/2", &["m", "a", "2"], None),
+            result("m::b/1", &["m", "b", "1"], None),
+            result("m::b/2", &["m", "b", "2"], None),
         ];
-        let report = ComplexityReport {
-            function: "sort".into(),
-            path: vec!["sort".into()],
+        let report = |function: &str, path: &[&str]| ComplexityReport {
+            function: function.into(),
+            path: path.iter().map(|s| s.to_string()).collect(),
             group: None,
             points: vec![],
             fit: Err("none".into()),
         };
+        let reports = [
+            report("sort", &["sort"]),
+            report("m::a", &["m", "a"]),
+            report("m::b", &["m", "b"]),
+        ];
         assert_eq!(
-            render(&tree(&results, &[report])),
-            ["sort", "├─ 10 *", "╰─ 20 *", "   complexity 0", "zip *"]
+            render(&tree(&results, &reports)),
+            [
+                "m",
+                "├─ a",
+                "│  ├─ 1 *",
+                "│  ╰─ 2 *",
+                "│     complexity 1",
+                "╰─ b",
+                "   ├─ 1 *",
+                "   ╰─ 2 *",
+                "      complexity 2",
+                "sort",
+                "├─ 10 *",
+                "╰─ 20 *",
+                "   complexity 0",
+                "zip *"
+            ]
         );
     }
 
