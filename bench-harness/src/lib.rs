@@ -140,6 +140,9 @@ fn run_pipeline(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Benc
         print!("{}", cli::HELP);
         return 0;
     }
+    if matches!(args.action, Action::Bench | Action::Test) {
+        bench_runtime::signal::install();
+    }
 
     let registered = registry::all();
     if registered.is_empty() {
@@ -250,6 +253,13 @@ fn smoke_test(
         },
     );
     let _ = out.test_summary(results, filtered_out, started.elapsed().as_secs_f64());
+    if bench_runtime::signal::interrupted() {
+        eprintln!(
+            "interrupted: stopped at Ctrl-C after {} benchmarks",
+            results.len()
+        );
+        return bench_runtime::signal::EXIT_INTERRUPTED;
+    }
     exit_code(results)
 }
 
@@ -321,6 +331,7 @@ fn measure_all(
         schedule: args.schedule.unwrap_or(DEFAULT_SCHEDULE),
         target_precision,
         seed: args.seed.unwrap_or_else(|| fastrand::u64(..)),
+        partial: false,
     };
 
     // Ignored benchmarks are settled at once; the others become jobs.
@@ -416,8 +427,11 @@ fn measure_all(
         measured
     };
     let machine_reference = reference_job.and_then(|job| take(job).ok().map(|m| analyse(job, m)));
+    info.partial = bench_runtime::signal::interrupted();
     for (job, &row) in job_rows.iter().enumerate() {
         let outcome = match take(job) {
+            // Stopped by Ctrl-C before its first sample: left out.
+            Ok((m, _)) if m.samples.is_empty() => continue,
             Ok(m) => Outcome::Measured(Box::new(analyse(job, m))),
             Err(failure) => Outcome::Failed(failure),
         };
@@ -480,6 +494,13 @@ fn measure_all(
     let regressed = results.iter().any(
         |r| matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict == Verdict::Regressed),
     );
+    if info.partial {
+        eprintln!(
+            "interrupted: the results above are partial (measuring stopped at Ctrl-C); \
+             any outputs written say \"partial\": true"
+        );
+        return Ok(bench_runtime::signal::EXIT_INTERRUPTED);
+    }
     Ok(match exit_code(results) {
         0 if !errors.is_empty() => EXIT_USAGE,
         0 if regressed && args.fail_on_regression => EXIT_REGRESSED,
@@ -792,6 +813,8 @@ fn run_each_once(
 ) -> Vec<BenchResult> {
     selected
         .iter()
+        // Ctrl-C: the ones run so far, then stop.
+        .take_while(|_| !bench_runtime::signal::interrupted())
         .map(|s| {
             let outcome = if s.ignored {
                 Outcome::Ignored

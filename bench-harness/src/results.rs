@@ -28,6 +28,8 @@ pub struct RunInfo {
     pub target_precision: f64,
     /// Seed of the interleaved shuffles (`--seed` repeats the order).
     pub seed: u64,
+    /// Interrupted (Ctrl-C): benchmarks stopped early or are missing.
+    pub partial: bool,
 }
 
 /// One benchmark's line in the report.

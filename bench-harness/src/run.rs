@@ -446,6 +446,11 @@ fn run_slice(
     let start = now();
     let mut before = start;
     while let Some(iters) = sampler.next_iters() {
+        if bench_runtime::signal::interrupted() {
+            // Ctrl-C: stop at this sample boundary with what is recorded.
+            sampler.abandon();
+            break;
+        }
         let samples_before = sampler.samples().len();
         instruments.sample_starting();
         let routine_start = now();

@@ -48,6 +48,7 @@ fn info() -> RunInfo {
         schedule: Schedule::Interleaved,
         target_precision: 0.01,
         seed: 42,
+        partial: false,
     }
 }
 

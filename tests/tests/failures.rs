@@ -21,6 +21,11 @@ fn a_panicking_benchmark_fails_and_the_others_still_run() {
     assert!(out.stdout.contains("test panics_in_setup ... FAILED"));
     assert!(out.stdout.contains("test panics_in_routine ... FAILED"));
     assert!(out.stdout.contains("test never_iterates ... FAILED"));
+    // A panic in the `args` expression fails that function's benchmarks.
+    assert!(out.stdout.contains("test args_panic ... FAILED"));
+    assert!(out
+        .stdout
+        .contains("no sizes today (at tests/src/bin/fixture.rs:"));
     assert!(out.stdout.contains("test ignored_by_attribute ... ignored"));
     // The message and where it came from, not a backtrace.
     assert!(out
@@ -35,7 +40,7 @@ fn a_panicking_benchmark_fails_and_the_others_still_run() {
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     assert!(
         out.stdout
-            .contains("test result: FAILED. 5 passed; 3 failed; 1 ignored;"),
+            .contains("test result: FAILED. 5 passed; 4 failed; 2 ignored;"),
         "{}",
         out.stdout
     );

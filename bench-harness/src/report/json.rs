@@ -442,7 +442,7 @@ pub fn document(environment: &Environment, info: &RunInfo, results: &[BenchResul
         harness: HARNESS_TAG.to_string(),
         environment: environment.clone(),
         methodology: methodology(info),
-        partial: false,
+        partial: info.partial,
         benchmarks: results.iter().map(record).collect(),
         machine_reference: None,
         complexity: Vec::new(),

@@ -10,6 +10,7 @@
 //! interface (`NAME`, `check_usable`, `reported_frequency_hz`, `read_start`,
 //! `read_stop`); this module picks one by `cfg` and is the only code that does.
 
+pub mod affinity;
 mod calibrate;
 pub mod cpu;
 mod error;

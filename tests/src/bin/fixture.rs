@@ -65,4 +65,21 @@ fn sleeps_30ms() {
     std::thread::sleep(Duration::from_millis(30));
 }
 
+/// One iteration takes 20 s: only a second Ctrl-C ends it early. Ignored,
+/// so it runs only when asked for by name with `--ignored`.
+#[benchmark(ignore)]
+fn sleeps_20s() {
+    std::thread::sleep(Duration::from_secs(20));
+}
+
+/// Its `args` expression panics: one FAILED benchmark stands for all.
+#[benchmark(args = panicking_args())]
+fn args_panic(n: u32) -> u32 {
+    n
+}
+
+fn panicking_args() -> Vec<u32> {
+    panic!("no sizes today")
+}
+
 bench_harness::main!();

@@ -1,5 +1,5 @@
 //! Where the measuring thread runs: pinning it to one CPU (`--pin`), and
-//! asking which CPU it is on.
+//! asking which CPU it is on. Re-exported as `bench_runtime::affinity`.
 
 /// Pins the calling thread to `cpu` (`sched_setaffinity`). The error says
 /// why, in a sentence that names the CPU.

@@ -1,0 +1,178 @@
+//! Ctrl-C: the first SIGINT stops the run at the next sample boundary and
+//! reports what was measured, marked partial, with exit code 130; a second
+//! one ends the process at once. The tests send real signals (`kill -INT`).
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bench_tests::QUICK;
+
+/// Starts the fixture with `args` and returns once it has printed its
+/// machine line: by then it handles SIGINT. Returns what it printed so far.
+fn start(args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fixture"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fixture starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("machine: ") {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            panic!("the fixture ended before measuring: {seen}");
+        }
+        seen.push_str(&line);
+    }
+    child.stdout = Some(stdout.into_inner());
+    (child, seen)
+}
+
+fn interrupt(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
+
+/// Waits for the child and returns its exit code and full stdout/stderr.
+fn finish(mut child: Child, seen: String) -> (Option<i32>, String, String) {
+    let mut stdout = seen;
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (child.wait().unwrap().code(), stdout, stderr)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bench-interrupt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn ctrl_c_stops_at_a_sample_boundary_and_writes_partial_results() {
+    let dir = scratch("partial");
+    let json = dir.join("out.json");
+    let mut args = QUICK.to_vec();
+    // A budget far longer than the test waits: only Ctrl-C ends this run.
+    // Sequential, so `also_passes` is measuring when it comes.
+    args.extend([
+        "--schedule",
+        "sequential",
+        "--measure-time",
+        "600",
+        "--max-time",
+        "900",
+        "--format",
+        "json",
+        "-o",
+        json.to_str().unwrap(),
+        "--exact",
+        "passes",
+        "also_passes",
+    ]);
+    let (child, seen) = start(&args);
+    // Long enough for calibration and warm-up even on a loaded machine.
+    std::thread::sleep(Duration::from_secs(2));
+    interrupt(&child);
+    let (code, stdout, stderr) = finish(child, seen);
+    assert_eq!(code, Some(130), "{stdout}\n{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    // Each benchmark that had recorded samples reports them, stopped; one
+    // that had not started (`passes`, after `also_passes`) is left out.
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| matches!(l.split_whitespace().next(), Some("passes" | "also_passes")))
+        .collect();
+    assert!(!rows.is_empty(), "{stdout}");
+    for row in &rows {
+        assert!(row.trim_end().ends_with("stopped"), "{row}");
+    }
+    let document: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(document["partial"], true);
+    let benchmarks = document["benchmarks"].as_array().unwrap();
+    assert_eq!(benchmarks.len(), rows.len(), "{document}");
+    assert_eq!(benchmarks[0]["measurement"]["stop"], "abandoned");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_ctrl_c_exits_at_once() {
+    // One iteration sleeps 20 s: the first Ctrl-C waits for its end, the
+    // second does not.
+    let mut args = QUICK.to_vec();
+    args.extend(["--ignored", "--exact", "sleeps_20s"]);
+    let (child, seen) = start(&args);
+    let started = Instant::now();
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(&child);
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(&child);
+    let (code, stdout, stderr) = finish(child, seen);
+    assert_eq!(code, Some(130), "{stdout}\n{stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "waited for the iteration: {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn ctrl_c_during_a_smoke_test_ends_it_with_the_benchmarks_run_so_far() {
+    let (child, seen) = {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fixture"))
+            .args([
+                "--test",
+                "--include-ignored",
+                "--exact",
+                "sleeps_20s",
+                "passes",
+            ])
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait for `passes`, which runs first (name order).
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut seen = String::new();
+        while !seen.contains("test passes ... ok") {
+            let mut line = String::new();
+            if stdout.read_line(&mut line).unwrap() == 0 {
+                panic!("the fixture ended early: {seen}");
+            }
+            seen.push_str(&line);
+        }
+        child.stdout = Some(stdout.into_inner());
+        (child, seen)
+    };
+    // Now the 20 s sleeper runs: the first Ctrl-C would wait for it, the
+    // second ends the run. Signals sent back to back can merge into one,
+    // hence the pause.
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(&child);
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(&child);
+    let (code, stdout, stderr) = finish(child, seen);
+    assert_eq!(code, Some(130), "{stdout}\n{stderr}");
+    assert!(stdout.contains("test passes ... ok"), "{stdout}");
+}
