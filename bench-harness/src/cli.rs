@@ -163,8 +163,17 @@ impl Default for Args {
 pub struct CliError(String);
 
 impl fmt::Display for CliError {
+    /// One line, whatever the user typed: control characters in the echoed
+    /// values (a newline, found by the fuzz test) are escaped, `\n`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}; run with --help to see the flags", self.0)
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        write!(f, "; run with --help to see the flags")
     }
 }
 
@@ -774,6 +783,16 @@ mod tests {
         assert_eq!(
             parse_ok(&["--list-baselines"]).action,
             Action::ListBaselines
+        );
+    }
+
+    #[test]
+    fn control_characters_in_a_value_stay_on_one_line() {
+        let error = parse(["--format", "a\nb\u{7}"].iter().copied()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "--format must be pretty, json, csv, markdown or bencher, got 'a\\nb\\u{7}'; \
+             run with --help to see the flags"
         );
     }
 
