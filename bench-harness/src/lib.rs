@@ -149,8 +149,8 @@ fn run_pipeline(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Benc
         eprintln!(
             "error: no benchmarks are registered in this binary; mark functions with \
              #[benchmark] in this bench target, or, for benchmarks in a library's src/, \
-             call `your_crate::benches::link()` (any item of the module) from the bench \
-             target so the linker keeps them (see \"Benchmarks inside a library\" in the README)"
+             call a function of their module (like `your_crate::benches::link()`) from the \
+             bench target's main so the linker keeps them (see \"Benchmarks inside a library\" in the README)"
         );
         return EXIT_USAGE;
     }
@@ -263,8 +263,8 @@ fn smoke_test(
     exit_code(results)
 }
 
-/// `cargo bench`: measure the selected benchmarks on the schedule and print
-/// their rows in name order as they finish.
+/// `cargo bench`: measure the selected benchmarks on the schedule, then
+/// print the table (a tree, or flat) once all are done.
 fn measure_all(
     out: &mut Terminal<Box<dyn WriteColor>>,
     args: &Args,
@@ -688,7 +688,7 @@ fn write_outputs(
     reference: Option<report::json::EstimateRecord>,
 ) -> Result<(), String> {
     let rendered = match (args.format, &args.output) {
-        // Printed as it ran.
+        // The table is on stdout already.
         (OutputFormat::Pretty, None) => return Ok(()),
         (OutputFormat::Pretty, Some(_)) => {
             render_table(info, results, reports, layout(args), args.details)

@@ -142,7 +142,7 @@ impl BenchResult {
         let work = match throughput {
             Throughput::Bytes(n) | Throughput::Items(n) => n as f64,
         };
-        (headline > 0.0).then(|| (throughput, work / (headline * 1e-9)))
+        (headline > 0.0 && work > 0.0).then(|| (throughput, work / (headline * 1e-9)))
     }
 
     /// The measurement, when there is one.

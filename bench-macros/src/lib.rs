@@ -12,7 +12,7 @@ use proc_macro::TokenStream;
 /// Registers a function as a benchmark.
 ///
 /// ```rust,ignore
-/// use bench_harness::{benchmark, black_box, Bencher};
+/// use bench_harness::{benchmark, black_box, Bencher, Throughput};
 ///
 /// // Timed as a whole; what it returns goes through `black_box`.
 /// #[benchmark]
@@ -30,20 +30,72 @@ use proc_macro::TokenStream;
 ///         v
 ///     })
 /// }
+///
+/// // One benchmark per value (`sort_sizes/100` ...), a rate, a growth class.
+/// #[benchmark(args = [100, 1_000, 10_000], complexity)]
+/// fn sort_sizes(b: &mut Bencher, len: usize) {
+///     b.throughput(Throughput::Items(len as u64));
+///     b.iter_batched_ref(|| make_data(len), |v| v.sort_unstable());
+/// }
+///
+/// // One benchmark per type (`parse_int/u32` ...).
+/// #[benchmark(types = [u32, u64, i128])]
+/// fn parse_int<T: std::str::FromStr>() -> Option<T> {
+///     black_box("123456789").parse::<T>().ok()
+/// }
 /// ```
 ///
-/// Signatures: `fn()`, `fn() -> T` and `fn(&mut Bencher)`. The function is
-/// kept as written, so it can still be called.
+/// Signatures:
+/// - `fn()` and `fn() -> T`: the body is the routine, timed once per
+///   iteration; what it returns goes through `black_box` and is dropped
+///   after the clock stops.
+/// - `fn(&mut Bencher)`: the code before `b.iter`, `b.iter_batched`,
+///   `b.iter_batched_ref` or `b.iter_future` (exactly one, once) is untimed
+///   set-up; returns `()`.
+/// - With `args`, one more parameter after the bencher, or as the only one:
+///   `fn(n: T) -> R` copies each value for every iteration (`T: Copy`) or
+///   lends it (`&T`); `fn(b: &mut Bencher, n: T)` moves it in once or lends
+///   it.
+/// - `async fn`, with or without an `args` parameter: each iteration awaits
+///   the future on a built-in executor (no reactor; for tokio, build a
+///   runtime before `b.iter` and call `runtime.block_on` inside it).
+/// - With `types`, one type parameter (lifetimes are fine; no const
+///   parameters).
 ///
-/// Options, all optional, override the command line for this benchmark:
-/// - `name = "..."`: the name to report instead of the function's (no
-///   whitespace or `/`);
+/// The function is kept as written, so it can still be called.
+///
+/// Options, all optional:
+/// - `name = "..."`: the name to report instead of the function's (not
+///   empty, no whitespace or `/`);
+/// - `args = EXPR`: any `IntoIterator` (an array, a `const` slice, an
+///   iterator call); one benchmark per value, named `function/value` by its
+///   `Display`, else `Debug`, text; the value goes through `black_box`;
+/// - `types = [T, ...]`: one benchmark per type, named `function/T`;
 /// - `ignore`: skipped unless run with `--ignored` or `--include-ignored`;
 /// - `warm_up_time = SECS`, `measure_time = SECS`, `max_time = SECS`: an
-///   integer or decimal number of seconds, more than 0;
+///   integer or decimal number of seconds, more than 0, with `max_time` no
+///   less than `warm_up_time + measure_time`;
 /// - `min_samples = N`: at least 1;
+/// - `precision = PCT`: the stop rule's target, a percentage above 0 and at
+///   most 100 (`precision = 0.5` is ±0.5%);
+/// - `group = "..."`: reported together; with a `baseline` member, an
+///   in-run A/B comparison;
+/// - `baseline`: the group's reference (needs `group`);
+/// - `bytes = N` or `items = N` (not both): work per iteration, a constant
+///   whole number above 0, reported as a rate; `Bencher::throughput`
+///   overrides it at run time;
+/// - `complexity`: fit a growth class, O(1) to O(n³), over the numeric
+///   `args` (needs `args`);
+/// - `counters`: hardware and software counters for this benchmark, as
+///   `--counters`;
 /// - `crate = path`: where bench-harness is, when it was renamed in
 ///   `Cargo.toml` or re-exported by another crate.
+///
+/// The command line overrides the budgets, `min_samples` and `precision`
+/// (`--warm-up-time`, `--measure-time`, `--max-time`, `--min-samples`,
+/// `--precision`). An unknown or repeated option, a value of the wrong kind
+/// and a signature that cannot work are compile errors on the token to
+/// change.
 #[proc_macro_attribute]
 pub fn benchmark(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);

@@ -229,6 +229,12 @@ fn call(sig: &Signature) -> syn::Result<Call> {
             by_ref: matches!(ungroup(&param.ty), Type::Reference(_)),
         }
     });
+    if let Some(late) = params.next_if(|param| names_bencher(&param.ty)) {
+        errors.push(Error::new_spanned(
+            late,
+            "the bencher comes first: `fn name(b: &mut Bencher, n: usize)`",
+        ));
+    }
     let extra: TokenStream = params.map(ToTokens::to_token_stream).collect();
     if !extra.is_empty() {
         errors.push(Error::new_spanned(

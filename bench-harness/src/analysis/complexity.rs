@@ -181,8 +181,9 @@ pub struct Fit {
     pub class: Complexity,
     /// Nanoseconds per unit of `g(n)` ([`Complexity::growth`]).
     pub coefficient: f64,
-    /// Root-mean-square residual divided by the mean time: 0.05 means the
-    /// model misses by 5% of the mean time, typically.
+    /// Root-mean-square of the residuals relative to each point's time:
+    /// 0.05 means the model misses each time by about 5%. (Where some time
+    /// is not positive: the absolute residuals' RMS over the mean time.)
     pub rms: f64,
 }
 
@@ -191,7 +192,7 @@ impl Fit {
     ///
     /// The coefficient is written with 3 significant digits, in ps, ns, µs,
     /// ms or s, whichever keeps it between 1 and 1000 when possible; the
-    /// RMS as a percentage of the mean time with one decimal.
+    /// RMS as a percentage with one decimal.
     pub fn describe(&self) -> String {
         format!(
             "{}: {}{}, RMS {:.1}%",

@@ -81,7 +81,8 @@ pub struct ComplexityRecord {
     /// Time per unit of the class's growth function, in ns.
     #[serde(default)]
     pub coefficient_ns: Option<f64>,
-    /// Root-mean-square residual over the mean time.
+    /// Root-mean-square of the residuals relative to each time (over the
+    /// mean time where some time is not positive).
     #[serde(default)]
     pub rms: Option<f64>,
     /// Why no fit was possible.
