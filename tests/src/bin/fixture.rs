@@ -74,7 +74,7 @@ fn sleeps_20s() {
 
 /// Its `args` expression panics: one FAILED benchmark stands for all.
 #[benchmark(args = panicking_args())]
-fn args_panic(n: u32) -> u32 {
+fn bad_args(n: u32) -> u32 {
     n
 }
 
