@@ -71,11 +71,13 @@ impl ComplexityReport {
     /// Fits the measured benchmarks among `results` whose names are
     /// `function/ARG` with a numeric argument.
     pub fn fit(function: &str, results: &[BenchResult]) -> Option<ComplexityReport> {
-        let prefix = format!("{function}/");
         let members: Vec<&BenchResult> = results
             .iter()
-            .filter(|r| r.arg.is_some() && r.name.starts_with(&prefix))
-            .filter(|r| r.name[prefix.len()..] == *r.arg.as_deref().unwrap_or_default())
+            .filter(|r| {
+                r.arg
+                    .as_ref()
+                    .is_some_and(|arg| r.name == format!("{function}/{arg}"))
+            })
             .collect();
         let first = members.first()?;
         let points: Vec<(f64, f64)> = members

@@ -95,7 +95,7 @@ fn plain(private: &TokenStream, call: &Call, target: &TokenStream) -> TokenStrea
         // there rather than inside generated code.
         (Some(written), _) => {
             let span = written.span();
-            let target = respan(target, span);
+            let target = located_at(target.clone(), span);
             quote_spanned! {span=>
                 const __BENCH_HARNESS_RUN: #private::BenchFn = #private::BenchFn::Plain(#target);
             }
@@ -136,7 +136,7 @@ fn with_args(private: &TokenStream, call: &Call, target: &TokenStream, args: &Ex
     );
     let measure = match (&call.bencher, call.is_async) {
         (Some(written), _) => {
-            let target = respan(target, written.span());
+            let target = located_at(target.clone(), written.span());
             quote!(#target(#bencher, #private::black_box(#pass)))
         }
         (None, false) => {
@@ -180,18 +180,6 @@ fn located_at(tokens: TokenStream, span: Span) -> TokenStream {
                 token.set_span(token.span().located_at(span));
                 token
             }
-        })
-        .collect()
-}
-
-/// The tokens with every span set to `span`.
-fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
-    tokens
-        .clone()
-        .into_iter()
-        .map(|mut token| {
-            token.set_span(span);
-            token
         })
         .collect()
 }

@@ -326,11 +326,7 @@ impl Sampler {
 
     fn calibrate(&mut self, sample: Sample) {
         self.warm_up.samples += 1;
-        let short = sample.elapsed.0 < self.config.min_sample_time.0;
-        if short && !self.may_grow() {
-            self.wall_capped = true;
-        }
-        if !short || !self.may_grow() {
+        if !self.should_grow(sample) {
             self.enter(Phase::WarmUp);
             self.warm_up_cap();
         } else if self.iters >= u64::MAX / 2 {
@@ -344,11 +340,7 @@ impl Sampler {
 
     fn warm(&mut self, sample: Sample) {
         self.warm_up.samples += 1;
-        let short = sample.elapsed.0 < self.config.min_sample_time.0;
-        if short && !self.may_grow() {
-            self.wall_capped = true;
-        }
-        if short && self.iters < u64::MAX / 2 && self.may_grow() {
+        if self.should_grow(sample) && self.iters < u64::MAX / 2 {
             // Faster than calibration saw: a larger sample, and a new window,
             // since per-iteration times at the old size are not comparable.
             self.iters *= 2;
@@ -371,10 +363,17 @@ impl Sampler {
         self.warm_up_cap();
     }
 
-    /// Whether doubling the sample keeps its wall time (the last one's,
-    /// twice) within [`SamplerConfig::max_sample_wall`].
-    fn may_grow(&self) -> bool {
-        self.last_wall.0 * 2.0 <= self.config.max_sample_wall().0
+    /// Whether the next sample should be twice the size: `sample` was
+    /// shorter than the floor, and doubling keeps the wall time (the last
+    /// sample's, twice) within [`SamplerConfig::max_sample_wall`]. Notes
+    /// when the cap is what stops the growth.
+    fn should_grow(&mut self, sample: Sample) -> bool {
+        let short = sample.elapsed.0 < self.config.min_sample_time.0;
+        let may_grow = self.last_wall.0 * 2.0 <= self.config.max_sample_wall().0;
+        if short && !may_grow {
+            self.wall_capped = true;
+        }
+        short && may_grow
     }
 
     /// Warm-up ends at its time cap (calibration included, set-up not) or,

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use bench_tests::{library_binary, quick_bench, run, Run};
+use bench_tests::{library_binary, quick_bench, run, Run, QUICK};
 
 fn authoring(args: &[&str]) -> Run {
     run(Path::new(env!("CARGO_BIN_EXE_authoring")), args)
@@ -13,6 +13,13 @@ fn authoring(args: &[&str]) -> Run {
 
 fn bench(args: &[&str]) -> Run {
     quick_bench(Path::new(env!("CARGO_BIN_EXE_authoring")), args)
+}
+
+/// As [`bench`], with the table as a tree (no `--flat`).
+fn tree_bench(args: &[&str]) -> Run {
+    let mut all: Vec<&str> = QUICK.iter().copied().filter(|a| *a != "--flat").collect();
+    all.extend_from_slice(args);
+    authoring(&all)
 }
 
 fn listed(out: &Run) -> Vec<&str> {
@@ -144,19 +151,7 @@ fn complexity_is_fitted_for_linear_and_quadratic_kernels() {
     assert!(class("linear")["rms"].as_f64().unwrap() > 0.0);
 
     // In the table, under the function's rows.
-    let table = run(
-        Path::new(env!("CARGO_BIN_EXE_authoring")),
-        &[
-            "--bench",
-            "--warm-up-time",
-            "0.01",
-            "--measure-time",
-            "0.02",
-            "--precision",
-            "0",
-            "linear",
-        ],
-    );
+    let table = tree_bench(&["linear"]);
     let lines: Vec<&str> = table.stdout.lines().collect();
     let last_row = lines
         .iter()
@@ -174,18 +169,8 @@ fn complexity_is_fitted_for_linear_and_quadratic_kernels() {
 
 #[test]
 fn the_table_is_a_tree_by_function_and_argument_unless_flat() {
-    let args = [
-        "--bench",
-        "--warm-up-time",
-        "0.01",
-        "--measure-time",
-        "0.01",
-        "--precision",
-        "0",
-        "sizes",
-        "make",
-    ];
-    let tree = authoring(&args);
+    let args = ["sizes", "make"];
+    let tree = tree_bench(&args);
     assert_eq!(tree.code, Some(0), "{tree:?}");
     let rows: Vec<&str> = tree
         .stdout
@@ -212,9 +197,7 @@ fn the_table_is_a_tree_by_function_and_argument_unless_flat() {
         "{}",
         tree.stdout
     );
-    let mut flat_args = args.to_vec();
-    flat_args.push("--flat");
-    let flat = authoring(&flat_args);
+    let flat = bench(&args);
     assert!(
         flat.row("sizes/10").time().ends_with('s'),
         "{}",

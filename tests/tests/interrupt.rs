@@ -5,14 +5,22 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bench_tests::QUICK;
 
-/// Starts the fixture with `args` and returns once it has printed its
-/// machine line: by then it handles SIGINT. Returns what it printed so far.
-fn start(args: &[&str]) -> (Child, String) {
+/// A running fixture, and what it has printed so far.
+struct Running {
+    child: Child,
+    /// Read through this reader only: it may hold output already read.
+    stdout: BufReader<ChildStdout>,
+    seen: String,
+}
+
+/// Starts the fixture with `args` and returns once its stdout shows
+/// `marker` (the machine line: by then it handles SIGINT).
+fn start(args: &[&str], marker: &str) -> Running {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fixture"))
         .args(args)
         .env("NO_COLOR", "1")
@@ -22,15 +30,18 @@ fn start(args: &[&str]) -> (Child, String) {
         .expect("the fixture starts");
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut seen = String::new();
-    while !seen.contains("machine: ") {
+    while !seen.contains(marker) {
         let mut line = String::new();
         if stdout.read_line(&mut line).unwrap() == 0 {
-            panic!("the fixture ended before measuring: {seen}");
+            panic!("the fixture ended before printing {marker:?}: {seen}");
         }
         seen.push_str(&line);
     }
-    child.stdout = Some(stdout.into_inner());
-    (child, seen)
+    Running {
+        child,
+        stdout,
+        seen,
+    }
 }
 
 fn interrupt(child: &Child) {
@@ -42,22 +53,18 @@ fn interrupt(child: &Child) {
 }
 
 /// Waits for the child and returns its exit code and full stdout/stderr.
-fn finish(mut child: Child, seen: String) -> (Option<i32>, String, String) {
-    let mut stdout = seen;
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
+fn finish(mut running: Running) -> (Option<i32>, String, String) {
+    let mut stdout = running.seen;
+    running.stdout.read_to_string(&mut stdout).unwrap();
     let mut stderr = String::new();
-    child
+    running
+        .child
         .stderr
         .take()
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    (child.wait().unwrap().code(), stdout, stderr)
+    (running.child.wait().unwrap().code(), stdout, stderr)
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -89,11 +96,11 @@ fn ctrl_c_stops_at_a_sample_boundary_and_writes_partial_results() {
         "passes",
         "also_passes",
     ]);
-    let (child, seen) = start(&args);
+    let running = start(&args, "machine: ");
     // Long enough for calibration and warm-up even on a loaded machine.
     std::thread::sleep(Duration::from_secs(2));
-    interrupt(&child);
-    let (code, stdout, stderr) = finish(child, seen);
+    interrupt(&running.child);
+    let (code, stdout, stderr) = finish(running);
     assert_eq!(code, Some(130), "{stdout}\n{stderr}");
     assert!(stderr.contains("interrupted"), "{stderr}");
     // Each benchmark that had recorded samples reports them, stopped; one
@@ -121,13 +128,13 @@ fn a_second_ctrl_c_exits_at_once() {
     // second does not.
     let mut args = QUICK.to_vec();
     args.extend(["--ignored", "--exact", "sleeps_20s"]);
-    let (child, seen) = start(&args);
+    let running = start(&args, "machine: ");
     let started = Instant::now();
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&child);
+    interrupt(&running.child);
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&child);
-    let (code, stdout, stderr) = finish(child, seen);
+    interrupt(&running.child);
+    let (code, stdout, stderr) = finish(running);
     assert_eq!(code, Some(130), "{stdout}\n{stderr}");
     assert!(
         started.elapsed() < Duration::from_secs(15),
@@ -138,41 +145,25 @@ fn a_second_ctrl_c_exits_at_once() {
 
 #[test]
 fn ctrl_c_during_a_smoke_test_ends_it_with_the_benchmarks_run_so_far() {
-    let (child, seen) = {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fixture"))
-            .args([
-                "--test",
-                "--include-ignored",
-                "--exact",
-                "sleeps_20s",
-                "passes",
-            ])
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Wait for `passes`, which runs first (name order).
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut seen = String::new();
-        while !seen.contains("test passes ... ok") {
-            let mut line = String::new();
-            if stdout.read_line(&mut line).unwrap() == 0 {
-                panic!("the fixture ended early: {seen}");
-            }
-            seen.push_str(&line);
-        }
-        child.stdout = Some(stdout.into_inner());
-        (child, seen)
-    };
+    // Wait for `passes`, which runs first (name order).
+    let running = start(
+        &[
+            "--test",
+            "--include-ignored",
+            "--exact",
+            "sleeps_20s",
+            "passes",
+        ],
+        "test passes ... ok",
+    );
     // Now the 20 s sleeper runs: the first Ctrl-C would wait for it, the
     // second ends the run. Signals sent back to back can merge into one,
     // hence the pause.
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&child);
+    interrupt(&running.child);
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&child);
-    let (code, stdout, stderr) = finish(child, seen);
+    interrupt(&running.child);
+    let (code, stdout, stderr) = finish(running);
     assert_eq!(code, Some(130), "{stdout}\n{stderr}");
     assert!(stdout.contains("test passes ... ok"), "{stdout}");
 }

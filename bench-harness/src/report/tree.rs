@@ -34,16 +34,11 @@ impl Line {
     }
 }
 
-/// The node a group adds at the top of its members' paths.
-fn group_label(group: &str) -> String {
-    format!("{group} (group)")
-}
-
-/// Each result's path in the tree: its group's node, then its own path.
-fn tree_path(result: &BenchResult) -> Vec<String> {
-    let mut path: Vec<String> = result.group.iter().map(|g| group_label(g)).collect();
-    path.extend(result.path.iter().cloned());
-    path
+/// A path in the tree: the group's node (`sort (group)`), if any, then
+/// `path`.
+fn tree_path(group: Option<&str>, path: &[String]) -> Vec<String> {
+    let node = group.map(|group| format!("{group} (group)"));
+    node.into_iter().chain(path.iter().cloned()).collect()
 }
 
 /// The lines of the tree: ungrouped benchmarks first, then each group, each
@@ -52,7 +47,7 @@ pub fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> 
     let mut order: Vec<(usize, Vec<String>)> = results
         .iter()
         .enumerate()
-        .map(|(index, result)| (index, tree_path(result)))
+        .map(|(index, result)| (index, tree_path(result.group.as_deref(), &result.path)))
         .collect();
     order.sort_by(|(ia, a), (ib, b)| {
         let group = |i: usize| results[i].group.is_some();
@@ -90,10 +85,9 @@ pub fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> 
             .get(i + 1)
             .is_none_or(|next| next.len() < path.len() || next[..path.len() - 1] != *parent);
         if parent_ends {
-            let group = results[*index].group.as_deref();
             for (report_index, report) in reports.iter().enumerate() {
-                let report_path = tree_path_of_report(report);
-                if report_path == parent && report.group.as_deref() == group {
+                // The group's node is part of both paths.
+                if tree_path(report.group.as_deref(), &report.path) == parent {
                     // Aligned with the function's children, below them.
                     let mut continuation = String::new();
                     for &last in &last_at[1.min(last_at.len())..last_at.len() - 1] {
@@ -124,12 +118,6 @@ pub fn flat(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> 
         index,
     });
     rows.chain(fits).collect()
-}
-
-fn tree_path_of_report(report: &ComplexityReport) -> Vec<String> {
-    let mut path: Vec<String> = report.group.iter().map(|g| group_label(g)).collect();
-    path.extend(report.path.iter().cloned());
-    path
 }
 
 fn compare_paths(a: &[String], b: &[String]) -> std::cmp::Ordering {
