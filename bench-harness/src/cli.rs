@@ -62,6 +62,8 @@ pub struct Args {
     pub pin: Option<usize>,
     /// `--cold`: evict the caches before each sample.
     pub cold: bool,
+    /// `--forks N`: each benchmark is measured in N child processes.
+    pub forks: Option<usize>,
 }
 
 /// What a measured run writes (`--format`).
@@ -75,6 +77,9 @@ pub enum OutputFormat {
     /// libtest's `test NAME ... bench: N ns/iter (+/- M)` lines.
     Bencher,
 }
+
+/// The most processes `--forks` starts per benchmark.
+pub const MAX_FORKS: usize = 1000;
 
 /// The default `--noise-threshold`: changes under 2% count as no change.
 pub const DEFAULT_NOISE_THRESHOLD: f64 = 0.02;
@@ -153,6 +158,7 @@ impl Default for Args {
             counters: false,
             pin: None,
             cold: false,
+            forks: None,
         }
     }
 }
@@ -258,6 +264,10 @@ Machine:
   --pin CPU               run the measuring threads on CPU only, and say so
   --cold                  evict the caches before each sample (a buffer larger than
                           the last-level cache is walked, untimed): cold-cache figures
+  --forks N               measure each benchmark in N fresh processes of this binary,
+                          pool their samples and report the spread between processes
+                          (memory layout effects); a process that crashes fails only
+                          its benchmark. Takes about N times as long
 
 Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   --save-baseline NAME    save this run as baseline NAME (after comparing, if
@@ -377,6 +387,17 @@ where
             Long("fail-on-regression") => parsed.fail_on_regression = true,
             Long("counters") => parsed.counters = true,
             Long("cold") => parsed.cold = true,
+            Long("forks") => {
+                let text = utf8("--forks", parser.value()?)?;
+                parsed.forks = Some(match text.trim().parse::<usize>() {
+                    Ok(n) if (1..=MAX_FORKS).contains(&n) => n,
+                    _ => {
+                        return Err(CliError(format!(
+                        "--forks needs a number of processes from 1 to {MAX_FORKS}, got '{text}'"
+                    )))
+                    }
+                });
+            }
             Long("pin") => {
                 let text = utf8("--pin", parser.value()?)?;
                 parsed.pin = Some(text.trim().parse().map_err(|_| {
@@ -431,6 +452,7 @@ where
         ));
     }
     let measuring_flag = [
+        (parsed.forks.is_some(), "--forks"),
         (parsed.output.is_some(), "--output"),
         (parsed.save_baseline.is_some(), "--save-baseline"),
         (parsed.baseline.is_some(), "--baseline"),
@@ -546,6 +568,22 @@ fn count(flag: &str, value: OsString) -> Result<usize, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_mentions_every_flag_the_parser_accepts() {
+        let source = include_str!("cli.rs");
+        let mut flags = 0;
+        for piece in source.split("Long(\"").skip(1) {
+            let name = &piece[..piece.find('"').unwrap()];
+            // `--colour` is `--color`'s British spelling.
+            if name != "colour" {
+                let flag = format!("--{name}");
+                assert!(HELP.contains(&flag), "--help lacks {flag}");
+                flags += 1;
+            }
+        }
+        assert!(flags > 30, "found only {flags} flags in the parser");
+    }
 
     fn parse_ok(args: &[&str]) -> Args {
         parse(args.iter().copied()).unwrap_or_else(|e| panic!("{args:?}: {e}"))

@@ -70,6 +70,39 @@ impl Extras {
         rates(self.allocations.unwrap_or_default(), self.samples)
     }
 
+    /// Adds the totals of another run of the same benchmark (another
+    /// process, `--forks`).
+    pub fn add(&mut self, other: &Extras) {
+        self.iterations += other.iterations;
+        self.samples += other.samples;
+        for &(event, total) in &other.counters {
+            match self.counters.iter_mut().find(|(e, _)| *e == event) {
+                Some((_, sum)) => *sum += total,
+                None => self.counters.push((event, total)),
+            }
+        }
+        if self.refusals.is_empty() {
+            self.refusals = other.refusals.clone();
+        }
+        self.multiplexed |= other.multiplexed;
+        if let Some(counts) = other.allocations {
+            add_counts(&mut self.allocations, counts);
+        }
+        if let Some((cpu, wall)) = other.cpu {
+            let (sum, sum_wall) = self.cpu.get_or_insert_with(Default::default);
+            sum.user += cpu.user;
+            sum.system += cpu.system;
+            *sum_wall += wall;
+        }
+        for &cpu in &other.cpus {
+            if !self.cpus.contains(&cpu) {
+                self.cpus.push(cpu);
+            }
+        }
+        self.cpus.sort_unstable();
+        self.throughput = self.throughput.or(other.throughput);
+    }
+
     /// CPU time over wall time of the benchmark's slices.
     pub fn cpu_ratio(&self) -> Option<f64> {
         let (cpu, wall) = self.cpu?;
@@ -206,17 +239,18 @@ impl Instruments {
             }
         }
         if let Some(allocated) = allocated {
-            let totals = self
-                .extras
-                .allocations
-                .get_or_insert_with(AllocCounts::default);
-            totals.allocations += allocated.allocations;
-            totals.deallocations += allocated.deallocations;
-            totals.reallocations += allocated.reallocations;
-            totals.bytes_allocated += allocated.bytes_allocated;
-            totals.bytes_deallocated += allocated.bytes_deallocated;
+            add_counts(&mut self.extras.allocations, allocated);
         }
     }
+}
+
+fn add_counts(totals: &mut Option<AllocCounts>, more: AllocCounts) {
+    let totals = totals.get_or_insert_with(AllocCounts::default);
+    totals.allocations += more.allocations;
+    totals.deallocations += more.deallocations;
+    totals.reallocations += more.reallocations;
+    totals.bytes_allocated += more.bytes_allocated;
+    totals.bytes_deallocated += more.bytes_deallocated;
 }
 
 /// What one sample's counters and allocations read.

@@ -39,6 +39,7 @@ pub mod audit;
 pub mod baseline;
 pub mod cli;
 pub mod environment;
+pub mod forks;
 pub mod instruments;
 mod registry;
 pub mod report;
@@ -332,6 +333,7 @@ fn measure_all(
         target_precision,
         seed: args.seed.unwrap_or_else(|| fastrand::u64(..)),
         partial: false,
+        forks: args.forks,
     };
 
     // Ignored benchmarks are settled at once; the others become jobs.
@@ -398,25 +400,34 @@ fn measure_all(
         pin: args.pin,
         cold: cold_bytes.map(|bytes| std::sync::Arc::new(std::sync::Mutex::new(vec![1u8; bytes]))),
     };
+    // Under --forks the benchmarks run in child processes, and only the
+    // machine reference (when a baseline needs it) runs here.
+    let forked = args
+        .forks
+        .map(|processes| forks::measure(args, &jobs[..job_rows.len()], processes, &context(&info)));
+    let in_process: Vec<usize> = match (&forked, reference_job) {
+        (None, _) => (0..jobs.len()).collect(),
+        (Some(_), Some(reference)) => vec![reference, overhead_job],
+        (Some(_), None) => Vec::new(),
+    };
     type Reported = Result<(bench_runtime::Measurement, instruments::Extras), run::Failure>;
     let mut measured: Vec<Option<Reported>> = vec![None; jobs.len()];
     let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
-    run::measure(&jobs, &plan, |job, result, round_log| {
-        round_logs[job] = round_log;
-        measured[job] = Some(result);
-    });
+    if !in_process.is_empty() {
+        let subset: Vec<run::Job> = in_process.iter().map(|&j| jobs[j].clone()).collect();
+        run::measure(&subset, &plan, |i, result, round_log| {
+            round_logs[in_process[i]] = round_log;
+            measured[in_process[i]] = Some(result);
+        });
+    }
 
-    let mut take = |job: usize| measured[job].take().expect("every job reports once");
+    let mut take = |job: usize| measured[job].take();
     let mut harness_allocations = Default::default();
-    if let Ok((empty, extras)) = take(overhead_job) {
+    if let Some(Ok((empty, extras))) = take(overhead_job) {
         info.overhead = run::loop_overhead(&empty, info.overhead.per_sample);
         harness_allocations = extras.allocations_per_sample();
     }
-    let context = results::Context {
-        overhead: info.overhead,
-        timer,
-        target_precision,
-    };
+    let context = context(&info);
     let analyse = |job: usize, (m, extras)| {
         let context = results::Context {
             target_precision: jobs[job].precision,
@@ -426,14 +437,29 @@ fn measure_all(
         measured.attach(extras, harness_allocations);
         measured
     };
-    let machine_reference = reference_job.and_then(|job| take(job).ok().map(|m| analyse(job, m)));
+    // `None` for a job stopped by Ctrl-C before its first sample.
+    let mut result = |job: usize| match take(job)? {
+        Ok((m, _)) if m.samples.is_empty() => None,
+        Ok(m) => Some(Ok(analyse(job, m))),
+        Err(failure) => Some(Err(failure)),
+    };
+    let machine_reference = reference_job.and_then(|job| result(job)?.ok());
     info.partial = bench_runtime::signal::interrupted();
+    let mut forked_outcomes = forked.map(|forked| {
+        // The header shows what the children subtracted.
+        info.overhead = forked.overhead.unwrap_or(info.overhead);
+        forked.outcomes
+    });
     for (job, &row) in job_rows.iter().enumerate() {
-        let outcome = match take(job) {
-            // Stopped by Ctrl-C before its first sample: left out.
-            Ok((m, _)) if m.samples.is_empty() => continue,
-            Ok(m) => Outcome::Measured(Box::new(analyse(job, m))),
-            Err(failure) => Outcome::Failed(failure),
+        let measured = match &mut forked_outcomes {
+            Some(outcomes) => outcomes[job].take(),
+            None => result(job),
+        };
+        let outcome = match measured {
+            // Left out: stopped by Ctrl-C before its first sample.
+            None => continue,
+            Some(Ok(m)) => Outcome::Measured(Box::new(m)),
+            Some(Err(failure)) => Outcome::Failed(failure),
         };
         rows[row] = Some(result_of(&selected[row], outcome));
     }
@@ -452,9 +478,16 @@ fn measure_all(
             result.comparison = compare_with(baseline, result, threshold);
         }
     }
-    let groups = group_reports(&jobs, &job_rows, &round_logs, results);
-    for group in &groups {
-        let _ = out.group_table(group);
+    if args.forks.is_none() {
+        for group in &group_reports(&jobs, &job_rows, &round_logs, results) {
+            let _ = out.group_table(group);
+        }
+    } else if !paired_groups.is_empty() {
+        eprintln!(
+            "note: A/B groups ({}) are not paired under --forks: each member ran in processes \
+             of its own, so compare their rows, or run without --forks for paired ratios",
+            paired_groups.join(", ")
+        );
     }
     if let (Some(name), Some(baseline)) = (&args.baseline, &baseline) {
         let threshold = comparison_threshold(args.noise_threshold, machine_change.as_ref());
@@ -847,6 +880,15 @@ fn describe_filters(args: &Args) -> String {
         0 => "the selection".to_string(),
         1 => format!("the filter {}", quoted[0]),
         _ => format!("the filters {}", quoted.join(", ")),
+    }
+}
+
+/// What the analysis of every benchmark in the run shares.
+fn context(info: &RunInfo) -> results::Context {
+    results::Context {
+        overhead: info.overhead,
+        timer: info.precision,
+        target_precision: info.target_precision,
     }
 }
 

@@ -30,6 +30,8 @@ pub struct RunInfo {
     pub seed: u64,
     /// Interrupted (Ctrl-C): benchmarks stopped early or are missing.
     pub partial: bool,
+    /// `--forks N`: each benchmark was measured in N processes.
+    pub forks: Option<usize>,
 }
 
 /// One benchmark's line in the report.
@@ -210,6 +212,87 @@ pub struct Measured {
     /// What the harness itself allocates per sample, subtracted from
     /// [`Extras::allocations`].
     pub harness_allocations: AllocRates,
+    /// Under `--forks`: how the processes' estimates spread.
+    pub forks: Option<ForkSpread>,
+}
+
+/// How much a benchmark's time depends on the process it ran in
+/// (`--forks`): the processes' estimates against the spread within them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForkSpread {
+    /// Each process's headline, in the order they ran.
+    pub process_estimates: Vec<f64>,
+    /// The standard deviation of `process_estimates`, relative to the
+    /// pooled headline's reference; 0 with one process.
+    pub between: f64,
+    /// The standard deviation of the block medians within a process
+    /// (pooled over processes), relative to the same reference: how much a
+    /// process's own slices vary, what `between` is weighed against.
+    pub within: f64,
+    /// One-way analysis of variance of the block medians grouped by process:
+    /// the probability of processes differing this much if only the blocks
+    /// varied. `None` with one process, or no process with two blocks.
+    pub p_value: Option<f64>,
+    /// The 95% Student-t interval over `process_estimates`; `None` with one
+    /// process.
+    pub interval: Option<analysis::Interval>,
+}
+
+/// Below this p-value the processes are said to differ (`--forks`).
+pub const PROCESS_EFFECT_P: f64 = 0.05;
+
+/// Processes that differ get a note when their estimates spread by more
+/// than this (CV): smaller differences widen the interval but change no
+/// conclusion.
+const PROCESS_NOTE_SPREAD: f64 = 0.01;
+
+impl ForkSpread {
+    fn of(processes: &[Measured], reference: f64) -> ForkSpread {
+        let estimates: Vec<f64> = processes.iter().map(Measured::headline).collect();
+        let summary = analysis::summarize(&estimates);
+        let (mean, sd) = summary.map_or((0.0, 0.0), |s| (s.mean, s.std_dev));
+        let blocks: Vec<Vec<f64>> = processes
+            .iter()
+            .map(|m| m.estimate.block_medians.clone())
+            .collect();
+        let anova = analysis::one_way_anova(&blocks);
+        ForkSpread {
+            between: if estimates.len() > 1 {
+                sd / reference
+            } else {
+                0.0
+            },
+            within: anova.map_or(0.0, |a| a.within_sd / reference),
+            p_value: anova.map(|a| a.p_value),
+            interval: analysis::mean_interval(mean, sd, estimates.len()),
+            process_estimates: estimates,
+        }
+    }
+
+    /// Whether the processes differ by more than chance (p below
+    /// [`PROCESS_EFFECT_P`]).
+    pub fn process_effect(&self) -> bool {
+        self.p_value.is_some_and(|p| p < PROCESS_EFFECT_P)
+    }
+}
+
+/// The stop reason a pooled measurement reports: the most telling of its
+/// processes' (an interrupt, then the hard bound, then the sample cap).
+fn pooled_stop(stops: impl Iterator<Item = StopReason>) -> StopReason {
+    let rank = |stop: &StopReason| match stop {
+        StopReason::Abandoned => 4,
+        StopReason::MaxTime => 3,
+        StopReason::SampleCap => 2,
+        StopReason::TimeBudget => 1,
+        StopReason::Precise => 0,
+    };
+    stops.max_by_key(rank).unwrap_or(StopReason::Precise)
+}
+
+fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    })
 }
 
 /// What the analysis needs besides the samples.
@@ -223,12 +306,128 @@ pub struct Context {
 impl Measured {
     pub fn analyse(measurement: Measurement, config: SamplerConfig, context: &Context) -> Measured {
         let overhead = context.overhead;
-        let slices = &measurement.slice_starts;
         let per_iter: Vec<f64> = measurement
             .samples
             .iter()
             .map(|s| overhead.corrected_per_iter(s))
             .collect();
+        Measured::of_per_iter(measurement, per_iter, config, context)
+    }
+
+    /// One benchmark measured in several processes (`--forks`), as one:
+    /// their samples pooled, each process's blocks kept as blocks, so the
+    /// headline is the mean over every process's blocks. Each process's own
+    /// loop overhead has already been taken out of its `per_iter`.
+    ///
+    /// When the processes differ by more than their blocks explain (a
+    /// one-way analysis of variance of the block medians by process,
+    /// p < [`PROCESS_EFFECT_P`]), the blocks are not independent draws and
+    /// their interval is too narrow: it is widened to the Student-t interval
+    /// over the processes' own estimates.
+    pub fn pool(processes: Vec<Measured>, context: &Context) -> Measured {
+        assert!(!processes.is_empty(), "a forked benchmark ran in a process");
+        let k = processes.len() as f64;
+        let overhead = Overhead {
+            per_sample: Nanos(
+                processes
+                    .iter()
+                    .map(|m| m.overhead.per_sample.0)
+                    .sum::<f64>()
+                    / k,
+            ),
+            per_iter: Nanos(processes.iter().map(|m| m.overhead.per_iter.0).sum::<f64>() / k),
+        };
+        let config = processes[0].config.clone();
+        let mut measurement = Measurement {
+            samples: Vec::new(),
+            stop: pooled_stop(processes.iter().map(|m| m.measurement.stop)),
+            warm_up: bench_runtime::WarmUp {
+                steady: true,
+                ..Default::default()
+            },
+            rewarm_samples: 0,
+            setup_time: Nanos::ZERO,
+            slice_starts: Vec::new(),
+            total_time: Nanos::ZERO,
+            wall_capped: false,
+        };
+        let mut per_iter = Vec::new();
+        let mut extras = Extras::default();
+        for process in &processes {
+            let m = &process.measurement;
+            let offset = per_iter.len();
+            measurement.slice_starts.extend(
+                analysis::block_starts(process.per_iter.len(), &m.slice_starts)
+                    .into_iter()
+                    .map(|start| start + offset),
+            );
+            measurement.samples.extend_from_slice(&m.samples);
+            per_iter.extend_from_slice(&process.per_iter);
+            let warm_up = &mut measurement.warm_up;
+            warm_up.time += m.warm_up.time;
+            warm_up.samples += m.warm_up.samples;
+            warm_up.steady &= m.warm_up.steady;
+            warm_up.final_cv = match (warm_up.final_cv, m.warm_up.final_cv) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+            measurement.rewarm_samples += m.rewarm_samples;
+            measurement.setup_time += m.setup_time;
+            measurement.total_time += m.total_time;
+            measurement.wall_capped |= m.wall_capped;
+            extras.add(&process.extras);
+        }
+        let context = Context {
+            overhead,
+            ..*context
+        };
+        let mut pooled = Measured::of_per_iter(measurement, per_iter, config, &context);
+        let spread = ForkSpread::of(&processes, pooled.reference);
+        if spread.process_effect() {
+            if let Some(wider) = spread.interval {
+                let estimate = &mut pooled.estimate;
+                let half = (wider.upper - wider.lower) / 2.0;
+                let current = estimate
+                    .interval
+                    .map_or(0.0, |ci| (ci.upper - ci.lower) / 2.0);
+                if half > current {
+                    estimate.interval = Some(analysis::Interval {
+                        lower: estimate.estimate - half,
+                        upper: estimate.estimate + half,
+                        ..wider
+                    });
+                    pooled.precision = estimate.half_width_relative_to(pooled.reference);
+                }
+            }
+            if spread.between > PROCESS_NOTE_SPREAD {
+                let (low, high) = min_max(spread.process_estimates.iter().copied());
+                pooled.notes.push(format!(
+                    "the processes differ more than their slices explain: {} processes measured \
+                     {} to {} (CV {}); memory layout (ASLR, allocation addresses, code \
+                     alignment) or the machine's speed while each ran moves this benchmark, so \
+                     its ± spans the processes: raise --forks to narrow it",
+                    processes.len(),
+                    time(low),
+                    time(high),
+                    percent(spread.between),
+                ));
+            }
+        }
+        pooled.attach(extras, AllocRates::default());
+        pooled.forks = Some(spread);
+        pooled
+    }
+
+    /// The analysis of `per_iter`, the overhead-corrected time per
+    /// iteration of each of `measurement`'s samples.
+    fn of_per_iter(
+        measurement: Measurement,
+        per_iter: Vec<f64>,
+        config: SamplerConfig,
+        context: &Context,
+    ) -> Measured {
+        let overhead = context.overhead;
+        let slices = &measurement.slice_starts;
         let no_samples = "a finished sampler has recorded at least one sample";
         let estimate = analysis::block_estimate(&per_iter, slices).expect(no_samples);
         let reference = overhead.reference(estimate.estimate);
@@ -259,6 +458,7 @@ impl Measured {
             notes: Vec::new(),
             extras: Extras::default(),
             harness_allocations: AllocRates::default(),
+            forks: None,
         };
         result.notes = notes(&result, &within, context);
         result
@@ -482,11 +682,7 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
 
     let medians = &m.estimate.block_medians;
     if let Some(drift) = m.drift.filter(|&d| slices_hold_enough && d > BENCH_DRIFT) {
-        let (low, high) = medians
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
-                (lo.min(x), hi.max(x))
-            });
+        let (low, high) = min_max(medians.iter().copied());
         notes.push(format!(
             "this benchmark's speed changed while measuring: slice medians range from {} to {} \
              (CV {}); the estimate averages over them: look for state that grows between \

@@ -49,6 +49,7 @@ fn info() -> RunInfo {
         target_precision: 0.01,
         seed: 42,
         partial: false,
+        forks: None,
     }
 }
 

@@ -55,17 +55,28 @@ impl BlockEstimate {
 /// length (one value each when there are fewer). Empty blocks are dropped.
 pub fn blocks<'a>(values: &'a [f64], slice_starts: &[usize]) -> Vec<&'a [f64]> {
     let n = values.len();
-    let mut bounds: Vec<usize> = if slice_starts.len() >= 2 {
+    let mut bounds = block_starts(n, slice_starts);
+    bounds.push(n);
+    bounds.windows(2).map(|w| &values[w[0]..w[1]]).collect()
+}
+
+/// Where each non-empty block of `n` values begins, as [`blocks`] cuts
+/// them: explicit slice starts, so that values pooled from several runs
+/// (`--forks`) keep each run's blocks.
+pub fn block_starts(n: usize, slice_starts: &[usize]) -> Vec<usize> {
+    let starts: Vec<usize> = if slice_starts.len() >= 2 {
         slice_starts.iter().map(|&s| s.min(n)).collect()
     } else {
         let k = BLOCKS_IN_ONE_GO.min(n);
         (0..k).map(|i| i * n / k.max(1)).collect()
     };
-    bounds.push(n);
-    bounds
-        .windows(2)
-        .filter(|w| w[1] > w[0])
-        .map(|w| &values[w[0]..w[1]])
+    // An empty block (two equal starts, or one at the end) is dropped.
+    let ends = starts.iter().skip(1).copied().chain([n]);
+    starts
+        .iter()
+        .zip(ends)
+        .filter(|&(&start, end)| end > start)
+        .map(|(&start, _)| start)
         .collect()
 }
 
@@ -137,6 +148,14 @@ mod tests {
         assert_eq!(b.len(), 20);
         assert_eq!(b.iter().map(|b| b.len()).sum::<usize>(), 45);
         assert_eq!(blocks(&values[..4], &[0]).len(), 4);
+    }
+
+    #[test]
+    fn block_starts_are_explicit_and_skip_empty_blocks() {
+        assert_eq!(block_starts(45, &[0]).len(), 20);
+        assert_eq!(block_starts(3, &[0]), [0, 1, 2]);
+        assert_eq!(block_starts(7, &[0, 3, 3, 7]), [0, 3]);
+        assert_eq!(block_starts(0, &[0]), Vec::<usize>::new());
     }
 
     #[test]

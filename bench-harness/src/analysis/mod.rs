@@ -28,6 +28,7 @@
 //! assert_eq!(counts.high_severe, 1); // the 250 ns sample
 //! ```
 
+mod anova;
 mod blocks;
 pub mod compare;
 pub mod complexity;
@@ -38,7 +39,10 @@ pub mod outliers;
 mod percentile;
 mod summary;
 
-pub use blocks::{block_estimate, blocks, within_block, BlockEstimate, BLOCKS_IN_ONE_GO};
+pub use anova::{one_way_anova, Anova};
+pub use blocks::{
+    block_estimate, block_starts, blocks, within_block, BlockEstimate, BLOCKS_IN_ONE_GO,
+};
 pub use interval::{mean_interval, median_interval, Interval, CONFIDENCE_LEVEL};
 pub use percentile::percentile;
 pub use summary::{summarize, Percentiles, Summary, MAD_NORMAL_CONSISTENCY};

@@ -107,6 +107,17 @@ fn significant3(value: f64) -> String {
     }
 }
 
+/// A p-value: `0.0012`, `<0.0001`.
+pub fn p_value(p: f64) -> String {
+    if !p.is_finite() {
+        "-".to_string()
+    } else if p < 1e-4 {
+        "<0.0001".to_string()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

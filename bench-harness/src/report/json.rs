@@ -277,6 +277,27 @@ pub struct MeasurementRecord {
     /// The CPUs its slices ran on.
     #[serde(default)]
     pub cpus: Vec<usize>,
+    /// Under `--forks`: the processes' estimates and their spread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forks: Option<ForksRecord>,
+}
+
+/// A benchmark measured in several processes (`--forks`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForksRecord {
+    /// Each process's headline, in the order they ran.
+    pub process_estimates_ns: Vec<f64>,
+    /// Standard deviation of `process_estimates_ns`, relative to the
+    /// headline's `reference_ns`.
+    pub between_process_spread: f64,
+    /// The within-slice spread of the pooled samples (as
+    /// `within_slice_spread`).
+    pub within_process_spread: f64,
+    /// One-way analysis of variance of the block medians by process: the
+    /// chance of processes differing this much if only the blocks varied;
+    /// null when it cannot be computed. Below 0.05 the headline's interval
+    /// is widened to the spread of the processes.
+    pub p_value: Option<f64>,
 }
 
 /// Allocations per iteration.
@@ -635,6 +656,12 @@ fn measurement(m: &Measured) -> MeasurementRecord {
             wall_ns: wall.0,
         }),
         cpus: m.extras.cpus.clone(),
+        forks: m.forks.as_ref().map(|f| ForksRecord {
+            process_estimates_ns: f.process_estimates.clone(),
+            between_process_spread: finite(f.between).unwrap_or(0.0),
+            within_process_spread: finite(f.within).unwrap_or(0.0),
+            p_value: f.p_value.and_then(finite),
+        }),
     }
 }
 

@@ -6,7 +6,7 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::format::{count, percent, rate, stop_word, time};
+use super::format::{count, p_value, percent, rate, stop_word, time};
 use super::tree::{self, Line};
 use bench_runtime::counter::Event;
 
@@ -15,8 +15,8 @@ use crate::analysis::Summary;
 use crate::audit::Warning;
 use crate::report::json::Document;
 use crate::results::{
-    BenchResult, Compared, ComplexityReport, GroupReport, Measured, Outcome, RunInfo, HIGH_CV,
-    MACHINE_DRIFT,
+    BenchResult, Compared, ComplexityReport, ForkSpread, GroupReport, Measured, Outcome, RunInfo,
+    HIGH_CV, MACHINE_DRIFT,
 };
 use crate::run::Schedule;
 
@@ -198,7 +198,7 @@ impl<W: WriteColor> Terminal<W> {
             ),
             Schedule::Sequential => ("sequential".to_string(), "twentieth of the run"),
         };
-        let stop = if info.target_precision > 0.0 {
+        let mut stop = if info.target_precision > 0.0 {
             format!(
                 "until the time is known to ±{}",
                 percent(info.target_precision)
@@ -206,6 +206,12 @@ impl<W: WriteColor> Terminal<W> {
         } else {
             "for --measure-time".to_string()
         };
+        if let Some(processes) = info.forks {
+            stop.push_str(&format!(
+                " · each benchmark in {processes} process{} (--forks), samples pooled",
+                if processes == 1 { "" } else { "es" }
+            ));
+        }
         writeln!(
             self.out,
             "time: mean over each {unit}'s median, ± its 95% CI · loop overhead subtracted: {} per sample + {} per iteration · {schedule}, {stop}",
@@ -576,7 +582,33 @@ impl<W: WriteColor> Terminal<W> {
             )?;
             self.out.reset()?;
         }
+        if let Some(forks) = &m.forks {
+            self.forks_line(forks)?;
+        }
         Ok(())
+    }
+
+    /// `--forks`: each process's time, and the spread between processes
+    /// against the spread within them.
+    fn forks_line(&mut self, forks: &ForkSpread) -> io::Result<()> {
+        let times: Vec<String> = forks.process_estimates.iter().map(|&t| time(t)).collect();
+        let differ = match forks.p_value {
+            Some(p) if forks.process_effect() => {
+                format!("processes differ (p-value {})", p_value(p))
+            }
+            Some(p) => format!("no process effect (p-value {})", p_value(p)),
+            None => "process effect not testable".to_string(),
+        };
+        self.dim()?;
+        writeln!(
+            self.out,
+            "  {} processes: {} · spread between processes {} · within {} · {differ}",
+            times.len(),
+            times.join(", "),
+            percent(forks.between),
+            percent(forks.within),
+        )?;
+        self.out.reset()
     }
 
     /// `--details`: percentiles, intervals, outlier classes, warm-up, stop.
@@ -801,17 +833,6 @@ fn signed_percent(fraction: f64) -> String {
         format!("{:+.2}%", fraction * 100.0)
     } else {
         "?".to_string()
-    }
-}
-
-/// `0.0012`, `<0.0001`.
-fn p_value(p: f64) -> String {
-    if !p.is_finite() {
-        "-".to_string()
-    } else if p < 1e-4 {
-        "<0.0001".to_string()
-    } else {
-        format!("{p:.4}")
     }
 }
 

@@ -72,6 +72,14 @@ fn sleeps_20s() {
     std::thread::sleep(Duration::from_secs(20));
 }
 
+/// Aborts the process, as a double panic or a failed C assertion would: no
+/// `catch_unwind` can contain it, only `--forks`. Ignored, so it runs only
+/// when asked for by name.
+#[benchmark(ignore)]
+fn aborts() {
+    std::process::abort()
+}
+
 /// Its `args` expression panics: one FAILED benchmark stands for all.
 #[benchmark(args = panicking_args())]
 fn bad_args(n: u32) -> u32 {

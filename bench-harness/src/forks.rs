@@ -1,0 +1,583 @@
+//! `--forks N`: each benchmark measured in N fresh processes.
+//!
+//! A process measures one memory layout: where the stack, the heap and the
+//! code land (ASLR, the environment's size, link order) can bias a
+//! benchmark by several percent (Mytkowicz et al., cited in seed 004). JMH
+//! answers with forks, and so does this module: several processes measure
+//! several layouts, and the spread between them is reported next to the
+//! spread within them.
+//!
+//! The parent re-executes its own binary once per benchmark and process,
+//! with `--exact NAME` and `--format json --output FILE`: the child measures
+//! that one benchmark as an ordinary run would (with its own loop-overhead
+//! job in its schedule), and its JSON document, which holds the raw samples,
+//! is the channel back. The child's stdout (its table, and anything the
+//! benchmark prints) is discarded; its stderr's last line explains a crash.
+//!
+//! Processes are taken in rounds (every benchmark's first process, then every
+//! benchmark's second), so one noisy episode of the machine hits one process
+//! of many benchmarks instead of every process of one.
+//!
+//! A child that dies (abort, segfault) fails its benchmark, with the signal,
+//! and the run goes on. A child still running well past `--max-time` (an
+//! iteration that hangs) is killed and fails its benchmark the same way.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use bench_runtime::clock::cpu::CpuTime;
+use bench_runtime::counter::alloc::AllocCounts;
+use bench_runtime::counter::{Counters, Event, Refusal};
+use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, WarmUp};
+
+use crate::cli::Args;
+use crate::instruments::Extras;
+use crate::report::json::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
+use crate::results::{Context, Measured};
+use crate::run::{Failure, Job, Overhead};
+
+/// What the forked processes measured.
+#[derive(Debug)]
+pub struct Forked {
+    /// One per job, in job order: the processes' samples pooled, the first
+    /// failure, or `None` when no process finished (Ctrl-C).
+    pub outcomes: Vec<Option<Result<Measured, Failure>>>,
+    /// The children's loop overhead, averaged: what the header shows.
+    pub overhead: Option<Overhead>,
+}
+
+/// A child may run this long past twice its `--max-time` before it is
+/// killed: process start, clock calibration and its loop-overhead job.
+const SLACK: Duration = Duration::from_secs(10);
+
+/// After Ctrl-C, how long a child gets to stop at a sample boundary and
+/// write its partial results before it is killed.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// Measures each job in `processes` child processes of this binary.
+pub fn measure(args: &Args, jobs: &[Job], processes: usize, context: &Context) -> Forked {
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(error) => {
+            let failure = Failure {
+                message: format!(
+                    "--forks: cannot find this program's file to start it again: {error}"
+                ),
+                location: None,
+            };
+            return Forked {
+                outcomes: jobs.iter().map(|_| Some(Err(failure.clone()))).collect(),
+                overhead: None,
+            };
+        }
+    };
+    let dir = std::env::temp_dir().join(format!("bench-harness-forks-{}", std::process::id()));
+    let refusals = if jobs.iter().any(|job| job.counters) {
+        Counters::open(&Event::ALL).1
+    } else {
+        Vec::new()
+    };
+    let mut runs: Vec<Vec<Measured>> = jobs.iter().map(|_| Vec::new()).collect();
+    let mut failures: Vec<Option<Failure>> = vec![None; jobs.len()];
+    let mut overheads = Vec::new();
+    'rounds: for fork in 0..processes {
+        for (index, job) in jobs.iter().enumerate() {
+            if bench_runtime::signal::interrupted() {
+                break 'rounds;
+            }
+            if failures[index].is_some() {
+                continue;
+            }
+            let name = job.bench.full_name();
+            let output = dir.join(format!("{index}-{fork}.json"));
+            let ran = std::fs::create_dir_all(&dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))
+                .and_then(|()| {
+                    run_child(&exe, &child_args(args, &name, fork, &output), &output, job)
+                });
+            let _ = std::fs::remove_file(&output);
+            let who = format!("process {} of {processes}", fork + 1);
+            let document = match ran {
+                Ok(document) => document,
+                Err(why) => {
+                    failures[index] = Some(Failure {
+                        message: format!("{who} {why}"),
+                        location: None,
+                    });
+                    continue;
+                }
+            };
+            let overhead = overhead_of(&document.methodology);
+            let Some(record) = document.benchmark(&name) else {
+                // Stopped by Ctrl-C before its first sample.
+                continue;
+            };
+            match measured_of(record, job, overhead, context) {
+                Ok(Some(measured)) => {
+                    overheads.push(overhead);
+                    runs[index].push(measured);
+                }
+                Ok(None) => {}
+                Err(failure) => {
+                    failures[index] = Some(Failure {
+                        message: format!("{who}: {}", failure.message),
+                        ..failure
+                    })
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir(&dir);
+    let outcomes = runs
+        .into_iter()
+        .zip(failures)
+        .zip(jobs)
+        .map(|((runs, failure), job)| match failure {
+            Some(failure) => Some(Err(failure)),
+            None if runs.is_empty() => None,
+            None => {
+                let context = Context {
+                    target_precision: job.precision,
+                    ..*context
+                };
+                let mut pooled = Measured::pool(runs, &context);
+                pooled.extras.refusals = if job.counters {
+                    refusals.clone()
+                } else {
+                    Vec::new()
+                };
+                Some(Ok(pooled))
+            }
+        })
+        .collect();
+    Forked {
+        outcomes,
+        overhead: mean_overhead(&overheads),
+    }
+}
+
+/// The command line of the child that measures benchmark `name` as the
+/// `fork`th process: the parent's measurement settings, that one benchmark,
+/// and its JSON document to `output`. Selection, baseline and output flags
+/// are the parent's business and are not passed on.
+pub fn child_args(args: &Args, name: &str, fork: usize, output: &Path) -> Vec<OsString> {
+    let mut argv: Vec<String> = vec![
+        "--bench".into(),
+        "--exact".into(),
+        "--include-ignored".into(),
+        "--color".into(),
+        "never".into(),
+        "--format".into(),
+        "json".into(),
+        "--timer".into(),
+        match args.timer {
+            bench_runtime::TimerChoice::Auto => "auto",
+            bench_runtime::TimerChoice::Os => "os",
+            bench_runtime::TimerChoice::Cycles => "cycles",
+        }
+        .into(),
+    ];
+    let mut value = |flag: &str, value: Option<String>| {
+        if let Some(value) = value {
+            argv.push(flag.into());
+            argv.push(value);
+        }
+    };
+    let percent = |fraction: Option<f64>| fraction.map(|f| format!("{}", f * 100.0));
+    value("--warm-up-time", args.warm_up_time.map(|s| s.to_string()));
+    value("--measure-time", args.measure_time.map(|s| s.to_string()));
+    value("--max-time", args.max_time.map(|s| s.to_string()));
+    value("--min-samples", args.min_samples.map(|n| n.to_string()));
+    value("--precision", percent(args.precision));
+    value(
+        "--warm-up-window",
+        args.warm_up_window.map(|n| n.to_string()),
+    );
+    value("--warm-up-cv", percent(args.warm_up_cv));
+    value("--pin", args.pin.map(|cpu| cpu.to_string()));
+    value(
+        "--schedule",
+        args.schedule.map(|s| {
+            match s {
+                crate::run::Schedule::Interleaved => "interleaved",
+                crate::run::Schedule::Sequential => "sequential",
+            }
+            .to_string()
+        }),
+    );
+    // Each process its own shuffles, repeatable from the parent's seed.
+    value(
+        "--seed",
+        args.seed
+            .map(|seed| seed.wrapping_add(fork as u64).to_string()),
+    );
+    if args.counters {
+        argv.push("--counters".into());
+    }
+    if args.cold {
+        argv.push("--cold".into());
+    }
+    let mut argv: Vec<OsString> = argv.into_iter().map(OsString::from).collect();
+    argv.push("--output".into());
+    argv.push(output.as_os_str().to_owned());
+    argv.push("--".into());
+    argv.push(name.into());
+    argv
+}
+
+/// Runs one child to its end and reads its document, or says (after
+/// "process K of N") what went wrong.
+fn run_child(
+    exe: &Path,
+    argv: &[OsString],
+    output: &Path,
+    job: &Job,
+) -> Result<json::Document, String> {
+    let mut child = Command::new(exe)
+        .args(argv)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not start {}: {e}", exe.display()))?;
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stderr.read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let started = Instant::now();
+    let limit = Duration::from_secs_f64(job.config.max_time.0 * 2e-9) + SLACK;
+    let mut interrupted_at = None;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) => {}
+            Err(e) => break Err(format!("could not be waited for: {e}")),
+        }
+        if bench_runtime::signal::interrupted() {
+            let since = *interrupted_at.get_or_insert_with(|| {
+                // The child stops at its next sample boundary on SIGINT, as
+                // the parent does, and writes what it has.
+                let _ = Command::new("kill")
+                    .args(["-INT", &child.id().to_string()])
+                    .stderr(Stdio::null())
+                    .status();
+                Instant::now()
+            });
+            if since.elapsed() > GRACE {
+                let _ = child.kill();
+                let _ = child.wait();
+                break Err("was stopped at Ctrl-C".to_string());
+            }
+        } else if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break Err(format!(
+                "was still running after {:.0} s, twice --max-time ({:.3} s) and {} s more, and \
+                 was killed: an iteration or the set-up may hang; raise --max-time if it is \
+                 only slow",
+                limit.as_secs_f64(),
+                job.config.max_time.0 * 1e-9,
+                SLACK.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stderr = reader.join().unwrap_or_default();
+    let last_line = stderr
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(|line| format!("; the last line it wrote to stderr: {line}"))
+        .unwrap_or_default();
+    let status = status?;
+    if let Some(death) = killed_by(status) {
+        return Err(format!("was killed by {death}{last_line}"));
+    }
+    match json::load(output) {
+        Ok(document) => Ok(document),
+        Err(_) => Err(format!(
+            "exited with {} and wrote no results{last_line}",
+            status
+                .code()
+                .map_or("no exit code".to_string(), |c| format!("code {c}"))
+        )),
+    }
+}
+
+/// `signal 6 (SIGABRT)` when a signal ended the process.
+#[cfg(unix)]
+fn killed_by(status: ExitStatus) -> Option<String> {
+    use std::os::unix::process::ExitStatusExt;
+    let signal = status.signal()?;
+    let name = match signal {
+        libc::SIGABRT => " (SIGABRT)",
+        libc::SIGSEGV => " (SIGSEGV)",
+        libc::SIGBUS => " (SIGBUS)",
+        libc::SIGILL => " (SIGILL)",
+        libc::SIGFPE => " (SIGFPE)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGTERM => " (SIGTERM)",
+        libc::SIGTRAP => " (SIGTRAP)",
+        libc::SIGINT => " (SIGINT)",
+        _ => "",
+    };
+    Some(format!("signal {signal}{name}"))
+}
+
+#[cfg(not(unix))]
+fn killed_by(_status: ExitStatus) -> Option<String> {
+    None
+}
+
+fn overhead_of(methodology: &json::Methodology) -> Overhead {
+    Overhead {
+        per_sample: Nanos(methodology.overhead.per_sample_ns),
+        per_iter: Nanos(methodology.overhead.per_iter_ns),
+    }
+}
+
+fn mean_overhead(overheads: &[Overhead]) -> Option<Overhead> {
+    let n = overheads.len() as f64;
+    (!overheads.is_empty()).then(|| Overhead {
+        per_sample: Nanos(overheads.iter().map(|o| o.per_sample.0).sum::<f64>() / n),
+        per_iter: Nanos(overheads.iter().map(|o| o.per_iter.0).sum::<f64>() / n),
+    })
+}
+
+/// A child's record of its benchmark, analysed with the child's own loop
+/// overhead: `Ok(None)` when it recorded no sample (Ctrl-C).
+fn measured_of(
+    record: &BenchRecord,
+    job: &Job,
+    overhead: Overhead,
+    context: &Context,
+) -> Result<Option<Measured>, Failure> {
+    match (record.outcome, &record.measurement, &record.failure) {
+        (OutcomeKind::Failed, _, Some(failure)) => Err(Failure {
+            message: failure.message.clone(),
+            location: failure.location.clone(),
+        }),
+        (OutcomeKind::Measured, Some(m), _) if !m.samples.is_empty() => {
+            let context = Context {
+                overhead,
+                target_precision: job.precision,
+                ..*context
+            };
+            let mut measured = Measured::analyse(measurement_of(m), config_of(m), &context);
+            measured.extras = extras_of(record, m);
+            Ok(Some(measured))
+        }
+        (OutcomeKind::Measured, _, _) => Ok(None),
+        (outcome, _, _) => Err(Failure {
+            message: format!("the child reported {outcome:?} instead of a measurement"),
+            location: None,
+        }),
+    }
+}
+
+fn measurement_of(m: &MeasurementRecord) -> Measurement {
+    Measurement {
+        samples: m
+            .samples
+            .iter()
+            .map(|s| Sample {
+                iters: s.iters,
+                elapsed: Nanos(s.elapsed_ns),
+            })
+            .collect(),
+        stop: match m.stop {
+            json::StopKind::Precise => StopReason::Precise,
+            json::StopKind::TimeBudget => StopReason::TimeBudget,
+            json::StopKind::SampleCap => StopReason::SampleCap,
+            json::StopKind::MaxTime => StopReason::MaxTime,
+            json::StopKind::Abandoned => StopReason::Abandoned,
+        },
+        warm_up: WarmUp {
+            time: Nanos(m.warm_up.time_ns),
+            samples: m.warm_up.samples,
+            steady: m.warm_up.steady,
+            final_cv: m.warm_up.final_cv,
+        },
+        rewarm_samples: m.rewarm_samples,
+        setup_time: Nanos(m.setup_time_ns),
+        slice_starts: m.slice_starts.clone(),
+        total_time: Nanos(m.total_time_ns),
+        // Its note, when it applies, came with the child's notes, which the
+        // pooled analysis writes afresh; a short median sample still gets
+        // the generic note.
+        wall_capped: false,
+    }
+}
+
+fn config_of(m: &MeasurementRecord) -> SamplerConfig {
+    let c = &m.config;
+    SamplerConfig {
+        warm_up_time: Nanos::from_secs(c.warm_up_time_s),
+        warm_up_window: c.warm_up_window,
+        warm_up_cv: c.warm_up_cv,
+        measure_time: Nanos::from_secs(c.measure_time_s),
+        stop_rule: match c.stop_rule {
+            json::StopRuleKind::Precision => StopRule::Precision,
+            json::StopRuleKind::TimeBudget => StopRule::TimeBudget,
+        },
+        max_time: Nanos::from_secs(c.max_time_s),
+        min_samples: c.min_samples,
+        max_samples: c.max_samples,
+        min_sample_time: Nanos(c.min_sample_time_ns),
+    }
+}
+
+/// The instruments' totals back from their per-iteration figures (the
+/// harness's own allocations already taken out by the child).
+fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
+    let iterations: u64 = m.samples.iter().map(|s| s.iters).sum();
+    let total = |per_iteration: f64| per_iteration * iterations as f64;
+    Extras {
+        iterations,
+        samples: m.samples.len() as u64,
+        counters: m
+            .counters
+            .iter()
+            .filter_map(|(name, &per_iteration)| {
+                let event = Event::ALL.into_iter().find(|e| e.name() == name)?;
+                Some((event, total(per_iteration)))
+            })
+            .collect(),
+        refusals: Vec::<Refusal>::new(),
+        multiplexed: false,
+        allocations: m.allocations.as_ref().map(|a| AllocCounts {
+            allocations: total(a.allocations).round() as u64,
+            deallocations: total(a.deallocations).round() as u64,
+            reallocations: total(a.reallocations).round() as u64,
+            bytes_allocated: total(a.bytes_allocated).round() as u64,
+            bytes_deallocated: 0,
+        }),
+        cpu: m.cpu.as_ref().map(|c| {
+            let cpu = CpuTime {
+                user: Nanos(c.user_ns),
+                system: Nanos(c.system_ns),
+            };
+            (cpu, Nanos(c.wall_ns))
+        }),
+        cpus: m.cpus.clone(),
+        throughput: record.throughput.map(|t| match t.unit {
+            ThroughputUnit::Bytes => bench_runtime::Throughput::Bytes(t.per_iteration),
+            ThroughputUnit::Items => bench_runtime::Throughput::Items(t.per_iteration),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{self, Action, Ignored, OutputFormat};
+
+    #[test]
+    fn a_child_measures_as_the_parent_would_and_reports_in_json() {
+        let parent = cli::parse([
+            "--bench",
+            "--timer",
+            "os",
+            "--warm-up-time",
+            "0.05",
+            "--measure-time",
+            "0.7",
+            "--max-time",
+            "3",
+            "--min-samples",
+            "12",
+            "--precision",
+            "0.25",
+            "--schedule",
+            "sequential",
+            "--warm-up-window",
+            "7",
+            "--warm-up-cv",
+            "3",
+            "--seed",
+            "41",
+            "--counters",
+            "--pin",
+            "1",
+            "--cold",
+            "--forks",
+            "3",
+            "--save-baseline",
+            "main",
+            "--format",
+            "csv",
+            "-o",
+            "out.csv",
+            "--skip",
+            "slow",
+            "sort",
+        ])
+        .unwrap();
+        let argv = child_args(&parent, "kernels::sort/100", 2, Path::new("/tmp/x.json"));
+        let child = cli::parse(argv).unwrap();
+        // That one benchmark, ignored or not, measured, JSON to the file.
+        assert_eq!(child.action, Action::Bench);
+        assert_eq!(child.filters, ["kernels::sort/100"]);
+        assert!(child.exact);
+        assert!(child.skip.is_empty());
+        assert_eq!(child.ignored, Ignored::Include);
+        assert_eq!(child.format, OutputFormat::Json);
+        assert_eq!(child.output.as_deref(), Some(Path::new("/tmp/x.json")));
+        // No forks of its own, no baselines.
+        assert_eq!(
+            (child.forks, child.save_baseline, child.baseline),
+            (None, None, None)
+        );
+        // The parent's measurement settings.
+        assert_eq!(child.timer, parent.timer);
+        assert_eq!(child.warm_up_time, parent.warm_up_time);
+        assert_eq!(child.measure_time, parent.measure_time);
+        assert_eq!(child.max_time, parent.max_time);
+        assert_eq!(child.min_samples, parent.min_samples);
+        assert!((child.precision.unwrap() - 0.0025).abs() < 1e-15);
+        assert_eq!(child.schedule, parent.schedule);
+        assert_eq!(child.warm_up_window, parent.warm_up_window);
+        assert!((child.warm_up_cv.unwrap() - 0.03).abs() < 1e-15);
+        assert_eq!(
+            (child.counters, child.pin, child.cold),
+            (true, Some(1), true)
+        );
+        // Its own shuffles, from the parent's seed.
+        assert_eq!(child.seed, Some(43));
+    }
+
+    #[test]
+    fn a_parent_with_defaults_starts_children_with_defaults() {
+        let parent = cli::parse(["--bench", "--forks", "2"]).unwrap();
+        let child = cli::parse(child_args(&parent, "a", 0, Path::new("o.json"))).unwrap();
+        let same_settings = |a: &Args| {
+            (
+                a.warm_up_time,
+                a.measure_time,
+                a.max_time,
+                a.min_samples,
+                a.precision,
+                a.schedule,
+                a.seed,
+                a.counters,
+                a.pin,
+                a.cold,
+            )
+        };
+        assert_eq!(same_settings(&child), same_settings(&parent));
+    }
+
+    #[test]
+    fn a_name_that_looks_like_a_flag_stays_a_name() {
+        let parent = cli::parse(["--bench", "--forks", "2"]).unwrap();
+        let child = cli::parse(child_args(&parent, "--list", 0, Path::new("o.json"))).unwrap();
+        assert_eq!(child.filters, ["--list"]);
+        assert_eq!(child.action, Action::Bench);
+    }
+}

@@ -1,0 +1,182 @@
+//! `--forks`: processes' measurements pooled into one result, on scripted
+//! samples. Expected figures were computed independently with scipy
+//! (`f_oneway`, `t.ppf`) from the same script.
+
+use bench_harness::analysis::block_estimate;
+use bench_harness::results::{Context, Measured};
+use bench_harness::run::Overhead;
+use bench_runtime::{
+    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
+};
+
+/// Each process's four blocks sit at its level plus these offsets.
+const BLOCK_OFFSETS: [f64; 4] = [0.0, 0.04, -0.04, 0.02];
+
+fn config() -> SamplerConfig {
+    SamplerConfig {
+        stop_rule: StopRule::TimeBudget,
+        ..SamplerConfig::default()
+    }
+}
+
+fn context(overhead: Overhead) -> Context {
+    Context {
+        overhead,
+        timer: TimerPrecision {
+            resolution: Nanos(1.0),
+            overhead: Nanos(30.0),
+        },
+        target_precision: 0.0,
+    }
+}
+
+/// One process at `level` ns per iteration: four slices of ten samples of
+/// 1,000 iterations, ±0.1 ns alternating within a slice (so each slice's
+/// median is its level), timed through `overhead`, as a child would
+/// report it.
+fn process(level: f64, overhead: Overhead, stop: StopReason) -> Measured {
+    let mut samples = Vec::new();
+    for offset in BLOCK_OFFSETS {
+        for k in 0..10 {
+            let cost = level + offset + if k % 2 == 0 { 0.1 } else { -0.1 };
+            let iters = 1000;
+            let elapsed = iters as f64 * (cost + overhead.per_iter.0) + overhead.per_sample.0;
+            samples.push(Sample {
+                iters,
+                elapsed: Nanos(elapsed),
+            });
+        }
+    }
+    let measurement = Measurement {
+        samples,
+        stop,
+        warm_up: WarmUp {
+            time: Nanos(1e6),
+            samples: 5,
+            steady: true,
+            final_cv: Some(0.01),
+        },
+        rewarm_samples: 2,
+        setup_time: Nanos(100.0),
+        slice_starts: vec![0, 10, 20, 30],
+        total_time: Nanos(5e6),
+        wall_capped: false,
+    };
+    Measured::analyse(measurement, config(), &context(overhead))
+}
+
+fn overheads() -> [Overhead; 3] {
+    // Each child measured its own loop overhead.
+    [(30.0, 0.5), (34.0, 0.25), (28.0, 0.75)].map(|(per_sample, per_iter)| Overhead {
+        per_sample: Nanos(per_sample),
+        per_iter: Nanos(per_iter),
+    })
+}
+
+fn pooled(levels: [f64; 3]) -> Measured {
+    let processes = levels
+        .iter()
+        .zip(overheads())
+        .map(|(&level, overhead)| process(level, overhead, StopReason::TimeBudget))
+        .collect();
+    Measured::pool(processes, &context(Overhead::NONE))
+}
+
+#[test]
+fn samples_are_pooled_with_each_process_overhead_taken_out() {
+    let m = pooled([10.0, 10.01, 9.99]);
+    assert_eq!(m.measurement.samples.len(), 120);
+    assert_eq!(m.measurement.slice_starts.len(), 12);
+    assert_eq!(m.estimate.block_medians.len(), 12);
+    // Every sample back at its scripted cost, whichever overhead timed it.
+    for (i, &value) in m.per_iter.iter().enumerate() {
+        let level = [10.0, 10.01, 9.99][i / 40];
+        let offset = BLOCK_OFFSETS[(i % 40) / 10];
+        let noise = if i % 2 == 0 { 0.1 } else { -0.1 };
+        assert!(
+            (value - (level + offset + noise)).abs() < 1e-9,
+            "sample {i}: {value}"
+        );
+    }
+    // The headline is the mean over all twelve blocks.
+    assert!((m.headline() - 10.005).abs() < 1e-9, "{}", m.headline());
+    // Sums over the processes.
+    assert_eq!(m.measurement.warm_up.samples, 15);
+    assert_eq!(m.measurement.rewarm_samples, 6);
+    assert_eq!(m.measurement.total_time, Nanos(15e6));
+}
+
+#[test]
+fn processes_that_agree_keep_the_block_interval() {
+    let m = pooled([10.0, 10.01, 9.99]);
+    let forks = m.forks.as_ref().expect("a fork spread");
+    assert_eq!(forks.process_estimates.len(), 3);
+    // scipy: f_oneway over the block medians by process, F = 0.3429.
+    let p = forks.p_value.unwrap();
+    assert!((p - 0.718_619_255_7).abs() < 1e-8, "{p}");
+    assert!(!forks.process_effect());
+    // The pooled within-process sd of block medians, 0.034157 ns.
+    assert!((forks.within * m.reference - 0.034_156_502_55).abs() < 1e-9);
+    // The interval is the ordinary one over the pooled blocks (half-width
+    // 0.020364 ns by scipy).
+    let blocks = block_estimate(&m.per_iter, &m.measurement.slice_starts).unwrap();
+    assert_eq!(m.estimate.interval, blocks.interval);
+    let ci = m.estimate.interval.unwrap();
+    assert!(((ci.upper - ci.lower) / 2.0 - 0.020_364_294_57).abs() < 1e-9);
+    assert!(
+        !m.notes.iter().any(|n| n.contains("processes differ")),
+        "{:?}",
+        m.notes
+    );
+}
+
+#[test]
+fn processes_that_differ_widen_the_interval_and_get_a_note() {
+    let m = pooled([10.0, 10.5, 11.0]);
+    let forks = m.forks.as_ref().unwrap();
+    // scipy: F = 857.1, p = 5.38e-11.
+    assert!(forks.p_value.unwrap() < 1e-9);
+    assert!(forks.process_effect());
+    // Widened from the blocks' ±0.2716 ns to the processes' t(2) interval:
+    // 4.3027 × 0.5 / √3 = ±1.2421 ns, around the pooled headline.
+    let ci = m.estimate.interval.unwrap();
+    assert!((m.headline() - 10.505).abs() < 1e-9);
+    assert!(
+        ((ci.upper - ci.lower) / 2.0 - 1.242_068_856).abs() < 1e-6,
+        "{ci:?}"
+    );
+    assert!((ci.upper + ci.lower - 2.0 * m.headline()).abs() < 1e-9);
+    assert!((m.precision.unwrap() - 1.242_068_856 / 10.505).abs() < 1e-6);
+    assert!(
+        m.notes.iter().any(|n| n.starts_with(
+            "the processes differ more than their slices explain: 3 processes measured 10.00 ns to 11.00 ns"
+        )),
+        "{:?}",
+        m.notes
+    );
+}
+
+#[test]
+fn the_most_telling_stop_reason_is_reported() {
+    let processes = vec![
+        process(10.0, Overhead::NONE, StopReason::Precise),
+        process(10.0, Overhead::NONE, StopReason::MaxTime),
+        process(10.0, Overhead::NONE, StopReason::TimeBudget),
+    ];
+    let m = Measured::pool(processes, &context(Overhead::NONE));
+    assert_eq!(m.measurement.stop, StopReason::MaxTime);
+}
+
+#[test]
+fn one_process_has_no_spread_between_processes() {
+    let m = Measured::pool(
+        vec![process(10.0, Overhead::NONE, StopReason::Precise)],
+        &context(Overhead::NONE),
+    );
+    let forks = m.forks.unwrap();
+    assert_eq!(forks.between, 0.0);
+    assert_eq!(forks.p_value, None);
+    assert_eq!(forks.interval, None);
+    // Its blocks are the process's slices.
+    assert_eq!(m.measurement.slice_starts, [0, 10, 20, 30]);
+}
