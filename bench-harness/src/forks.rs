@@ -24,7 +24,7 @@
 
 use std::ffi::OsString;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -55,33 +55,74 @@ const SLACK: Duration = Duration::from_secs(10);
 
 /// After Ctrl-C, how long a child gets to stop at a sample boundary and
 /// write its partial results before it is killed.
-const GRACE: Duration = Duration::from_secs(2);
+const GRACE: Duration = Duration::from_secs(5);
 
-/// Measures each job in `processes` child processes of this binary.
-pub fn measure(args: &Args, jobs: &[Job], processes: usize, context: &Context) -> Forked {
+/// Set in a child's environment: it measures for a parent, so it does not
+/// fork again (a `main` that adds `--forks` to every command line would
+/// otherwise recurse) and it ends when its parent does.
+pub const CHILD_ENV: &str = "BENCH_HARNESS_FORK_CHILD";
+
+/// Whether this process is a child measuring for a parent's `--forks`.
+pub fn is_child() -> bool {
+    std::env::var_os(CHILD_ENV).is_some()
+}
+
+/// Measures each job in `processes` child processes of this binary; `seed`
+/// is the run's (printed) seed, from which each process's is derived.
+pub fn measure(
+    args: &Args,
+    jobs: &[Job],
+    processes: usize,
+    seed: u64,
+    context: &Context,
+) -> Forked {
+    let fail_all = |message: String| Forked {
+        outcomes: jobs
+            .iter()
+            .map(|_| {
+                Some(Err(Failure {
+                    message: message.clone(),
+                    location: None,
+                }))
+            })
+            .collect(),
+        overhead: None,
+    };
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(error) => {
-            let failure = Failure {
-                message: format!(
-                    "--forks: cannot find this program's file to start it again: {error}"
-                ),
-                location: None,
-            };
-            return Forked {
-                outcomes: jobs.iter().map(|_| Some(Err(failure.clone()))).collect(),
-                overhead: None,
-            };
+            return fail_all(format!(
+                "--forks: cannot find this program's file to start it again: {error}"
+            ))
         }
     };
-    let dir = std::env::temp_dir().join(format!("bench-harness-forks-{}", std::process::id()));
+    let dir = match scratch_dir() {
+        Ok(dir) => dir,
+        Err(error) => return fail_all(format!("--forks: {error}")),
+    };
     let refusals = if jobs.iter().any(|job| job.counters) {
         Counters::open(&Event::ALL).1
     } else {
         Vec::new()
     };
+    let names: Vec<String> = jobs.iter().map(|job| job.bench.full_name()).collect();
     let mut runs: Vec<Vec<Measured>> = jobs.iter().map(|_| Vec::new()).collect();
-    let mut failures: Vec<Option<Failure>> = vec![None; jobs.len()];
+    // A child selects its benchmark by name: two of one name cannot be told
+    // apart there.
+    let mut failures: Vec<Option<Failure>> = names
+        .iter()
+        .map(|name| {
+            let same = names.iter().filter(|n| *n == name).count();
+            (same > 1).then(|| Failure {
+                message: format!(
+                    "{same} benchmarks are named '{name}', and --forks selects a benchmark by \
+                     its name in each process: give their args distinct names (Display), or \
+                     run without --forks"
+                ),
+                location: None,
+            })
+        })
+        .collect();
     let mut overheads = Vec::new();
     'rounds: for fork in 0..processes {
         for (index, job) in jobs.iter().enumerate() {
@@ -91,17 +132,17 @@ pub fn measure(args: &Args, jobs: &[Job], processes: usize, context: &Context) -
             if failures[index].is_some() {
                 continue;
             }
-            let name = job.bench.full_name();
+            let name = &names[index];
             let output = dir.join(format!("{index}-{fork}.json"));
-            let ran = std::fs::create_dir_all(&dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))
-                .and_then(|()| {
-                    run_child(&exe, &child_args(args, &name, fork, &output), &output, job)
-                });
+            let seed = seed.wrapping_add(fork as u64);
+            let argv = child_args(args, name, seed, &output);
+            let ran = run_child(&exe, &argv, &output, job);
             let _ = std::fs::remove_file(&output);
             let who = format!("process {} of {processes}", fork + 1);
             let document = match ran {
-                Ok(document) => document,
+                Ok(Some(document)) => document,
+                // Stopped by Ctrl-C with nothing written.
+                Ok(None) => continue,
                 Err(why) => {
                     failures[index] = Some(Failure {
                         message: format!("{who} {why}"),
@@ -111,7 +152,7 @@ pub fn measure(args: &Args, jobs: &[Job], processes: usize, context: &Context) -
                 }
             };
             let overhead = overhead_of(&document.methodology);
-            let Some(record) = document.benchmark(&name) else {
+            let Some(record) = document.benchmark(name) else {
                 // Stopped by Ctrl-C before its first sample.
                 continue;
             };
@@ -130,7 +171,7 @@ pub fn measure(args: &Args, jobs: &[Job], processes: usize, context: &Context) -
             }
         }
     }
-    let _ = std::fs::remove_dir(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
     let outcomes = runs
         .into_iter()
         .zip(failures)
@@ -159,11 +200,37 @@ pub fn measure(args: &Args, jobs: &[Job], processes: usize, context: &Context) -
     }
 }
 
-/// The command line of the child that measures benchmark `name` as the
-/// `fork`th process: the parent's measurement settings, that one benchmark,
-/// and its JSON document to `output`. Selection, baseline and output flags
-/// are the parent's business and are not passed on.
-pub fn child_args(args: &Args, name: &str, fork: usize, output: &Path) -> Vec<OsString> {
+/// A new directory for the children's documents, readable by this user
+/// only, under a name no other process has taken.
+fn scratch_dir() -> Result<PathBuf, String> {
+    let base = std::env::temp_dir();
+    let mut last_error = None;
+    for _ in 0..16 {
+        let dir = base.join(format!(
+            "bench-harness-forks-{}-{:016x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(error) => last_error = Some(error),
+        }
+    }
+    Err(format!(
+        "cannot create a scratch directory in {}: {}; set TMPDIR to a writable directory",
+        base.display(),
+        last_error.map_or_else(String::new, |e| e.to_string())
+    ))
+}
+
+/// The command line of the child that measures benchmark `name` with the
+/// shuffles of `seed`: the parent's measurement settings, that one
+/// benchmark, and its JSON document to `output`. Selection, baseline and
+/// output flags are the parent's business and are not passed on.
+pub fn child_args(args: &Args, name: &str, seed: u64, output: &Path) -> Vec<OsString> {
     let mut argv: Vec<String> = vec![
         "--bench".into(),
         "--exact".into(),
@@ -208,12 +275,7 @@ pub fn child_args(args: &Args, name: &str, fork: usize, output: &Path) -> Vec<Os
             .to_string()
         }),
     );
-    // Each process its own shuffles, repeatable from the parent's seed.
-    value(
-        "--seed",
-        args.seed
-            .map(|seed| seed.wrapping_add(fork as u64).to_string()),
-    );
+    value("--seed", Some(seed.to_string()));
     if args.counters {
         argv.push("--counters".into());
     }
@@ -228,19 +290,27 @@ pub fn child_args(args: &Args, name: &str, fork: usize, output: &Path) -> Vec<Os
     argv
 }
 
-/// Runs one child to its end and reads its document, or says (after
-/// "process K of N") what went wrong.
+/// Runs one child to its end and reads its document: `Ok(None)` when
+/// Ctrl-C stopped it before it wrote one, else what went wrong, to follow
+/// "process K of N".
 fn run_child(
     exe: &Path,
     argv: &[OsString],
     output: &Path,
     job: &Job,
-) -> Result<json::Document, String> {
-    let mut child = Command::new(exe)
+) -> Result<Option<json::Document>, String> {
+    let mut command = Command::new(exe);
+    command
         .args(argv)
+        .env(CHILD_ENV, "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    // A group of its own: a terminal's Ctrl-C reaches the child once,
+    // through the parent, not twice (which would end it at once).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
         .spawn()
         .map_err(|e| format!("could not start {}: {e}", exe.display()))?;
     let mut stderr = child.stderr.take().expect("stderr is piped");
@@ -251,7 +321,8 @@ fn run_child(
     });
     let started = Instant::now();
     let limit = Duration::from_secs_f64(job.config.max_time.0 * 2e-9) + SLACK;
-    let mut interrupted_at = None;
+    let mut interrupted_at: Option<Instant> = None;
+    let mut timed_out = false;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Ok(status),
@@ -259,35 +330,37 @@ fn run_child(
             Err(e) => break Err(format!("could not be waited for: {e}")),
         }
         if bench_runtime::signal::interrupted() {
+            // The child stops at its next sample boundary and writes what it
+            // has, as the parent does.
             let since = *interrupted_at.get_or_insert_with(|| {
-                // The child stops at its next sample boundary on SIGINT, as
-                // the parent does, and writes what it has.
-                let _ = Command::new("kill")
-                    .args(["-INT", &child.id().to_string()])
-                    .stderr(Stdio::null())
-                    .status();
+                bench_runtime::signal::interrupt(child.id());
                 Instant::now()
             });
             if since.elapsed() > GRACE {
                 let _ = child.kill();
-                let _ = child.wait();
-                break Err("was stopped at Ctrl-C".to_string());
             }
-        } else if started.elapsed() > limit {
+        } else if started.elapsed() > limit && !timed_out {
+            timed_out = true;
             let _ = child.kill();
-            let _ = child.wait();
-            break Err(format!(
-                "was still running after {:.0} s, twice --max-time ({:.3} s) and {} s more, and \
-                 was killed: an iteration or the set-up may hang; raise --max-time if it is \
-                 only slow",
-                limit.as_secs_f64(),
-                job.config.max_time.0 * 1e-9,
-                SLACK.as_secs()
-            ));
         }
         std::thread::sleep(Duration::from_millis(5));
     };
     let stderr = reader.join().unwrap_or_default();
+    let status = status?;
+    if interrupted_at.is_some() {
+        // Whatever it wrote before it stopped; nothing is no failure.
+        return Ok(json::load(output).ok());
+    }
+    if timed_out {
+        return Err(format!(
+            "was still running after {:.0} s, twice --max-time ({:.3} s) and {} s more, and \
+             was killed: an iteration or the set-up may hang; raise --max-time if it is \
+             only slow",
+            limit.as_secs_f64(),
+            job.config.max_time.0 * 1e-9,
+            SLACK.as_secs()
+        ));
+    }
     let last_line = stderr
         .lines()
         .rev()
@@ -295,12 +368,11 @@ fn run_child(
         .find(|line| !line.is_empty())
         .map(|line| format!("; the last line it wrote to stderr: {line}"))
         .unwrap_or_default();
-    let status = status?;
     if let Some(death) = killed_by(status) {
         return Err(format!("was killed by {death}{last_line}"));
     }
     match json::load(output) {
-        Ok(document) => Ok(document),
+        Ok(document) => Ok(Some(document)),
         Err(_) => Err(format!(
             "exited with {} and wrote no results{last_line}",
             status
@@ -519,7 +591,7 @@ mod tests {
             "sort",
         ])
         .unwrap();
-        let argv = child_args(&parent, "kernels::sort/100", 2, Path::new("/tmp/x.json"));
+        let argv = child_args(&parent, "kernels::sort/100", 43, Path::new("/tmp/x.json"));
         let child = cli::parse(argv).unwrap();
         // That one benchmark, ignored or not, measured, JSON to the file.
         assert_eq!(child.action, Action::Bench);
@@ -548,7 +620,6 @@ mod tests {
             (child.counters, child.pin, child.cold),
             (true, Some(1), true)
         );
-        // Its own shuffles, from the parent's seed.
         assert_eq!(child.seed, Some(43));
     }
 
@@ -564,7 +635,6 @@ mod tests {
                 a.min_samples,
                 a.precision,
                 a.schedule,
-                a.seed,
                 a.counters,
                 a.pin,
                 a.cold,

@@ -133,10 +133,16 @@ pub fn run_suite(args: impl IntoIterator<Item = OsString>) -> SuiteRun {
 }
 
 fn run_pipeline(args: impl IntoIterator<Item = OsString>, results: &mut Vec<BenchResult>) -> i32 {
-    let args = match cli::parse(args) {
+    let mut args = match cli::parse(args) {
         Ok(args) => args,
         Err(error) => return usage_error(&error),
     };
+    if forks::is_child() {
+        // Measuring for a parent's --forks: no forks of its own, and no
+        // life after the parent's.
+        args.forks = None;
+        bench_runtime::signal::exit_with_parent();
+    }
     if args.action == Action::Help {
         print!("{}", cli::HELP);
         return 0;
@@ -402,9 +408,10 @@ fn measure_all(
     };
     // Under --forks the benchmarks run in child processes, and only the
     // machine reference (when a baseline needs it) runs here.
-    let forked = args
-        .forks
-        .map(|processes| forks::measure(args, &jobs[..job_rows.len()], processes, &context(&info)));
+    let forked = args.forks.map(|processes| {
+        let jobs = &jobs[..job_rows.len()];
+        forks::measure(args, jobs, processes, info.seed, &context(&info))
+    });
     let in_process: Vec<usize> = match (&forked, reference_job) {
         (None, _) => (0..jobs.len()).collect(),
         (Some(_), Some(reference)) => vec![reference, overhead_job],
@@ -628,12 +635,24 @@ fn compare_with(
     let old = baseline
         .benchmark(&result.name)
         .and_then(|record| record.measurement.as_ref());
+    // A side measured under --forks is compared by its processes' times:
+    // its blocks are not independent of each other (see Measured::pool).
+    let new_values = match &new.forks {
+        Some(forks) if forks.process_estimates.len() >= 2 => &forks.process_estimates,
+        _ => &new.estimate.block_medians,
+    };
     Some(match old {
-        Some(old) => Compared::Against(analysis::compare::compare(
-            &old.estimate.block_medians_ns,
-            &new.estimate.block_medians,
-            noise_threshold,
-        )),
+        Some(old) => {
+            let old_values = match &old.forks {
+                Some(forks) if forks.process_estimates_ns.len() >= 2 => &forks.process_estimates_ns,
+                _ => &old.estimate.block_medians_ns,
+            };
+            Compared::Against(analysis::compare::compare(
+                old_values,
+                new_values,
+                noise_threshold,
+            ))
+        }
         None => Compared::New,
     })
 }

@@ -315,15 +315,18 @@ impl Measured {
     }
 
     /// One benchmark measured in several processes (`--forks`), as one:
-    /// their samples pooled, each process's blocks kept as blocks, so the
-    /// headline is the mean over every process's blocks. Each process's own
-    /// loop overhead has already been taken out of its `per_iter`.
+    /// their samples pooled, each process's blocks kept as blocks (for the
+    /// summaries and comparisons). Each process's own loop overhead has
+    /// already been taken out of its `per_iter`.
     ///
-    /// When the processes differ by more than their blocks explain (a
-    /// one-way analysis of variance of the block medians by process,
-    /// p < [`PROCESS_EFFECT_P`]), the blocks are not independent draws and
-    /// their interval is too narrow: it is widened to the Student-t interval
-    /// over the processes' own estimates.
+    /// With two processes or more the headline is the mean of the processes'
+    /// estimates, each process counting once, and its interval the wider of
+    /// the Student-t interval over those estimates and the one over all
+    /// blocks: blocks of one process share its memory layout and its
+    /// stretch of machine time, so they are not independent draws. A
+    /// one-way analysis of variance of the block medians by process says
+    /// whether the processes differ (p < [`PROCESS_EFFECT_P`]); a note says
+    /// so when they differ by more than 1%.
     pub fn pool(processes: Vec<Measured>, context: &Context) -> Measured {
         assert!(!processes.is_empty(), "a forked benchmark ran in a process");
         let k = processes.len() as f64;
@@ -383,35 +386,33 @@ impl Measured {
         };
         let mut pooled = Measured::of_per_iter(measurement, per_iter, config, &context);
         let spread = ForkSpread::of(&processes, pooled.reference);
-        if spread.process_effect() {
-            if let Some(wider) = spread.interval {
-                let estimate = &mut pooled.estimate;
-                let half = (wider.upper - wider.lower) / 2.0;
-                let current = estimate
-                    .interval
-                    .map_or(0.0, |ci| (ci.upper - ci.lower) / 2.0);
-                if half > current {
-                    estimate.interval = Some(analysis::Interval {
-                        lower: estimate.estimate - half,
-                        upper: estimate.estimate + half,
-                        ..wider
-                    });
-                    pooled.precision = estimate.half_width_relative_to(pooled.reference);
-                }
-            }
-            if spread.between > PROCESS_NOTE_SPREAD {
-                let (low, high) = min_max(spread.process_estimates.iter().copied());
-                pooled.notes.push(format!(
-                    "the processes differ more than their slices explain: {} processes measured \
-                     {} to {} (CV {}); memory layout (ASLR, allocation addresses, code \
-                     alignment) or the machine's speed while each ran moves this benchmark, so \
-                     its ± spans the processes: raise --forks to narrow it",
-                    processes.len(),
-                    time(low),
-                    time(high),
-                    percent(spread.between),
-                ));
-            }
+        if let Some(between) = spread.interval {
+            // Each process counts once, however many slices its stop rule
+            // took; the interval is the wider of the two.
+            let estimate = &mut pooled.estimate;
+            let half = |ci: analysis::Interval| (ci.upper - ci.lower) / 2.0;
+            let half = half(between).max(estimate.interval.map_or(0.0, half));
+            estimate.estimate = (between.upper + between.lower) / 2.0;
+            estimate.interval = Some(analysis::Interval {
+                lower: estimate.estimate - half,
+                upper: estimate.estimate + half,
+                ..between
+            });
+            pooled.reference = overhead.reference(estimate.estimate);
+            pooled.precision = estimate.half_width_relative_to(pooled.reference);
+        }
+        if spread.process_effect() && spread.between > PROCESS_NOTE_SPREAD {
+            let (low, high) = min_max(spread.process_estimates.iter().copied());
+            pooled.notes.push(format!(
+                "the processes differ more than their slices explain: {} processes measured {} \
+                 to {} (CV {}); memory layout (ASLR, allocation addresses, code alignment) or \
+                 the machine's speed while each ran moves this benchmark, so its ± spans the \
+                 processes: raise --forks to narrow it",
+                processes.len(),
+                time(low),
+                time(high),
+                percent(spread.between),
+            ));
         }
         pooled.attach(extras, AllocRates::default());
         pooled.forks = Some(spread);

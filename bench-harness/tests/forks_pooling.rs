@@ -35,8 +35,15 @@ fn context(overhead: Overhead) -> Context {
 /// median is its level), timed through `overhead`, as a child would
 /// report it.
 fn process(level: f64, overhead: Overhead, stop: StopReason) -> Measured {
+    process_of(1, level, overhead, stop)
+}
+
+/// As [`process`], with the four slices repeated `rounds` times (a process
+/// whose stop rule took longer).
+fn process_of(rounds: usize, level: f64, overhead: Overhead, stop: StopReason) -> Measured {
     let mut samples = Vec::new();
-    for offset in BLOCK_OFFSETS {
+    let offsets = BLOCK_OFFSETS.repeat(rounds);
+    for offset in offsets {
         for k in 0..10 {
             let cost = level + offset + if k % 2 == 0 { 0.1 } else { -0.1 };
             let iters = 1000;
@@ -58,7 +65,7 @@ fn process(level: f64, overhead: Overhead, stop: StopReason) -> Measured {
         },
         rewarm_samples: 2,
         setup_time: Nanos(100.0),
-        slice_starts: vec![0, 10, 20, 30],
+        slice_starts: (0..4 * rounds).map(|slice| slice * 10).collect(),
         total_time: Nanos(5e6),
         wall_capped: false,
     };
@@ -107,27 +114,58 @@ fn samples_are_pooled_with_each_process_overhead_taken_out() {
 }
 
 #[test]
-fn processes_that_agree_keep_the_block_interval() {
-    let m = pooled([10.0, 10.01, 9.99]);
+fn processes_that_agree_exactly_keep_the_block_interval() {
+    let m = pooled([10.0, 10.0, 10.0]);
     let forks = m.forks.as_ref().expect("a fork spread");
     assert_eq!(forks.process_estimates.len(), 3);
+    assert_eq!(forks.between, 0.0);
+    assert!((forks.p_value.unwrap() - 1.0).abs() < 1e-12);
+    // The pooled within-process sd of block medians, 0.034157 ns.
+    assert!((forks.within * m.reference - 0.034_156_502_55).abs() < 1e-9);
+    // The processes' interval has no width: the one over the pooled blocks
+    // (half-width 0.019630 ns by scipy) is the wider.
+    let blocks = block_estimate(&m.per_iter, &m.measurement.slice_starts).unwrap();
+    let ci = m.estimate.interval.unwrap();
+    let block_ci = blocks.interval.unwrap();
+    assert!(((ci.upper - ci.lower) - (block_ci.upper - block_ci.lower)).abs() < 1e-12);
+    assert!(((ci.upper - ci.lower) / 2.0 - 0.019_630_203_34).abs() < 1e-9);
+    assert!(
+        m.notes.iter().all(|n| !n.contains("processes differ")),
+        "{:?}",
+        m.notes
+    );
+}
+
+#[test]
+fn the_interval_is_the_wider_one_even_without_a_process_effect() {
+    let m = pooled([10.0, 10.01, 9.99]);
+    let forks = m.forks.as_ref().unwrap();
     // scipy: f_oneway over the block medians by process, F = 0.3429.
     let p = forks.p_value.unwrap();
     assert!((p - 0.718_619_255_7).abs() < 1e-8, "{p}");
     assert!(!forks.process_effect());
-    // The pooled within-process sd of block medians, 0.034157 ns.
-    assert!((forks.within * m.reference - 0.034_156_502_55).abs() < 1e-9);
-    // The interval is the ordinary one over the pooled blocks (half-width
-    // 0.020364 ns by scipy).
-    let blocks = block_estimate(&m.per_iter, &m.measurement.slice_starts).unwrap();
-    assert_eq!(m.estimate.interval, blocks.interval);
+    // Blocks: ±0.020364 ns; processes: t(2) × 0.01 / √3 = ±0.024841 ns.
     let ci = m.estimate.interval.unwrap();
-    assert!(((ci.upper - ci.lower) / 2.0 - 0.020_364_294_57).abs() < 1e-9);
+    assert!(((ci.upper - ci.lower) / 2.0 - 0.024_841_377_12).abs() < 1e-9);
     assert!(
-        !m.notes.iter().any(|n| n.contains("processes differ")),
+        m.notes.iter().all(|n| !n.contains("processes differ")),
         "{:?}",
         m.notes
     );
+}
+
+#[test]
+fn each_process_counts_once_however_many_slices_it_took() {
+    let processes = vec![
+        process_of(1, 10.0, Overhead::NONE, StopReason::Precise),
+        process_of(3, 11.0, Overhead::NONE, StopReason::Precise),
+    ];
+    let m = Measured::pool(processes, &context(Overhead::NONE));
+    assert_eq!(m.estimate.block_medians.len(), 16);
+    // Not (4 × 10.005 + 12 × 11.005) / 16 = 10.755.
+    assert!((m.headline() - 10.505).abs() < 1e-9, "{}", m.headline());
+    let ci = m.estimate.interval.unwrap();
+    assert!((ci.upper + ci.lower - 2.0 * m.headline()).abs() < 1e-9);
 }
 
 #[test]

@@ -26,6 +26,21 @@ pub fn install() -> bool {
     imp::install()
 }
 
+/// Sends SIGINT to process `pid` (a child measuring under `--forks`, which
+/// runs in a process group of its own, so a terminal's Ctrl-C reaches it
+/// only through its parent). False where that is not possible.
+pub fn interrupt(pid: u32) -> bool {
+    imp::interrupt(pid)
+}
+
+/// Has the kernel end this process (SIGKILL) when its parent ends: a child
+/// measuring under `--forks` must not outlive a parent that a second
+/// Ctrl-C ended. False where that is not possible (then the child runs to
+/// its own end).
+pub fn exit_with_parent() -> bool {
+    imp::exit_with_parent()
+}
+
 #[cfg(unix)]
 mod imp {
     use super::{EXIT_INTERRUPTED, INTERRUPTS};
@@ -60,11 +75,47 @@ mod imp {
         });
         installed
     }
+
+    pub fn interrupt(pid: u32) -> bool {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        // SAFETY: `kill` takes any pid and signal number and only reports
+        // an error for a bad one; a positive pid names one process.
+        pid > 0 && unsafe { libc::kill(pid, libc::SIGINT) } == 0
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    pub fn exit_with_parent() -> bool {
+        // SAFETY: PR_SET_PDEATHSIG takes a signal number as its one
+        // argument; the remaining variadic arguments are not read.
+        let set = unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) } == 0;
+        // SAFETY: `getppid` has no preconditions. A parent that ended before
+        // the call above leaves this process to init (pid 1), and no signal
+        // will come: end now.
+        if set && unsafe { libc::getppid() } == 1 {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+        set
+    }
+
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    pub fn exit_with_parent() -> bool {
+        false
+    }
 }
 
 #[cfg(not(unix))]
 mod imp {
     pub fn install() -> bool {
+        false
+    }
+
+    pub fn interrupt(_pid: u32) -> bool {
+        false
+    }
+
+    pub fn exit_with_parent() -> bool {
         false
     }
 }

@@ -260,6 +260,37 @@ fn bad_baseline_files_are_reported_and_never_overwritten() {
 }
 
 #[test]
+fn a_huge_damaged_baseline_is_reported_and_kept() {
+    // 48 MiB: a document whose benchmark list holds numbers, not objects.
+    let target = target_dir("huge");
+    let path = baseline_path(&target, "huge");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut contents =
+        String::from(r#"{"schema_version": 1, "harness": "bench-harness", "benchmarks": ["#);
+    contents.push_str(&"1,".repeat(24 << 20));
+    contents.push_str("1]}");
+    std::fs::write(&path, &contents).unwrap();
+    let out = fixture(
+        &target,
+        &[],
+        &[
+            "--exact",
+            "passes",
+            "--baseline",
+            "huge",
+            "--save-baseline",
+            "huge",
+        ],
+    );
+    assert_refused(&out, "missing or mistyped fields");
+    assert!(
+        std::fs::read_to_string(&path).unwrap() == contents,
+        "overwritten"
+    );
+    let _ = std::fs::remove_dir_all(&target);
+}
+
+#[test]
 fn an_unwritable_target_directory_is_reported() {
     let target = target_dir("unwritable");
     // A file where the baselines directory should be.

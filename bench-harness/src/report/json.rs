@@ -290,13 +290,12 @@ pub struct ForksRecord {
     /// Standard deviation of `process_estimates_ns`, relative to the
     /// headline's `reference_ns`.
     pub between_process_spread: f64,
-    /// The within-slice spread of the pooled samples (as
-    /// `within_slice_spread`).
+    /// The pooled standard deviation of the block medians within each
+    /// process, relative to the headline's `reference_ns`.
     pub within_process_spread: f64,
     /// One-way analysis of variance of the block medians by process: the
     /// chance of processes differing this much if only the blocks varied;
-    /// null when it cannot be computed. Below 0.05 the headline's interval
-    /// is widened to the spread of the processes.
+    /// null when it cannot be computed.
     pub p_value: Option<f64>,
 }
 

@@ -80,6 +80,23 @@ fn aborts() {
     std::process::abort()
 }
 
+/// Two values whose names are the same, `same_name/twin`: `--forks`, which
+/// selects a benchmark by name in each process, cannot tell them apart.
+/// Ignored, so it runs only when asked for.
+#[benchmark(ignore, args = [Twin(1), Twin(2)])]
+fn same_name(twin: Twin) -> u32 {
+    twin.0
+}
+
+#[derive(Clone, Copy)]
+struct Twin(u32);
+
+impl std::fmt::Display for Twin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("twin")
+    }
+}
+
 /// Its `args` expression panics: one FAILED benchmark stands for all.
 #[benchmark(args = panicking_args())]
 fn bad_args(n: u32) -> u32 {
