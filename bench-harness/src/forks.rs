@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use bench_runtime::clock::cpu::CpuTime;
 use bench_runtime::counter::alloc::AllocCounts;
 use bench_runtime::counter::{Counters, Event, Refusal};
-use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, WarmUp};
+use bench_runtime::Nanos;
 
 use crate::cli::Args;
 use crate::instruments::Extras;
@@ -151,7 +151,7 @@ pub fn measure(
                     continue;
                 }
             };
-            let overhead = overhead_of(&document.methodology);
+            let overhead = document.methodology.overhead.overhead();
             let Some(record) = document.benchmark(name) else {
                 // Stopped by Ctrl-C before its first sample.
                 continue;
@@ -196,7 +196,7 @@ pub fn measure(
         .collect();
     Forked {
         outcomes,
-        overhead: mean_overhead(&overheads),
+        overhead: Overhead::mean(overheads),
     }
 }
 
@@ -407,21 +407,6 @@ fn killed_by(_status: ExitStatus) -> Option<String> {
     None
 }
 
-fn overhead_of(methodology: &json::Methodology) -> Overhead {
-    Overhead {
-        per_sample: Nanos(methodology.overhead.per_sample_ns),
-        per_iter: Nanos(methodology.overhead.per_iter_ns),
-    }
-}
-
-fn mean_overhead(overheads: &[Overhead]) -> Option<Overhead> {
-    let n = overheads.len() as f64;
-    (!overheads.is_empty()).then(|| Overhead {
-        per_sample: Nanos(overheads.iter().map(|o| o.per_sample.0).sum::<f64>() / n),
-        per_iter: Nanos(overheads.iter().map(|o| o.per_iter.0).sum::<f64>() / n),
-    })
-}
-
 /// A child's record of its benchmark, analysed with the child's own loop
 /// overhead: `Ok(None)` when it recorded no sample (Ctrl-C).
 fn measured_of(
@@ -441,7 +426,7 @@ fn measured_of(
                 target_precision: job.precision,
                 ..*context
             };
-            let mut measured = Measured::analyse(measurement_of(m), config_of(m), &context);
+            let mut measured = Measured::analyse(m.raw(), m.sampler_config(), &context);
             measured.extras = extras_of(record, m);
             Ok(Some(measured))
         }
@@ -450,58 +435,6 @@ fn measured_of(
             message: format!("the child reported {outcome:?} instead of a measurement"),
             location: None,
         }),
-    }
-}
-
-fn measurement_of(m: &MeasurementRecord) -> Measurement {
-    Measurement {
-        samples: m
-            .samples
-            .iter()
-            .map(|s| Sample {
-                iters: s.iters,
-                elapsed: Nanos(s.elapsed_ns),
-            })
-            .collect(),
-        stop: match m.stop {
-            json::StopKind::Precise => StopReason::Precise,
-            json::StopKind::TimeBudget => StopReason::TimeBudget,
-            json::StopKind::SampleCap => StopReason::SampleCap,
-            json::StopKind::MaxTime => StopReason::MaxTime,
-            json::StopKind::Abandoned => StopReason::Abandoned,
-        },
-        warm_up: WarmUp {
-            time: Nanos(m.warm_up.time_ns),
-            samples: m.warm_up.samples,
-            steady: m.warm_up.steady,
-            final_cv: m.warm_up.final_cv,
-        },
-        rewarm_samples: m.rewarm_samples,
-        setup_time: Nanos(m.setup_time_ns),
-        slice_starts: m.slice_starts.clone(),
-        total_time: Nanos(m.total_time_ns),
-        // Its note, when it applies, came with the child's notes, which the
-        // pooled analysis writes afresh; a short median sample still gets
-        // the generic note.
-        wall_capped: false,
-    }
-}
-
-fn config_of(m: &MeasurementRecord) -> SamplerConfig {
-    let c = &m.config;
-    SamplerConfig {
-        warm_up_time: Nanos::from_secs(c.warm_up_time_s),
-        warm_up_window: c.warm_up_window,
-        warm_up_cv: c.warm_up_cv,
-        measure_time: Nanos::from_secs(c.measure_time_s),
-        stop_rule: match c.stop_rule {
-            json::StopRuleKind::Precision => StopRule::Precision,
-            json::StopRuleKind::TimeBudget => StopRule::TimeBudget,
-        },
-        max_time: Nanos::from_secs(c.max_time_s),
-        min_samples: c.min_samples,
-        max_samples: c.max_samples,
-        min_sample_time: Nanos(c.min_sample_time_ns),
     }
 }
 

@@ -452,11 +452,11 @@ fn measure_all(
     };
     let machine_reference = reference_job.and_then(|job| result(job)?.ok());
     info.partial = bench_runtime::signal::interrupted();
-    let mut forked_outcomes = forked.map(|forked| {
+    if let Some(overhead) = forked.as_ref().and_then(|forked| forked.overhead) {
         // The header shows what the children subtracted.
-        info.overhead = forked.overhead.unwrap_or(info.overhead);
-        forked.outcomes
-    });
+        info.overhead = overhead;
+    }
+    let mut forked_outcomes = forked.map(|forked| forked.outcomes);
     for (job, &row) in job_rows.iter().enumerate() {
         let measured = match &mut forked_outcomes {
             Some(outcomes) => outcomes[job].take(),

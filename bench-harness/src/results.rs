@@ -251,9 +251,9 @@ impl ForkSpread {
         let estimates: Vec<f64> = processes.iter().map(Measured::headline).collect();
         let summary = analysis::summarize(&estimates);
         let (mean, sd) = summary.map_or((0.0, 0.0), |s| (s.mean, s.std_dev));
-        let blocks: Vec<Vec<f64>> = processes
+        let blocks: Vec<&[f64]> = processes
             .iter()
-            .map(|m| m.estimate.block_medians.clone())
+            .map(|m| m.estimate.block_medians.as_slice())
             .collect();
         let anova = analysis::one_way_anova(&blocks);
         ForkSpread {
@@ -328,18 +328,8 @@ impl Measured {
     /// whether the processes differ (p < [`PROCESS_EFFECT_P`]); a note says
     /// so when they differ by more than 1%.
     pub fn pool(processes: Vec<Measured>, context: &Context) -> Measured {
-        assert!(!processes.is_empty(), "a forked benchmark ran in a process");
-        let k = processes.len() as f64;
-        let overhead = Overhead {
-            per_sample: Nanos(
-                processes
-                    .iter()
-                    .map(|m| m.overhead.per_sample.0)
-                    .sum::<f64>()
-                    / k,
-            ),
-            per_iter: Nanos(processes.iter().map(|m| m.overhead.per_iter.0).sum::<f64>() / k),
-        };
+        let overhead = Overhead::mean(processes.iter().map(|m| m.overhead))
+            .expect("a forked benchmark ran in at least one process");
         let config = processes[0].config.clone();
         let mut measurement = Measurement {
             samples: Vec::new(),

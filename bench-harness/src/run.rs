@@ -61,6 +61,21 @@ impl Overhead {
         per_iter: Nanos::ZERO,
     };
 
+    /// The mean of `overheads` (several processes' own, `--forks`); `None`
+    /// for none.
+    pub fn mean(overheads: impl IntoIterator<Item = Overhead>) -> Option<Overhead> {
+        let (mut n, mut per_sample, mut per_iter) = (0.0, 0.0, 0.0);
+        for overhead in overheads {
+            n += 1.0;
+            per_sample += overhead.per_sample.0;
+            per_iter += overhead.per_iter.0;
+        }
+        (n > 0.0).then(|| Overhead {
+            per_sample: Nanos(per_sample / n),
+            per_iter: Nanos(per_iter / n),
+        })
+    }
+
     /// A sample's time per iteration with the loop's cost taken out.
     pub fn corrected_per_iter(&self, sample: &Sample) -> f64 {
         (sample.elapsed.0 - self.per_sample.0) / sample.iters as f64 - self.per_iter.0

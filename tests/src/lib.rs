@@ -2,6 +2,7 @@
 //! with cargo, run binaries, read their output.
 #![forbid(unsafe_code)]
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -130,6 +131,11 @@ pub fn quick_bench(binary: &Path, args: &[&str]) -> Run {
 
 /// Runs `binary` with `args`, colour off, and collects its output.
 pub fn run(binary: &Path, args: &[&str]) -> Run {
+    run_with_env(binary, args, &[])
+}
+
+/// [`run`] with the variables of `env` set too.
+pub fn run_with_env(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
     let Output {
         status,
         stdout,
@@ -137,6 +143,7 @@ pub fn run(binary: &Path, args: &[&str]) -> Run {
     } = Command::new(binary)
         .args(args)
         .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
         .output()
         .expect("the binary starts");
     Run {

@@ -2,10 +2,11 @@
 //! with the fixture binary. Each test keeps its baselines in a target
 //! directory of its own through CARGO_TARGET_DIR, as a user's CI would.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bench_tests::{Run, QUICK};
+use bench_tests::{run_with_env, Run, QUICK};
 
 /// A fresh CARGO_TARGET_DIR for one test.
 fn target_dir(test: &str) -> PathBuf {
@@ -25,21 +26,11 @@ fn baseline_path(target: &Path, name: &str) -> PathBuf {
 /// Runs the fixture with quick budgets, CARGO_TARGET_DIR=`target` and
 /// `env` set.
 fn fixture(target: &Path, env: &[(&str, &str)], args: &[&str]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fixture"));
-    command
-        .args(QUICK)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("CARGO_TARGET_DIR", target);
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let output = command.output().expect("the fixture starts");
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    let mut vars = vec![("CARGO_TARGET_DIR", target.as_os_str())];
+    vars.extend(env.iter().map(|&(key, value)| (key, OsStr::new(value))));
+    let mut all = QUICK.to_vec();
+    all.extend_from_slice(args);
+    run_with_env(Path::new(env!("CARGO_BIN_EXE_fixture")), &all, &vars)
 }
 
 /// A one-line error, exit code 2, nothing measured.

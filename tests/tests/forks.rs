@@ -2,11 +2,12 @@
 //! benchmark binary, their samples pooled, a crash contained to its
 //! benchmark.
 
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::{quick_bench, run, Run, QUICK};
+use bench_tests::{quick_bench, run, run_with_env, Run, QUICK};
 
 fn fixture() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_fixture"))
@@ -75,21 +76,12 @@ fn forked_processes_are_pooled_and_their_spread_reported() {
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("forks.json");
     // The children's scratch files go to the temporary directory.
-    let output = Command::new(fixture())
-        .args(QUICK)
-        .args([
-            "--forks", "3", "--exact", "spins", "--format", "json", "--output",
-        ])
-        .arg(&json)
-        .env("NO_COLOR", "1")
-        .env("TMPDIR", &dir)
-        .output()
-        .unwrap();
-    let out = Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
+    let mut args = QUICK.to_vec();
+    let json_arg = json.to_str().unwrap();
+    args.extend([
+        "--forks", "3", "--exact", "spins", "--format", "json", "--output", json_arg,
+    ]);
+    let out = run_with_env(fixture(), &args, &[("TMPDIR", dir.as_os_str())]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(
         out.stdout
@@ -233,15 +225,12 @@ fn benchmarks_of_one_name_fail_under_forks_instead_of_mixing() {
 #[test]
 fn a_child_does_not_fork_again() {
     // What a child sees: measured in its own process, whatever the flags.
-    let output = Command::new(fixture())
-        .args(QUICK)
-        .args(["--forks", "3", "--exact", "passes"])
-        .env("NO_COLOR", "1")
-        .env("BENCH_HARNESS_FORK_CHILD", "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let mut args = QUICK.to_vec();
+    args.extend(["--forks", "3", "--exact", "passes"]);
+    let child = [("BENCH_HARNESS_FORK_CHILD", OsStr::new("1"))];
+    let out = run_with_env(fixture(), &args, &child);
+    let stdout = &out.stdout;
+    assert_eq!(out.code, Some(0), "{stdout}");
     assert!(stdout.contains("1 measured"), "{stdout}");
     assert!(!stdout.contains("processes"), "{stdout}");
 }

@@ -18,8 +18,12 @@ pub struct Anova {
 
 /// The F test over `groups`; `None` with fewer than two non-empty groups,
 /// or when no group has two values (no within-group spread to compare with).
-pub fn one_way_anova(groups: &[Vec<f64>]) -> Option<Anova> {
-    let groups: Vec<&Vec<f64>> = groups.iter().filter(|g| !g.is_empty()).collect();
+pub fn one_way_anova<G: AsRef<[f64]>>(groups: &[G]) -> Option<Anova> {
+    let groups: Vec<&[f64]> = groups
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|g| !g.is_empty())
+        .collect();
     let n: usize = groups.iter().map(|g| g.len()).sum();
     let k = groups.len();
     if k < 2 || n <= k {
