@@ -171,14 +171,15 @@ fn ctrl_c_under_forks_stops_the_children_and_reports_what_finished() {
             "--forks",
             "20",
             "--exact",
-            "passes",
+            "sleeps_30ms",
         ])
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let child = command.spawn().unwrap();
-    // 20 processes of about 0.6 s each: interrupted well before the end.
+    // 20 processes of about 0.6 s each, asleep (no load on the tests running
+    // alongside): interrupted well before the end.
     std::thread::sleep(Duration::from_secs(3));
     let started = Instant::now();
     let group = format!("-{}", child.id());
