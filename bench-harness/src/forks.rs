@@ -33,7 +33,6 @@ use bench_runtime::counter::alloc::AllocCounts;
 use bench_runtime::counter::{Counters, Event, Refusal};
 use bench_runtime::Nanos;
 
-use crate::cli::Args;
 use crate::instruments::Extras;
 use crate::report::json::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::results::{Context, Measured};
@@ -67,10 +66,14 @@ pub fn is_child() -> bool {
     std::env::var_os(CHILD_ENV).is_some()
 }
 
+/// The command line of a child: it measures the benchmark named, with the
+/// shuffles of the seed given, and writes its JSON document to the path.
+pub type ChildArgs<'a> = dyn Fn(u64, &str, &Path) -> Vec<OsString> + 'a;
+
 /// Measures each job in `processes` child processes of this binary; `seed`
 /// is the run's (printed) seed, from which each process's is derived.
 pub fn measure(
-    args: &Args,
+    child_args: &ChildArgs<'_>,
     jobs: &[Job],
     processes: usize,
     seed: u64,
@@ -135,7 +138,7 @@ pub fn measure(
             let name = &names[index];
             let output = dir.join(format!("{index}-{fork}.json"));
             let seed = seed.wrapping_add(fork as u64);
-            let argv = child_args(args, name, seed, &output);
+            let argv = child_args(seed, name, &output);
             let ran = run_child(&exe, &argv, &output, job);
             let _ = std::fs::remove_file(&output);
             let who = format!("process {} of {processes}", fork + 1);
@@ -224,70 +227,6 @@ fn scratch_dir() -> Result<PathBuf, String> {
         base.display(),
         last_error.map_or_else(String::new, |e| e.to_string())
     ))
-}
-
-/// The command line of the child that measures benchmark `name` with the
-/// shuffles of `seed`: the parent's measurement settings, that one
-/// benchmark, and its JSON document to `output`. Selection, baseline and
-/// output flags are the parent's business and are not passed on.
-pub fn child_args(args: &Args, name: &str, seed: u64, output: &Path) -> Vec<OsString> {
-    let mut argv: Vec<String> = vec![
-        "--bench".into(),
-        "--exact".into(),
-        "--include-ignored".into(),
-        "--color".into(),
-        "never".into(),
-        "--format".into(),
-        "json".into(),
-        "--timer".into(),
-        match args.timer {
-            bench_runtime::TimerChoice::Auto => "auto",
-            bench_runtime::TimerChoice::Os => "os",
-            bench_runtime::TimerChoice::Cycles => "cycles",
-        }
-        .into(),
-    ];
-    let mut value = |flag: &str, value: Option<String>| {
-        if let Some(value) = value {
-            argv.push(flag.into());
-            argv.push(value);
-        }
-    };
-    let percent = |fraction: Option<f64>| fraction.map(|f| format!("{}", f * 100.0));
-    value("--warm-up-time", args.warm_up_time.map(|s| s.to_string()));
-    value("--measure-time", args.measure_time.map(|s| s.to_string()));
-    value("--max-time", args.max_time.map(|s| s.to_string()));
-    value("--min-samples", args.min_samples.map(|n| n.to_string()));
-    value("--precision", percent(args.precision));
-    value(
-        "--warm-up-window",
-        args.warm_up_window.map(|n| n.to_string()),
-    );
-    value("--warm-up-cv", percent(args.warm_up_cv));
-    value("--pin", args.pin.map(|cpu| cpu.to_string()));
-    value(
-        "--schedule",
-        args.schedule.map(|s| {
-            match s {
-                crate::run::Schedule::Interleaved => "interleaved",
-                crate::run::Schedule::Sequential => "sequential",
-            }
-            .to_string()
-        }),
-    );
-    value("--seed", Some(seed.to_string()));
-    if args.counters {
-        argv.push("--counters".into());
-    }
-    if args.cold {
-        argv.push("--cold".into());
-    }
-    let mut argv: Vec<OsString> = argv.into_iter().map(OsString::from).collect();
-    argv.push("--output".into());
-    argv.push(output.as_os_str().to_owned());
-    argv.push("--".into());
-    argv.push(name.into());
-    argv
 }
 
 /// Runs one child to its end and reads its document: `Ok(None)` when
@@ -475,112 +414,5 @@ fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
             ThroughputUnit::Bytes => bench_runtime::Throughput::Bytes(t.per_iteration),
             ThroughputUnit::Items => bench_runtime::Throughput::Items(t.per_iteration),
         }),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cli::{self, Action, Ignored, OutputFormat};
-
-    #[test]
-    fn a_child_measures_as_the_parent_would_and_reports_in_json() {
-        let parent = cli::parse([
-            "--bench",
-            "--timer",
-            "os",
-            "--warm-up-time",
-            "0.05",
-            "--measure-time",
-            "0.7",
-            "--max-time",
-            "3",
-            "--min-samples",
-            "12",
-            "--precision",
-            "0.25",
-            "--schedule",
-            "sequential",
-            "--warm-up-window",
-            "7",
-            "--warm-up-cv",
-            "3",
-            "--seed",
-            "41",
-            "--counters",
-            "--pin",
-            "1",
-            "--cold",
-            "--forks",
-            "3",
-            "--save-baseline",
-            "main",
-            "--format",
-            "csv",
-            "-o",
-            "out.csv",
-            "--skip",
-            "slow",
-            "sort",
-        ])
-        .unwrap();
-        let argv = child_args(&parent, "kernels::sort/100", 43, Path::new("/tmp/x.json"));
-        let child = cli::parse(argv).unwrap();
-        // That one benchmark, ignored or not, measured, JSON to the file.
-        assert_eq!(child.action, Action::Bench);
-        assert_eq!(child.filters, ["kernels::sort/100"]);
-        assert!(child.exact);
-        assert!(child.skip.is_empty());
-        assert_eq!(child.ignored, Ignored::Include);
-        assert_eq!(child.format, OutputFormat::Json);
-        assert_eq!(child.output.as_deref(), Some(Path::new("/tmp/x.json")));
-        // No forks of its own, no baselines.
-        assert_eq!(
-            (child.forks, child.save_baseline, child.baseline),
-            (None, None, None)
-        );
-        // The parent's measurement settings.
-        assert_eq!(child.timer, parent.timer);
-        assert_eq!(child.warm_up_time, parent.warm_up_time);
-        assert_eq!(child.measure_time, parent.measure_time);
-        assert_eq!(child.max_time, parent.max_time);
-        assert_eq!(child.min_samples, parent.min_samples);
-        assert!((child.precision.unwrap() - 0.0025).abs() < 1e-15);
-        assert_eq!(child.schedule, parent.schedule);
-        assert_eq!(child.warm_up_window, parent.warm_up_window);
-        assert!((child.warm_up_cv.unwrap() - 0.03).abs() < 1e-15);
-        assert_eq!(
-            (child.counters, child.pin, child.cold),
-            (true, Some(1), true)
-        );
-        assert_eq!(child.seed, Some(43));
-    }
-
-    #[test]
-    fn a_parent_with_defaults_starts_children_with_defaults() {
-        let parent = cli::parse(["--bench", "--forks", "2"]).unwrap();
-        let child = cli::parse(child_args(&parent, "a", 0, Path::new("o.json"))).unwrap();
-        let same_settings = |a: &Args| {
-            (
-                a.warm_up_time,
-                a.measure_time,
-                a.max_time,
-                a.min_samples,
-                a.precision,
-                a.schedule,
-                a.counters,
-                a.pin,
-                a.cold,
-            )
-        };
-        assert_eq!(same_settings(&child), same_settings(&parent));
-    }
-
-    #[test]
-    fn a_name_that_looks_like_a_flag_stays_a_name() {
-        let parent = cli::parse(["--bench", "--forks", "2"]).unwrap();
-        let child = cli::parse(child_args(&parent, "--list", 0, Path::new("o.json"))).unwrap();
-        assert_eq!(child.filters, ["--list"]);
-        assert_eq!(child.action, Action::Bench);
     }
 }

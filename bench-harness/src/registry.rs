@@ -9,6 +9,8 @@ use std::fmt::{Debug, Display};
 
 use bench_runtime::{Bencher, Throughput};
 
+use crate::settings::Settings;
+
 /// A registered benchmark function, as the attribute describes it: one
 /// benchmark, or one per value of its `args`.
 #[derive(Debug)]
@@ -81,6 +83,19 @@ impl BenchOptions {
         throughput: None,
         complexity: false,
     };
+
+    /// The measuring settings the attribute gives.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            warm_up_time: self.warm_up_time,
+            measure_time: self.measure_time,
+            max_time: self.max_time,
+            min_samples: self.min_samples,
+            precision: self.precision,
+            counters: self.counters.then_some(true),
+            ..Settings::NONE
+        }
+    }
 }
 
 inventory::collect!(BenchEntry);
@@ -125,7 +140,7 @@ impl BenchEntry {
         let BenchFn::Args(args) = self.run else {
             return vec![self.plain()];
         };
-        match crate::run::catching_panics(|| args(None)) {
+        match crate::failure::catching_panics(|| args(None)) {
             Ok(names) => names
                 .into_iter()
                 .enumerate()
@@ -151,7 +166,7 @@ pub struct Benchmark {
     pub arg: Option<Arg>,
     /// Evaluating the entry's `args` panicked: this benchmark stands for
     /// all of them, and fails with that panic.
-    pub args_failed: Option<crate::run::Failure>,
+    pub args_failed: Option<crate::failure::Failure>,
 }
 
 /// One value of a benchmark's `args`.

@@ -1,6 +1,30 @@
 //! Selection: which registered benchmarks this run touches.
 
-use crate::cli::{Args, Ignored};
+/// Which names the run selects: the command line's filters, `--exact`,
+/// `--skip` and the `ignore` handling.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Substrings of the full name, OR-ed; empty selects everything.
+    pub patterns: Vec<String>,
+    /// Patterns and skips match the whole name instead of a substring.
+    pub exact: bool,
+    /// Names containing any of these are left out.
+    pub skip: Vec<String>,
+    /// What `#[benchmark(ignore)]` leaves in.
+    pub ignored: Ignored,
+}
+
+/// Which benchmarks `#[benchmark(ignore)]` leaves in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Ignored {
+    /// The default: ignored benchmarks are skipped (and shown as ignored).
+    #[default]
+    Skip,
+    /// `--ignored`: only the ignored ones.
+    Only,
+    /// `--include-ignored`: all of them.
+    Include,
+}
 
 /// A benchmark chosen by the filters, and whether it actually runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,11 +41,11 @@ pub struct Selected<T> {
 /// before `sort/10`, see [`natural_cmp`]). `candidates` yields
 /// `(full name, is ignored, benchmark)`.
 pub fn select<T>(
-    args: &Args,
+    filter: &Filter,
     candidates: impl IntoIterator<Item = (String, bool, T)>,
 ) -> Vec<Selected<T>> {
     let matches = |name: &str, pattern: &str| {
-        if args.exact {
+        if filter.exact {
             name == pattern
         } else {
             name.contains(pattern)
@@ -30,11 +54,11 @@ pub fn select<T>(
     let mut selected: Vec<Selected<T>> = candidates
         .into_iter()
         .filter(|(name, _, _)| {
-            args.filters.is_empty() || args.filters.iter().any(|f| matches(name, f))
+            filter.patterns.is_empty() || filter.patterns.iter().any(|f| matches(name, f))
         })
-        .filter(|(name, _, _)| !args.skip.iter().any(|s| matches(name, s)))
+        .filter(|(name, _, _)| !filter.skip.iter().any(|s| matches(name, s)))
         .filter_map(|(name, ignore, bench)| {
-            let ignored = match args.ignored {
+            let ignored = match filter.ignored {
                 Ignored::Skip => ignore,
                 Ignored::Only if !ignore => return None,
                 Ignored::Only | Ignored::Include => false,
@@ -94,7 +118,6 @@ fn chunk(text: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli;
 
     const SUITE: &[(&str, bool)] = &[
         ("fib_20", false),
@@ -104,8 +127,25 @@ mod tests {
         ("hash::fnv", false),
     ];
 
-    fn run(args: &[&str]) -> Vec<(String, bool)> {
-        let args = cli::parse(args.iter().copied()).unwrap();
+    /// The filter a command line's words describe: patterns, and `--exact`,
+    /// `--skip X`, `--ignored`, `--include-ignored`.
+    fn filter(words: &[&str]) -> Filter {
+        let mut filter = Filter::default();
+        let mut words = words.iter();
+        while let Some(&word) = words.next() {
+            match word {
+                "--exact" => filter.exact = true,
+                "--skip" => filter.skip.push(words.next().unwrap().to_string()),
+                "--ignored" => filter.ignored = Ignored::Only,
+                "--include-ignored" => filter.ignored = Ignored::Include,
+                pattern => filter.patterns.push(pattern.to_string()),
+            }
+        }
+        filter
+    }
+
+    fn run(words: &[&str]) -> Vec<(String, bool)> {
+        let args = filter(words);
         let candidates = SUITE.iter().map(|&(n, i)| (n.to_string(), i, ()));
         select(&args, candidates)
             .into_iter()

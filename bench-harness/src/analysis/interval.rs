@@ -3,7 +3,7 @@
 
 use statrs::distribution::{Binomial, DiscreteCDF};
 
-use super::compare::students_t_quantile;
+use super::distributions::students_t_quantile;
 
 /// The confidence level the harness reports intervals at: 95%.
 pub const CONFIDENCE_LEVEL: f64 = 0.95;

@@ -32,10 +32,12 @@ mod anova;
 mod blocks;
 pub mod compare;
 pub mod complexity;
+mod distributions;
 mod interval;
 pub mod modality;
 mod moments;
 pub mod outliers;
+mod overhead;
 mod percentile;
 mod summary;
 
@@ -44,5 +46,6 @@ pub use blocks::{
     block_estimate, block_starts, blocks, within_block, BlockEstimate, BLOCKS_IN_ONE_GO,
 };
 pub use interval::{mean_interval, median_interval, Interval, CONFIDENCE_LEVEL};
+pub use overhead::{loop_overhead, Overhead};
 pub use percentile::percentile;
 pub use summary::{summarize, Percentiles, Summary, MAD_NORMAL_CONSISTENCY};

@@ -1,6 +1,7 @@
 //! Reporters: they format the result model and never recompute statistics.
 
 pub mod bencher;
+pub(crate) mod console;
 pub mod csv;
 pub mod format;
 pub mod json;

@@ -1,0 +1,65 @@
+//! The timing loop's own cost, subtracted from every sample.
+
+use bench_runtime::{Measurement, Nanos, Sample};
+
+/// The cost the timing loop adds to every measurement, measured at start-up
+/// on an empty routine and subtracted from every sample by the analysis.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overhead {
+    /// Inside each sample, independent of its size: the two clock reads.
+    pub per_sample: Nanos,
+    /// Each iteration of the loop around the routine.
+    pub per_iter: Nanos,
+}
+
+impl Overhead {
+    pub const NONE: Overhead = Overhead {
+        per_sample: Nanos::ZERO,
+        per_iter: Nanos::ZERO,
+    };
+
+    /// The mean of `overheads` (several processes' own, `--forks`); `None`
+    /// for none.
+    pub fn mean(overheads: impl IntoIterator<Item = Overhead>) -> Option<Overhead> {
+        let (mut n, mut per_sample, mut per_iter) = (0.0, 0.0, 0.0);
+        for overhead in overheads {
+            n += 1.0;
+            per_sample += overhead.per_sample.0;
+            per_iter += overhead.per_iter.0;
+        }
+        (n > 0.0).then(|| Overhead {
+            per_sample: Nanos(per_sample / n),
+            per_iter: Nanos(per_iter / n),
+        })
+    }
+
+    /// A sample's time per iteration with the loop's cost taken out.
+    pub fn corrected_per_iter(&self, sample: &Sample) -> f64 {
+        (sample.elapsed.0 - self.per_sample.0) / sample.iters as f64 - self.per_iter.0
+    }
+
+    /// What relative figures (precision, spread) of an estimate are relative
+    /// to: the estimate itself, or the loop's own cost per iteration when the
+    /// body is cheaper than that (an empty body is judged against the loop,
+    /// not against a time near zero).
+    pub fn reference(&self, estimate: f64) -> f64 {
+        estimate.max(self.per_iter.0).max(f64::MIN_POSITIVE)
+    }
+}
+
+/// The loop's cost per iteration from a measurement of the empty routine
+/// taken in the run's own schedule: its block estimate (mean of per-slice
+/// medians) with the per-sample cost taken out.
+pub fn loop_overhead(empty: &Measurement, per_sample: Nanos) -> Overhead {
+    let values: Vec<f64> = empty
+        .samples
+        .iter()
+        .map(|s| (s.elapsed.0 - per_sample.0) / s.iters as f64)
+        .collect();
+    let per_iter =
+        super::block_estimate(&values, &empty.slice_starts).map_or(0.0, |e| e.estimate.max(0.0));
+    Overhead {
+        per_sample,
+        per_iter: Nanos(per_iter),
+    }
+}

@@ -1,0 +1,262 @@
+//! The inverse of the parser for the measuring settings: the command line
+//! of a `--forks` child, which must measure exactly as its parent would.
+//! Every [`Settings`] field is printed here; the property test below parses
+//! what this prints and must get the same settings back, so a field added to
+//! [`Settings`] and to the parser but forgotten here fails it.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use bench_runtime::TimerChoice;
+
+use super::values::percentage_text;
+use crate::settings::Settings;
+
+/// The command line of the child that measures benchmark `name` with
+/// `settings` and writes its JSON document to `output`. Selection, baseline
+/// and output flags are the parent's business and are not passed on.
+pub(crate) fn child_args(settings: &Settings, name: &str, output: &Path) -> Vec<OsString> {
+    let fixed = [
+        "--bench",
+        "--exact",
+        "--include-ignored",
+        "--color",
+        "never",
+        "--format",
+        "json",
+    ];
+    let mut argv: Vec<OsString> = fixed.iter().map(OsString::from).collect();
+    argv.extend(setting_args(settings).into_iter().map(OsString::from));
+    argv.push("--output".into());
+    argv.push(output.as_os_str().to_owned());
+    argv.push("--".into());
+    argv.push(name.into());
+    argv
+}
+
+/// The flags that say `settings`, field by field.
+fn setting_args(settings: &Settings) -> Vec<String> {
+    let Settings {
+        timer,
+        warm_up_time,
+        measure_time,
+        max_time,
+        min_samples,
+        precision,
+        schedule,
+        warm_up_window,
+        warm_up_cv,
+        counters,
+        pin,
+        cold,
+        seed,
+    } = *settings;
+    let mut argv = Vec::new();
+    let mut value = |flag: &str, value: Option<String>| {
+        if let Some(value) = value {
+            argv.push(flag.to_string());
+            argv.push(value);
+        }
+    };
+    let timer = timer.map(|timer| match timer {
+        TimerChoice::Auto => "auto".to_string(),
+        TimerChoice::Os => "os".to_string(),
+        TimerChoice::Cycles => "cycles".to_string(),
+    });
+    value("--timer", timer);
+    value("--warm-up-time", warm_up_time.map(|s| s.to_string()));
+    value("--measure-time", measure_time.map(|s| s.to_string()));
+    value("--max-time", max_time.map(|s| s.to_string()));
+    value("--min-samples", min_samples.map(|n| n.to_string()));
+    value("--precision", precision.map(percentage_text));
+    value("--schedule", schedule.map(|s| s.to_string()));
+    value("--warm-up-window", warm_up_window.map(|n| n.to_string()));
+    value("--warm-up-cv", warm_up_cv.map(percentage_text));
+    value("--pin", pin.map(|cpu| cpu.to_string()));
+    value("--seed", seed.map(|seed| seed.to_string()));
+    // Switches: only `true` can be said on a command line.
+    if counters == Some(true) {
+        argv.push("--counters".to_string());
+    }
+    if cold == Some(true) {
+        argv.push("--cold".to_string());
+    }
+    argv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{self, Action};
+    use crate::select::Ignored;
+    use crate::settings::{Schedule, MAX_COUNT, MAX_SECONDS};
+    use proptest::prelude::*;
+
+    fn child_of(settings: &Settings, name: &str) -> cli::Args {
+        cli::parse(child_args(settings, name, Path::new("o.json"))).unwrap()
+    }
+
+    #[test]
+    fn a_child_measures_one_benchmark_into_a_json_document() {
+        let child = child_of(&Settings::NONE, "kernels::fib/20");
+        assert_eq!(child.action, Action::Bench);
+        assert!(child.filter.exact);
+        assert_eq!(child.filter.patterns, ["kernels::fib/20"]);
+        assert_eq!(child.filter.ignored, Ignored::Include);
+        assert_eq!(child.output.format, cli::OutputFormat::Json);
+        assert_eq!(child.output.path.as_deref(), Some(Path::new("o.json")));
+        assert_eq!((child.baselines.save, child.forks), (None, None));
+    }
+
+    #[test]
+    fn a_child_measures_as_the_parent_would_and_nothing_else() {
+        let parent = cli::parse([
+            "--bench",
+            "--timer",
+            "os",
+            "--warm-up-time",
+            "0.05",
+            "--measure-time",
+            "0.7",
+            "--max-time",
+            "3",
+            "--min-samples",
+            "12",
+            "--precision",
+            "0.25",
+            "--schedule",
+            "sequential",
+            "--warm-up-window",
+            "7",
+            "--warm-up-cv",
+            "3",
+            "--seed",
+            "41",
+            "--counters",
+            "--pin",
+            "1",
+            "--cold",
+            "--forks",
+            "3",
+            "--save-baseline",
+            "main",
+            "--format",
+            "csv",
+            "-o",
+            "out.csv",
+            "--skip",
+            "slow",
+            "sort",
+        ])
+        .unwrap();
+        let child = child_of(&parent.settings, "kernels::sort/100");
+        // The parent's measurement settings, exactly.
+        assert_eq!(child.settings, parent.settings);
+        assert_eq!(child.settings.precision, Some(0.0025));
+        // That one benchmark, ignored or not; no skips, forks or baselines.
+        assert_eq!(child.filter.patterns, ["kernels::sort/100"]);
+        assert!(child.filter.skip.is_empty());
+        assert_eq!(child.filter.ignored, Ignored::Include);
+        assert_eq!(
+            (child.forks, child.baselines.save, child.baselines.compare),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn a_parent_with_defaults_starts_children_with_defaults() {
+        let parent = cli::parse(["--bench", "--forks", "2"]).unwrap();
+        let child = child_of(&parent.settings, "a");
+        assert_eq!(child.settings, parent.settings);
+    }
+
+    #[test]
+    fn a_name_that_looks_like_a_flag_stays_a_name() {
+        let child = child_of(&Settings::NONE, "--list");
+        assert_eq!(child.filter.patterns, ["--list"]);
+        assert_eq!(child.action, Action::Bench);
+    }
+
+    #[test]
+    fn percentages_that_do_not_multiply_back_exactly_still_round_trip() {
+        // 0.07 × 100 = 7.000000000000001 in binary floating point.
+        for fraction in [0.07, 0.0025, 0.03, 0.0, 1.0, 0.001] {
+            let settings = Settings {
+                precision: Some(fraction),
+                ..Settings::NONE
+            };
+            assert_eq!(child_of(&settings, "a").settings, settings);
+        }
+    }
+
+    /// A percentage as the parser makes it: a decimal percentage / 100.
+    fn fraction(zero_ok: bool) -> impl Strategy<Value = f64> {
+        let low = if zero_ok { 0.0 } else { f64::MIN_POSITIVE };
+        (low..=100.0f64).prop_map(|pct| pct / 100.0)
+    }
+
+    fn seconds(zero_ok: bool) -> impl Strategy<Value = f64> {
+        let low = if zero_ok { 0.0 } else { f64::MIN_POSITIVE };
+        low..=MAX_SECONDS
+    }
+
+    fn settings() -> impl Strategy<Value = Settings> {
+        let timer = prop_oneof![
+            Just(TimerChoice::Auto),
+            Just(TimerChoice::Os),
+            Just(TimerChoice::Cycles)
+        ];
+        let schedule = prop_oneof![Just(Schedule::Interleaved), Just(Schedule::Sequential)];
+        let switch = prop_oneof![Just(None), Just(Some(true))];
+        (
+            (
+                proptest::option::of(timer),
+                proptest::option::of(seconds(true)),
+                proptest::option::of(seconds(false)),
+                proptest::option::of(seconds(false)),
+                proptest::option::of(1..=MAX_COUNT),
+                proptest::option::of(fraction(true)),
+                proptest::option::of(schedule),
+            ),
+            (
+                proptest::option::of(2..=MAX_COUNT),
+                proptest::option::of(fraction(false)),
+                switch.clone(),
+                proptest::option::of(any::<usize>()),
+                switch,
+                proptest::option::of(any::<u64>()),
+            ),
+        )
+            .prop_map(
+                |(
+                    (timer, warm_up_time, measure_time, max_time, min_samples, precision, schedule),
+                    (warm_up_window, warm_up_cv, counters, pin, cold, seed),
+                )| Settings {
+                    timer,
+                    warm_up_time,
+                    measure_time,
+                    max_time,
+                    min_samples,
+                    precision,
+                    schedule,
+                    warm_up_window,
+                    warm_up_cv,
+                    counters,
+                    pin,
+                    cold,
+                    seed,
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        /// Parsing the child's command line gives back the parent's
+        /// settings, every field of them.
+        #[test]
+        fn parsing_the_child_command_line_gives_back_the_settings(settings in settings()) {
+            prop_assert_eq!(child_of(&settings, "bench").settings, settings);
+        }
+    }
+}

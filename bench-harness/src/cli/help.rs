@@ -1,0 +1,85 @@
+//! The text `--help` prints.
+
+/// The text `--help` prints.
+pub(crate) const HELP: &str = "\
+Usage: BENCH_BINARY [OPTIONS] [FILTER]...
+
+Runs the benchmarks whose full name contains any FILTER (all of them without
+one). Under `cargo bench` each is measured and reported; under
+`cargo test --benches` (no --bench flag) each body runs once as a smoke test.
+
+Selection:
+  FILTER                  substring of the full name (e.g. `arith::int_add`); several are OR-ed
+  --exact                 FILTER and --skip match the whole name, not a substring
+  --skip PATTERN          leave out names containing PATTERN (repeatable)
+  --ignored               run only #[benchmark(ignore)] benchmarks
+  --include-ignored       run ignored benchmarks too
+  --list                  print `NAME: benchmark` for each selected benchmark
+  --format terse          with --list: the names only, no count line
+
+Mode:
+  --bench                 measure (cargo bench passes this)
+  --test                  run each benchmark once and report pass/fail
+
+Measurement:
+  --timer auto|os|cycles  clock: auto (default) uses the cycle counter where it is
+                          usable (invariant TSC on x86_64), else the OS monotonic clock
+  --precision PCT         stop once the time's 95% confidence interval is within
+                          ±PCT% [default: 1]; 0 stops at --measure-time instead
+  --measure-time SECS     minimum measuring time per benchmark before the precision
+                          rule may stop it (with --precision 0: the budget) [default: 0.3]
+  --max-time SECS         hard bound per benchmark: set-up, calibration, warm-up and
+                          measurement [default: 2, or 3× warm-up + measure time if larger]
+  --min-samples N         samples to record before stopping [default: 10]
+  --warm-up-time SECS     cap on warm-up per benchmark, calibration included, set-up
+                          not [default: 0.1]
+  --warm-up-window N      samples in the rolling window that detects steady state [default: 10]
+  --warm-up-cv PCT        steady once the window's coefficient of variation is below
+                          PCT% [default: 5]
+  --schedule interleaved|sequential
+                          interleaved (default): rounds of short slices in a shuffled
+                          order, so every benchmark sees the same machine noise;
+                          sequential: each benchmark in one go
+  --seed N                seed of the interleaved shuffles [default: random, printed
+                          in the header]
+
+Output:
+  --format pretty|json|csv|markdown|bencher
+                          what the run writes [default: pretty, the colour table];
+                          bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`
+  -o, --output FILE       write the --format output to FILE (atomically); the table
+                          still goes to stdout
+  --details               percentiles, confidence intervals, warm-up and stop reason
+                          under each row
+  --flat                  one row per benchmark under its full name, instead of a
+                          tree by group, module, function and argument (for grep)
+  --complexity            fit O(1) … O(n³) over every benchmark with numeric args,
+                          not only those marked #[benchmark(complexity)]
+
+Machine:
+  --counters              hardware and software counters per iteration (cycles,
+                          instructions, branches, cache, page faults, context
+                          switches, task clock) where the kernel allows them
+  --pin CPU               run the measuring threads on CPU only, and say so
+  --cold                  evict the caches before each sample (a buffer larger than
+                          the last-level cache is walked, untimed): cold-cache figures
+  --forks N               measure each benchmark in N fresh processes of this binary,
+                          pool their samples and report the spread between processes
+                          (memory layout effects); a process that crashes fails only
+                          its benchmark. Takes about N times as long
+
+Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
+  --save-baseline NAME    save this run as baseline NAME (after comparing, if
+                          --baseline is given too)
+  --baseline NAME         compare this run with baseline NAME: change, 95% CI,
+                          p-values, effect size and a verdict per benchmark
+  --list-baselines        list the saved baselines
+  --noise-threshold PCT   changes whose whole 95% CI lies within ±PCT% are no change;
+                          a verdict needs the whole CI beyond it [default: 2]
+  --fail-on-regression    exit with code 1 when any benchmark regressed
+  --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
+  -h, --help              print this help
+
+Accepted for libtest compatibility and ignored: --nocapture, --show-output,
+-q/--quiet, --test-threads N.
+";

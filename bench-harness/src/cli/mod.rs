@@ -1,0 +1,696 @@
+//! Command line: libtest-compatible where libtest has the flag.
+//!
+//! `cargo bench` passes `--bench`; `cargo test --benches` passes nothing, and
+//! then every benchmark body runs once as a smoke test. [`parse`] reads the
+//! arguments into [`Args`], which the session splits once into the parts
+//! the stages below it take: the [`Filter`], the [`Settings`], and the
+//! output and baseline options. [`child_args`] is the inverse for the
+//! measuring settings: the command line of a `--forks` child.
+
+mod child;
+#[cfg(test)]
+mod fuzz;
+mod help;
+mod values;
+
+use std::ffi::OsString;
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use bench_runtime::TimerChoice;
+
+use crate::select::{Filter, Ignored};
+use crate::settings::{Schedule, Settings};
+
+pub(crate) use child::child_args;
+pub(crate) use help::HELP;
+use values::{bad_choice, baseline_name, choice, count, number, percentage, seconds, utf8};
+
+/// What the user asked for.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Args {
+    pub(crate) action: Action,
+    /// Which benchmarks: filters, `--exact`, `--skip`, `--ignored`.
+    pub(crate) filter: Filter,
+    pub(crate) list_format: ListFormat,
+    /// How to measure.
+    pub(crate) settings: Settings,
+    /// What the run shows and writes.
+    pub(crate) output: OutputOptions,
+    /// Saving and comparing baselines.
+    pub(crate) baselines: BaselineOptions,
+    /// `--forks N`: each benchmark is measured in N child processes.
+    pub(crate) forks: Option<usize>,
+}
+
+/// What the run shows and writes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct OutputOptions {
+    pub(crate) color: Color,
+    /// `--format`: what the measured run writes (to stdout, or `--output`).
+    pub(crate) format: OutputFormat,
+    /// `--output FILE`: the `--format` output goes there; stdout shows the table.
+    pub(crate) path: Option<PathBuf>,
+    /// `--details`: percentiles, intervals and warm-up under each row.
+    pub(crate) details: bool,
+    /// `--flat`: one row per benchmark under its full name, not a tree.
+    pub(crate) flat: bool,
+    /// `--complexity`: fit a growth class for every benchmark with numeric
+    /// `args`, not only those marked `complexity`.
+    pub(crate) complexity: bool,
+}
+
+/// Saving and comparing baselines.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct BaselineOptions {
+    /// `--save-baseline NAME`.
+    pub(crate) save: Option<String>,
+    /// `--baseline NAME`: compare with this saved run.
+    pub(crate) compare: Option<String>,
+    /// `--noise-threshold PCT` as a fraction: smaller changes are no change.
+    pub(crate) noise_threshold: f64,
+    /// `--fail-on-regression`: exit with 1 when any benchmark regressed.
+    pub(crate) fail_on_regression: bool,
+}
+
+impl Default for BaselineOptions {
+    fn default() -> Self {
+        BaselineOptions {
+            save: None,
+            compare: None,
+            noise_threshold: DEFAULT_NOISE_THRESHOLD,
+            fail_on_regression: false,
+        }
+    }
+}
+
+/// What a measured run writes (`--format`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum OutputFormat {
+    /// The colour table.
+    #[default]
+    Pretty,
+    Json,
+    Csv,
+    Markdown,
+    /// libtest's `test NAME ... bench: N ns/iter (+/- M)` lines.
+    Bencher,
+}
+
+impl OutputFormat {
+    const CHOICES: &'static str = "pretty, json, csv, markdown or bencher";
+}
+
+impl fmt::Display for OutputFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OutputFormat::Pretty => "pretty",
+            OutputFormat::Json => "json",
+            OutputFormat::Csv => "csv",
+            OutputFormat::Markdown => "markdown",
+            OutputFormat::Bencher => "bencher",
+        })
+    }
+}
+
+impl FromStr for OutputFormat {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Self, ()> {
+        [
+            OutputFormat::Pretty,
+            OutputFormat::Json,
+            OutputFormat::Csv,
+            OutputFormat::Markdown,
+            OutputFormat::Bencher,
+        ]
+        .into_iter()
+        .find(|format| format.to_string() == text)
+        .ok_or(())
+    }
+}
+
+/// The most processes `--forks` starts per benchmark.
+pub(crate) const MAX_FORKS: usize = 1000;
+
+/// The default `--noise-threshold`: changes under 2% count as no change.
+pub(crate) const DEFAULT_NOISE_THRESHOLD: f64 = 0.02;
+
+/// What the run does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Action {
+    /// `--bench`: measure and report.
+    Bench,
+    /// No `--bench` (as under `cargo test --benches`), or `--test`: run each
+    /// body once and report pass/fail.
+    #[default]
+    Test,
+    /// `--list`: print the selected names.
+    List,
+    /// `--help`.
+    Help,
+    /// `--list-baselines`.
+    ListBaselines,
+}
+
+/// `--list --format terse` drops the closing count line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum ListFormat {
+    #[default]
+    Pretty,
+    Terse,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Color {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl FromStr for Color {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Self, ()> {
+        match text {
+            "auto" => Ok(Color::Auto),
+            "always" => Ok(Color::Always),
+            "never" => Ok(Color::Never),
+            _ => Err(()),
+        }
+    }
+}
+
+/// `--timer`'s words.
+fn timer_choice(text: &str) -> Result<TimerChoice, ()> {
+    match text {
+        "auto" => Ok(TimerChoice::Auto),
+        "os" => Ok(TimerChoice::Os),
+        "cycles" => Ok(TimerChoice::Cycles),
+        _ => Err(()),
+    }
+}
+
+/// A command line the harness cannot run. Its `Display` is one line that
+/// names the flag and value and says what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CliError(String);
+
+impl fmt::Display for CliError {
+    /// One line, whatever the user typed: control characters in the echoed
+    /// values (a newline, found by the fuzz test) are escaped, `\n`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        write!(f, "; run with --help to see the flags")
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<lexopt::Error> for CliError {
+    fn from(error: lexopt::Error) -> Self {
+        CliError(match error {
+            lexopt::Error::UnexpectedOption(flag) => format!("unknown flag '{flag}'"),
+            lexopt::Error::MissingValue { option: Some(flag) } => format!("'{flag}' needs a value"),
+            lexopt::Error::NonUnicodeValue(value) => {
+                format!("argument {value:?} is not valid UTF-8")
+            }
+            lexopt::Error::UnexpectedValue { option, value } => {
+                format!("'{option}' takes no value, got {value:?}")
+            }
+            other => other.to_string(),
+        })
+    }
+}
+
+/// Parses the arguments after the program name.
+pub(crate) fn parse<I>(args: I) -> Result<Args, CliError>
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+{
+    use lexopt::prelude::*;
+
+    let mut parsed = Args::default();
+    let mut list = false;
+    let mut bench = false;
+    let mut help = false;
+    let mut list_baselines = false;
+    let mut format = None;
+    let mut parser = lexopt::Parser::from_args(args);
+    while let Some(arg) = parser.next()? {
+        let settings = &mut parsed.settings;
+        let output = &mut parsed.output;
+        let baselines = &mut parsed.baselines;
+        let filter = &mut parsed.filter;
+        match arg {
+            Value(pattern) => filter.patterns.push(utf8("a filter", pattern)?),
+            Long("exact") => filter.exact = true,
+            Long("skip") => filter.skip.push(utf8("--skip", parser.value()?)?),
+            Long("ignored") => filter.ignored = Ignored::Only,
+            Long("include-ignored") => filter.ignored = Ignored::Include,
+            Long("list") => list = true,
+            Long("format") => format = Some(utf8("--format", parser.value()?)?),
+            Long("bench") => bench = true,
+            Long("test") => bench = false,
+            Short('h') | Long("help") => help = true,
+            Long("color") | Long("colour") => {
+                output.color = choice("--color", parser.value()?, "auto, always or never")?
+            }
+            // Measuring settings: each has its inverse in `child.rs`.
+            Long("timer") => {
+                let text = utf8("--timer", parser.value()?)?;
+                settings.timer = Some(
+                    timer_choice(&text)
+                        .map_err(|()| bad_choice("--timer", &text, "auto, os or cycles"))?,
+                );
+            }
+            Long("warm-up-time") => {
+                settings.warm_up_time = Some(seconds("--warm-up-time", parser.value()?, true)?)
+            }
+            Long("measure-time") => {
+                settings.measure_time = Some(seconds("--measure-time", parser.value()?, false)?)
+            }
+            Long("max-time") => {
+                settings.max_time = Some(seconds("--max-time", parser.value()?, false)?)
+            }
+            Long("min-samples") => {
+                settings.min_samples = Some(count("--min-samples", parser.value()?)?)
+            }
+            Long("precision") => {
+                settings.precision = Some(percentage("--precision", parser.value()?, true)?)
+            }
+            Long("schedule") => {
+                settings.schedule = Some(choice("--schedule", parser.value()?, Schedule::CHOICES)?)
+            }
+            Long("warm-up-window") => {
+                let window = count("--warm-up-window", parser.value()?)?;
+                if window < 2 {
+                    return Err(CliError(format!(
+                        "--warm-up-window needs at least 2 samples to judge variation, got '{window}'"
+                    )));
+                }
+                settings.warm_up_window = Some(window);
+            }
+            Long("warm-up-cv") => {
+                settings.warm_up_cv = Some(percentage("--warm-up-cv", parser.value()?, false)?)
+            }
+            Long("counters") => settings.counters = Some(true),
+            Long("cold") => settings.cold = Some(true),
+            Long("pin") => {
+                settings.pin = Some(number(
+                    "--pin",
+                    parser.value()?,
+                    "a CPU number such as 0 (see `nproc`)",
+                )?)
+            }
+            Long("seed") => {
+                let what = format!("a whole number from 0 to {}", u64::MAX);
+                settings.seed = Some(number("--seed", parser.value()?, &what)?)
+            }
+            Long("details") => output.details = true,
+            Long("flat") => output.flat = true,
+            Long("complexity") => output.complexity = true,
+            Long("output") | Short('o') => {
+                let path = PathBuf::from(parser.value()?);
+                if path.as_os_str().is_empty() {
+                    return Err(CliError("--output needs a file name".into()));
+                }
+                output.path = Some(path);
+            }
+            Long("save-baseline") => {
+                baselines.save = Some(baseline_name("--save-baseline", parser.value()?)?)
+            }
+            Long("baseline") => {
+                baselines.compare = Some(baseline_name("--baseline", parser.value()?)?)
+            }
+            Long("list-baselines") => list_baselines = true,
+            Long("noise-threshold") => {
+                baselines.noise_threshold = percentage("--noise-threshold", parser.value()?, true)?
+            }
+            Long("fail-on-regression") => baselines.fail_on_regression = true,
+            Long("forks") => {
+                let text = utf8("--forks", parser.value()?)?;
+                parsed.forks = Some(match text.trim().parse::<usize>() {
+                    Ok(n) if (1..=MAX_FORKS).contains(&n) => n,
+                    _ => {
+                        return Err(CliError(format!(
+                        "--forks needs a number of processes from 1 to {MAX_FORKS}, got '{text}'"
+                    )))
+                    }
+                });
+            }
+            // libtest flags with no meaning here.
+            Long("nocapture") | Long("show-output") | Short('q') | Long("quiet") => {}
+            Long("test-threads") => {
+                count("--test-threads", parser.value()?)?;
+            }
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+
+    if let Some(format) = format {
+        match (list, format.as_str()) {
+            (true, "terse") => parsed.list_format = ListFormat::Terse,
+            (true, "pretty") => parsed.list_format = ListFormat::Pretty,
+            (true, other) => {
+                return Err(bad_choice("--format", other, "pretty or terse with --list"))
+            }
+            (false, "terse") => return Err(CliError("'--format terse' goes with --list".into())),
+            (false, other) => {
+                parsed.output.format = other
+                    .parse()
+                    .map_err(|()| bad_choice("--format", other, OutputFormat::CHOICES))?
+            }
+        }
+    }
+    if parsed.baselines.fail_on_regression && parsed.baselines.compare.is_none() {
+        return Err(CliError(
+            "--fail-on-regression needs --baseline NAME to compare with".into(),
+        ));
+    }
+    let measuring_flag = [
+        (parsed.forks.is_some(), "--forks"),
+        (parsed.output.path.is_some(), "--output"),
+        (parsed.baselines.save.is_some(), "--save-baseline"),
+        (parsed.baselines.compare.is_some(), "--baseline"),
+    ]
+    .into_iter()
+    .find(|(given, _)| *given);
+    if let Some((_, flag)) = measuring_flag {
+        if list || list_baselines {
+            return Err(CliError(format!(
+                "{flag} goes with a measured run, not with --list or --list-baselines"
+            )));
+        }
+        if !bench && !help {
+            return Err(CliError(format!(
+                "{flag} goes with a measured run: add --bench (as `cargo bench` does); \
+                 without it each benchmark only runs once as a test"
+            )));
+        }
+    }
+    parsed.action = if help {
+        Action::Help
+    } else if list_baselines {
+        Action::ListBaselines
+    } else if list {
+        Action::List
+    } else if bench {
+        Action::Bench
+    } else {
+        Action::Test
+    };
+    Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_mentions_every_flag_the_parser_accepts() {
+        let source = include_str!("mod.rs");
+        let mut flags = 0;
+        for piece in source.split("Long(\"").skip(1) {
+            let name = &piece[..piece.find('"').unwrap()];
+            // `--colour` is `--color`'s British spelling.
+            if name != "colour" {
+                let flag = format!("--{name}");
+                assert!(HELP.contains(&flag), "--help lacks {flag}");
+                flags += 1;
+            }
+        }
+        assert!(flags > 30, "found only {flags} flags in the parser");
+    }
+
+    fn parse_ok(args: &[&str]) -> Args {
+        parse(args.iter().copied()).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    }
+
+    fn parse_err(args: &[&str]) -> String {
+        parse(args.iter().copied()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn no_bench_flag_means_smoke_test() {
+        assert_eq!(parse_ok(&[]).action, Action::Test);
+        assert_eq!(parse_ok(&["--bench"]).action, Action::Bench);
+        assert_eq!(parse_ok(&["--bench", "--test"]).action, Action::Test);
+    }
+
+    #[test]
+    fn positional_arguments_are_filters() {
+        let args = parse_ok(&["fib", "--bench", "sort"]);
+        assert_eq!(args.filter.patterns, ["fib", "sort"]);
+    }
+
+    #[test]
+    fn skip_is_repeatable() {
+        let args = parse_ok(&["--skip", "a", "--skip=b"]);
+        assert_eq!(args.filter.skip, ["a", "b"]);
+    }
+
+    #[test]
+    fn list_and_help_win_over_bench() {
+        assert_eq!(parse_ok(&["--bench", "--list"]).action, Action::List);
+        assert_eq!(parse_ok(&["--bench", "--help"]).action, Action::Help);
+        assert_eq!(parse_ok(&["-h"]).action, Action::Help);
+    }
+
+    #[test]
+    fn list_terse_format() {
+        let args = parse_ok(&["--list", "--format", "terse"]);
+        assert_eq!(args.list_format, ListFormat::Terse);
+    }
+
+    #[test]
+    fn libtest_flags_are_accepted_and_ignored() {
+        let args = parse_ok(&["--nocapture", "--show-output", "-q", "--test-threads", "2"]);
+        assert_eq!(args, Args::default());
+    }
+
+    #[test]
+    fn budgets_and_timer_are_parsed() {
+        let args = parse_ok(&[
+            "--warm-up-time",
+            "0",
+            "--measure-time=0.25",
+            "--max-time",
+            "3",
+            "--min-samples",
+            "20",
+            "--timer",
+            "os",
+            "--color",
+            "never",
+        ]);
+        assert_eq!(args.settings.warm_up_time, Some(0.0));
+        assert_eq!(args.settings.measure_time, Some(0.25));
+        assert_eq!(args.settings.max_time, Some(3.0));
+        assert_eq!(args.settings.min_samples, Some(20));
+        assert_eq!(args.settings.timer, Some(TimerChoice::Os));
+        assert_eq!(args.output.color, Color::Never);
+    }
+
+    #[test]
+    fn bad_input_is_one_line_naming_the_flag_and_value() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["--frobnicate"], "unknown flag '--frobnicate'"),
+            (&["--measure-time"], "'--measure-time' needs a value"),
+            (
+                &["--measure-time", "abc"],
+                "--measure-time needs a number of seconds such as 0.5, got 'abc'",
+            ),
+            (
+                &["--measure-time", "-1"],
+                "--measure-time must be more than 0",
+            ),
+            (
+                &["--measure-time", "0"],
+                "--measure-time must be more than 0",
+            ),
+            (
+                &["--measure-time", "NaN"],
+                "--measure-time must be more than 0",
+            ),
+            (
+                &["--measure-time", "1e9"],
+                "at most 86400 seconds, got '1e9'",
+            ),
+            (&["--warm-up-time", "-0.5"], "--warm-up-time must be 0"),
+            (
+                &["--min-samples", "0"],
+                "--min-samples needs a whole number from 1 to 10000000, got '0'",
+            ),
+            (&["--min-samples", "2.5"], "got '2.5'"),
+            (
+                &["--timer", "tsc"],
+                "--timer must be auto, os or cycles, got 'tsc'",
+            ),
+            (
+                &["--color", "sometimes"],
+                "--color must be auto, always or never, got 'sometimes'",
+            ),
+            (
+                &["--format", "yaml"],
+                "--format must be pretty, json, csv, markdown or bencher, got 'yaml'",
+            ),
+            (&["--format", "terse"], "'--format terse' goes with --list"),
+            (
+                &["--list", "--format", "json"],
+                "--format must be pretty or terse with --list",
+            ),
+            (
+                &["--list", "--format", "xml"],
+                "--format must be pretty or terse with --list, got 'xml'",
+            ),
+            (
+                &["--save-baseline", "../etc"],
+                "--save-baseline '../etc' is not a baseline name",
+            ),
+            (&["--baseline", ""], "--baseline '' is not a baseline name"),
+            (&["--baseline", "a b"], "is not a baseline name"),
+            (
+                &["--fail-on-regression"],
+                "--fail-on-regression needs --baseline NAME",
+            ),
+            (
+                &["--baseline", "main"],
+                "--baseline goes with a measured run: add --bench",
+            ),
+            (
+                &["--format", "json", "-o", "x.json"],
+                "--output goes with a measured run: add --bench",
+            ),
+            (
+                &["--list", "--save-baseline", "x"],
+                "--save-baseline goes with a measured run",
+            ),
+            (&["--output", ""], "--output needs a file name"),
+            (
+                &["--noise-threshold", "-2"],
+                "--noise-threshold must be a percentage from 0",
+            ),
+            (
+                &["--pin", "first"],
+                "--pin needs a CPU number such as 0 (see `nproc`), got 'first'",
+            ),
+            (&["--pin", "-1"], "--pin needs a CPU number"),
+            (&["--exact=yes"], "'--exact' takes no value"),
+            (
+                &["--precision", "-1"],
+                "--precision must be a percentage from 0 up to 100, got '-1'",
+            ),
+            (
+                &["--precision", "fine"],
+                "--precision needs a percentage such as 1 or 0.5, got 'fine'",
+            ),
+            (
+                &["--warm-up-cv", "0"],
+                "--warm-up-cv must be a percentage more than 0",
+            ),
+            (
+                &["--warm-up-window", "1"],
+                "--warm-up-window needs at least 2 samples",
+            ),
+            (
+                &["--schedule", "random"],
+                "--schedule must be interleaved or sequential, got 'random'",
+            ),
+            (&["--seed", "-4"], "--seed needs a whole number from 0 to"),
+        ];
+        for (args, expected) in cases {
+            let message = parse_err(args);
+            assert!(message.contains(expected), "{args:?}: {message}");
+            assert!(
+                message.ends_with("run with --help to see the flags"),
+                "{message}"
+            );
+            assert!(!message.contains('\n'), "{message}");
+        }
+    }
+
+    #[test]
+    fn statistics_flags_are_parsed_as_fractions() {
+        let args = parse_ok(&[
+            "--precision",
+            "0.5%",
+            "--warm-up-cv",
+            "2",
+            "--warm-up-window",
+            "20",
+            "--schedule",
+            "sequential",
+            "--seed",
+            "7",
+            "--details",
+        ]);
+        assert_eq!(args.settings.precision, Some(0.005));
+        assert_eq!(args.settings.warm_up_cv, Some(0.02));
+        assert_eq!(args.settings.warm_up_window, Some(20));
+        assert_eq!(args.settings.schedule, Some(Schedule::Sequential));
+        assert_eq!(args.settings.seed, Some(7));
+        assert!(args.output.details);
+        assert_eq!(
+            parse_ok(&["--precision", "0"]).settings.precision,
+            Some(0.0)
+        );
+    }
+
+    #[test]
+    fn output_and_baseline_flags() {
+        let args = parse_ok(&[
+            "--bench",
+            "--format",
+            "json",
+            "-o",
+            "out.json",
+            "--save-baseline",
+            "main",
+            "--baseline",
+            "v1.2",
+            "--noise-threshold",
+            "5",
+            "--fail-on-regression",
+        ]);
+        assert_eq!(args.output.format, OutputFormat::Json);
+        assert_eq!(args.output.path, Some(PathBuf::from("out.json")));
+        assert_eq!(args.baselines.save.as_deref(), Some("main"));
+        assert_eq!(args.baselines.compare.as_deref(), Some("v1.2"));
+        assert_eq!(args.baselines.noise_threshold, 0.05);
+        assert!(args.baselines.fail_on_regression);
+        assert_eq!(
+            parse_ok(&["--list-baselines"]).action,
+            Action::ListBaselines
+        );
+    }
+
+    #[test]
+    fn control_characters_in_a_value_stay_on_one_line() {
+        let error = parse(["--format", "a\nb\u{7}"].iter().copied()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "--format must be pretty, json, csv, markdown or bencher, got 'a\\nb\\u{7}'; \
+             run with --help to see the flags"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_filter_is_an_error() {
+        use std::os::unix::ffi::OsStringExt;
+        let arg = OsString::from_vec(vec![b'f', 0xff]);
+        let message = parse(vec![arg]).unwrap_err().to_string();
+        assert!(message.contains("not valid UTF-8"), "{message}");
+    }
+}

@@ -1,0 +1,73 @@
+//! Why a benchmark did not produce a result, and the capture of panics in
+//! user code (bodies, `args` expressions) that turns them into one.
+
+use std::cell::{Cell, RefCell};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Once;
+
+/// Why a benchmark did not produce a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub message: String,
+    /// `file:line:column` of the panic, when it was one.
+    pub location: Option<String>,
+}
+
+/// Runs user code (a body, an `args` expression), turning a panic into a
+/// [`Failure`] with its message and location instead of printing it.
+pub fn catching_panics<T>(f: impl FnOnce() -> T) -> Result<T, Failure> {
+    install_panic_hook();
+    CAPTURING.with(|c| c.set(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    CAPTURING.with(|c| c.set(false));
+    result.map_err(|payload| {
+        LAST_PANIC
+            .with(|last| last.borrow_mut().take())
+            .unwrap_or_else(|| Failure {
+                message: panic_message(payload.as_ref()),
+                location: None,
+            })
+    })
+}
+
+thread_local! {
+    /// The message and location of the last panic on this thread, recorded by
+    /// the hook so the report can show them in place of a backtrace.
+    static LAST_PANIC: RefCell<Option<Failure>> = const { RefCell::new(None) };
+    /// Set while a benchmark body runs on this thread: its panics are
+    /// recorded for the report; any other panic goes to the previous hook.
+    static CAPTURING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Replaces the default panic output of benchmark bodies (a message and a
+/// backtrace hint on stderr, in the middle of the table) with a record the
+/// report prints. Panics elsewhere (in the harness, in threads a benchmark
+/// starts) still reach the previous hook.
+fn install_panic_hook() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !CAPTURING.with(Cell::get) {
+                return previous(info);
+            }
+            let failure = Failure {
+                message: panic_message(info.payload()),
+                location: info
+                    .location()
+                    .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())),
+            };
+            LAST_PANIC.with(|last| *last.borrow_mut() = Some(failure));
+        }));
+    });
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "the benchmark panicked with a non-string payload".to_string()
+    }
+}

@@ -1,0 +1,144 @@
+//! Running benchmarks: once as a smoke test, or measured on a schedule.
+//!
+//! Measured benchmarks each run on a worker thread of their own that blocks
+//! between slices, so the scheduler can hand out slices in any order while
+//! every benchmark keeps its set-up state. Exactly one thread runs at a time:
+//! the scheduler waits for a worker's reply before starting the next.
+//!
+//! - `Sequential`: each benchmark runs to completion in one slice.
+//! - `Interleaved`: rounds in which every unfinished benchmark takes one slice,
+//!   in a freshly shuffled order, so all of them see the same mix of the
+//!   machine's noise episodes instead of each inheriting one episode.
+//!
+//! Each body runs inside `catch_unwind`, so one that panics (in set-up or in
+//! its routine) is reported as failed and the run goes on.
+
+mod schedule;
+mod slices;
+
+use std::sync::{Arc, Mutex};
+
+use bench_runtime::{Bencher, Clock, Driver, Nanos, Routine, SamplerConfig, Throughput};
+
+use crate::failure::catching_panics;
+use crate::registry::Benchmark;
+pub use schedule::measure;
+pub use slices::PrecisionCheck;
+
+// Old homes, until the reporters import from the new ones.
+pub use crate::analysis::Overhead;
+pub use crate::failure::Failure;
+pub use crate::settings::Schedule;
+
+/// One benchmark to measure.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub bench: Benchmark,
+    pub config: SamplerConfig,
+    /// The precision rule's target: the relative half-width of the
+    /// headline's 95% CI (`--precision`, or the attribute's `precision`).
+    pub precision: f64,
+    /// Members of one A/B group (a group with a `baseline`) share a number:
+    /// they are measured round by round, one sample each per round.
+    pub paired_group: Option<usize>,
+    /// Read hardware and software counters around each sample.
+    pub counters: bool,
+}
+
+/// Settings every job shares.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub schedule: Schedule,
+    pub clock: Clock,
+    /// Interleaved: measurement time of one slice.
+    pub slice: Nanos,
+    /// Seeds the shuffles; printed so a run's order can be repeated.
+    pub seed: u64,
+    /// Subtracted by the precision rule as by the analysis.
+    pub overhead: Overhead,
+    /// `--pin`: every worker thread runs on this CPU.
+    pub pin: Option<usize>,
+    /// `--cold`: the buffer walked before each sample, one for the whole run
+    /// (only one benchmark runs at a time).
+    pub cold: Option<Arc<Mutex<Vec<u8>>>>,
+}
+
+/// For a member of an A/B group: round `r` of the group recorded sample
+/// `log[r]` of this member (`None`: no sample that round, e.g. still warming
+/// up). Samples of different members in the same round are paired.
+pub type RoundLog = Vec<Option<usize>>;
+
+/// Rounds of an A/B group that make one block of each member's headline.
+pub const ROUNDS_PER_BLOCK: usize = 10;
+
+/// Runs the body once, with one iteration of its routine.
+pub fn run_once(bench: &Benchmark, clock: Clock) -> Result<(), Failure> {
+    struct Once;
+    impl Driver for Once {
+        fn drive(&mut self, routine: &mut Routine<'_>) {
+            routine(1);
+        }
+    }
+    call(bench, &mut Once, clock).map(|_| ())
+}
+
+/// Measures the timing loop's own cost with an empty routine, through the
+/// same [`Bencher::iter`] path a user's benchmark takes.
+pub fn measure_overhead(clock: Clock, floor: Nanos) -> Overhead {
+    struct Probe {
+        floor: Nanos,
+        overhead: Overhead,
+    }
+    impl Driver for Probe {
+        fn drive(&mut self, routine: &mut Routine<'_>) {
+            let mut empty: Vec<f64> = (0..1001).map(|_| routine(0).0).collect();
+            let per_sample = median(&mut empty);
+            let mut iters = 1;
+            while routine(iters).0 < self.floor.0 && iters < 1 << 40 {
+                iters *= 2;
+            }
+            let mut per_iter: Vec<f64> = (0..101)
+                .map(|_| (routine(iters).0 - per_sample) / iters as f64)
+                .collect();
+            self.overhead = Overhead {
+                per_sample: Nanos(per_sample),
+                per_iter: Nanos(median(&mut per_iter).max(0.0)),
+            };
+        }
+    }
+    let mut probe = Probe {
+        floor,
+        overhead: Overhead::NONE,
+    };
+    Bencher::new(&mut probe, clock).iter(|| ());
+    probe.overhead
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    crate::analysis::percentile(values, 50.0)
+}
+
+/// Runs the body, and returns the throughput it set with
+/// `Bencher::throughput`.
+fn call(
+    bench: &Benchmark,
+    driver: &mut dyn Driver,
+    clock: Clock,
+) -> Result<Option<Throughput>, Failure> {
+    if let Some(failure) = &bench.args_failed {
+        return Err(failure.clone());
+    }
+    let mut bencher = Bencher::new(driver, clock);
+    catching_panics(|| bench.run(&mut bencher))?;
+    if bencher.has_iterated() {
+        Ok(bencher.throughput_set())
+    } else {
+        Err(Failure {
+            message: "the benchmark returned without calling Bencher::iter; \
+                      call b.iter(|| ...) once with the code to measure"
+                .to_string(),
+            location: Some(format!("{}:{}", bench.entry.file, bench.entry.line)),
+        })
+    }
+}

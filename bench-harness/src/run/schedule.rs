@@ -1,0 +1,255 @@
+//! The scheduler: one worker thread per benchmark, slices handed out in
+//! sequence or in shuffled rounds, A/B groups sampled round by round.
+
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+
+use bench_runtime::{Measurement, Nanos, Sampler};
+
+use super::slices::{Command, PrecisionCheck, Reply, Slices};
+use super::{call, Job, Plan, RoundLog, ROUNDS_PER_BLOCK};
+use crate::failure::Failure;
+use crate::instruments::{Extras, Instruments};
+use crate::settings::Schedule;
+
+/// Measures the jobs as the plan's schedule says and calls `done(index,
+/// result, round log)` as each finishes (in completion order, not job
+/// order; the round log only for members of A/B groups).
+///
+/// A/B groups are one unit of the schedule whatever the schedule: in each of
+/// their rounds every member takes one sample, in a shuffled order, so the
+/// machine's drift hits all members alike and their samples pair up.
+pub fn measure(
+    jobs: &[Job],
+    plan: &Plan,
+    mut done: impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),
+) {
+    let mut rng = fastrand::Rng::with_seed(plan.seed);
+    let units = units(jobs);
+    match plan.schedule {
+        Schedule::Sequential => {
+            for unit in units {
+                let mut unit = Unit::spawn(unit, jobs, plan);
+                while !unit.step(Nanos(f64::INFINITY), &mut rng, &mut done) {}
+            }
+        }
+        Schedule::Interleaved => {
+            // Every unit is live for the whole run, so that each sees the
+            // same mix of the machine's states as the hidden jobs (the loop
+            // overhead, the machine reference) measured alongside; the cost
+            // is that every benchmark's set-up stays alive until the end.
+            let mut live: Vec<Unit> = units
+                .into_iter()
+                .map(|unit| Unit::spawn(unit, jobs, plan))
+                .collect();
+            while !live.is_empty() {
+                rng.shuffle(&mut live);
+                live.retain_mut(|unit| !unit.step(plan.slice, &mut rng, &mut done));
+            }
+        }
+    }
+}
+
+/// The jobs grouped into units of the schedule: each paired group's
+/// members together, every other job alone.
+fn units(jobs: &[Job]) -> Vec<Vec<usize>> {
+    let mut units: Vec<Vec<usize>> = Vec::new();
+    let mut group_unit: Vec<(usize, usize)> = Vec::new();
+    for (index, job) in jobs.iter().enumerate() {
+        match job.paired_group {
+            None => units.push(vec![index]),
+            Some(group) => match group_unit.iter().find(|(g, _)| *g == group) {
+                Some(&(_, unit)) => units[unit].push(index),
+                None => {
+                    group_unit.push((group, units.len()));
+                    units.push(vec![index]);
+                }
+            },
+        }
+    }
+    units
+}
+
+/// A unit of the schedule: one benchmark, or the members of an A/B group.
+enum Unit {
+    Single(usize, Worker),
+    Group { members: Vec<Member>, round: usize },
+}
+
+struct Member {
+    index: usize,
+    worker: Worker,
+    recorded: usize,
+    log: RoundLog,
+    finished: bool,
+}
+
+impl Unit {
+    fn spawn(indices: Vec<usize>, jobs: &[Job], plan: &Plan) -> Unit {
+        let spawn = |i: usize| Worker::spawn(jobs[i].clone(), plan);
+        if jobs[indices[0]].paired_group.is_none() {
+            return Unit::Single(indices[0], spawn(indices[0]));
+        }
+        let members = indices
+            .into_iter()
+            .map(|index| Member {
+                index,
+                worker: spawn(index),
+                recorded: 0,
+                log: RoundLog::new(),
+                finished: false,
+            })
+            .collect();
+        Unit::Group { members, round: 0 }
+    }
+
+    /// Runs one slice (a single benchmark) or one round (a group); true when
+    /// the unit is finished.
+    fn step(
+        &mut self,
+        slice: Nanos,
+        rng: &mut fastrand::Rng,
+        done: &mut impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),
+    ) -> bool {
+        match self {
+            Unit::Single(index, worker) => match worker.run_slice(slice, true) {
+                Slice::Paused { .. } => false,
+                Slice::Finished(result) => {
+                    done(*index, *result, None);
+                    true
+                }
+            },
+            Unit::Group { members, round } => {
+                rng.shuffle(members);
+                let new_block = *round % ROUNDS_PER_BLOCK == 0;
+                for member in members.iter_mut().filter(|m| !m.finished) {
+                    // A zero-length slice records exactly one sample.
+                    match member.worker.run_slice(Nanos::ZERO, new_block) {
+                        Slice::Paused { recorded } => {
+                            member
+                                .log
+                                .push((recorded > member.recorded).then(|| recorded - 1));
+                            member.recorded = recorded;
+                        }
+                        Slice::Finished(result) => {
+                            let result = *result;
+                            let recorded = result.as_ref().map_or(0, |(m, _)| m.samples.len());
+                            member
+                                .log
+                                .push((recorded > member.recorded).then(|| recorded - 1));
+                            member.finished = true;
+                            done(member.index, result, Some(std::mem::take(&mut member.log)));
+                        }
+                    }
+                }
+                *round += 1;
+                members.iter().all(|m| m.finished)
+            }
+        }
+    }
+}
+
+/// What a slice ended with.
+enum Slice {
+    /// The benchmark paused, having recorded this many samples so far.
+    Paused {
+        recorded: usize,
+    },
+    Finished(Box<Result<(Measurement, Extras), Failure>>),
+}
+
+/// A benchmark on its own thread, waiting for slices.
+struct Worker {
+    commands: Sender<Command>,
+    replies: Receiver<Reply>,
+    // Dropping an unfinished worker closes `commands`; the thread then
+    // abandons its sampler and exits. A finished one is joined, so its
+    // teardown does not overlap the next benchmark's slice.
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Worker {
+    fn spawn(job: Job, plan: &Plan) -> Worker {
+        let (commands, inbox) = mpsc::channel();
+        let (outbox, replies) = mpsc::channel();
+        let clock = plan.clock;
+        let precision = PrecisionCheck::new(job.precision, plan.overhead);
+        let (pin, cold) = (plan.pin, plan.cold.clone());
+        let thread = thread::Builder::new()
+            .name(job.bench.entry.name.replace('\0', "?"))
+            // As much stack as the main thread has: benchmarks may recurse.
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let Ok(Command::Run { slice, .. }) = inbox.recv() else {
+                    return;
+                };
+                if let Some(cpu) = pin {
+                    if let Err(message) = bench_runtime::affinity::pin_current_thread(cpu) {
+                        let failure = Failure {
+                            message,
+                            location: None,
+                        };
+                        let _ = outbox.send(Reply::Finished(Box::new(Err(failure))));
+                        return;
+                    }
+                }
+                let instruments = Instruments::open(job.counters, cold);
+                let mut driver = Slices {
+                    sampler: Sampler::new(job.config),
+                    clock,
+                    started: clock.start(),
+                    slice,
+                    inbox,
+                    outbox: outbox.clone(),
+                    precision,
+                    instruments,
+                };
+                let result = call(&job.bench, &mut driver, clock).map(|throughput| {
+                    // A body that returned early (or panicked) leaves its
+                    // sampler unfinished; a finished one always is.
+                    driver.sampler.abandon();
+                    let measurement = driver
+                        .sampler
+                        .finish()
+                        .expect("an abandoned sampler is done");
+                    let mut extras = driver.instruments.extras;
+                    extras.throughput = throughput;
+                    (measurement, extras)
+                });
+                let _ = outbox.send(Reply::Finished(Box::new(result)));
+            })
+            .expect("the OS starts a benchmark thread");
+        Worker {
+            commands,
+            replies,
+            thread: Some(thread),
+        }
+    }
+
+    /// Lets the worker measure for `slice`.
+    fn run_slice(&mut self, slice: Nanos, new_block: bool) -> Slice {
+        let lost = || {
+            Slice::Finished(Box::new(Err(Failure {
+                message: "the benchmark thread stopped without a result".into(),
+                location: None,
+            })))
+        };
+        if self
+            .commands
+            .send(Command::Run { slice, new_block })
+            .is_err()
+        {
+            return lost();
+        }
+        match self.replies.recv() {
+            Ok(Reply::Paused { recorded }) => Slice::Paused { recorded },
+            Ok(Reply::Finished(result)) => {
+                if let Some(thread) = self.thread.take() {
+                    let _ = thread.join();
+                }
+                Slice::Finished(result)
+            }
+            Err(_) => lost(),
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! A worker's side of the schedule: its sampler run slice by slice, and the
+//! precision stopping rule applied at slice ends.
+
+use std::sync::mpsc::{Receiver, Sender};
+
+use bench_runtime::{Clock, Driver, Measurement, Nanos, Routine, Sample, Sampler};
+
+use crate::analysis::{self, Overhead};
+use crate::failure::Failure;
+use crate::instruments::{Extras, Instruments};
+
+pub(super) enum Command {
+    /// Measure for this long, then pause (or finish). `new_block`: this
+    /// slice starts a new block of the headline (and may re-warm).
+    Run { slice: Nanos, new_block: bool },
+}
+
+pub(super) enum Reply {
+    Paused { recorded: usize },
+    Finished(Box<Result<(Measurement, Extras), Failure>>),
+}
+
+/// The worker's side: runs its sampler slice by slice.
+pub(super) struct Slices {
+    pub(super) sampler: Sampler,
+    pub(super) clock: Clock,
+    /// When the body started: set-up time counts against `max_time`.
+    pub(super) started: bench_runtime::Ticks,
+    pub(super) slice: Nanos,
+    pub(super) inbox: Receiver<Command>,
+    pub(super) outbox: Sender<Reply>,
+    pub(super) precision: PrecisionCheck,
+    pub(super) instruments: Instruments,
+}
+
+impl Driver for Slices {
+    fn drive(&mut self, routine: &mut Routine<'_>) {
+        let clock = self.clock;
+        let now = || clock.elapsed(bench_runtime::Ticks(0), clock.start());
+        self.sampler
+            .charge(clock.elapsed(self.started, clock.start()));
+        loop {
+            let slice_start = now();
+            self.instruments.slice_started();
+            run_slice(
+                &mut self.sampler,
+                routine,
+                &mut || now(),
+                self.slice,
+                &mut self.precision,
+                &mut self.instruments,
+            );
+            self.instruments.slice_ended(now() - slice_start);
+            let recorded = self.sampler.samples().len();
+            if self.sampler.is_done() || self.outbox.send(Reply::Paused { recorded }).is_err() {
+                return;
+            }
+            match self.inbox.recv() {
+                Ok(Command::Run { slice, new_block }) => {
+                    self.slice = slice;
+                    if new_block {
+                        self.sampler.resume();
+                    }
+                }
+                Err(_) => return self.sampler.abandon(),
+            }
+        }
+    }
+}
+
+/// Runs samples until the sampler is done or `slice` of wall time is spent
+/// (a slice that is measuring ends only once it has recorded a sample), and
+/// applies the precision rule: at the end of a bounded slice, so the last
+/// block is whole, or as the sample count grows in an unbounded one. `now`
+/// reads the wall clock (a fake one in tests).
+fn run_slice(
+    sampler: &mut Sampler,
+    routine: &mut Routine<'_>,
+    now: &mut dyn FnMut() -> Nanos,
+    slice: Nanos,
+    precision: &mut PrecisionCheck,
+    instruments: &mut Instruments,
+) {
+    let bounded = slice.0.is_finite();
+    let recorded_before = sampler.samples().len();
+    let start = now();
+    let mut before = start;
+    while let Some(iters) = sampler.next_iters() {
+        if bench_runtime::signal::interrupted() {
+            // Ctrl-C: stop at this sample boundary with what is recorded.
+            sampler.abandon();
+            break;
+        }
+        let samples_before = sampler.samples().len();
+        instruments.sample_starting();
+        let routine_start = now();
+        let elapsed = routine(iters);
+        // Read before anything else runs: the harness's own work (the
+        // sampler growing its sample list) must not count as the benchmark's.
+        let reading = instruments.sample_done();
+        let after = now();
+        sampler.spend(routine_start - before);
+        sampler.record(elapsed, after - routine_start);
+        instruments.account(reading, iters, sampler.samples().len() > samples_before);
+        let recorded = sampler.samples().len() > recorded_before;
+        if bounded {
+            if (after - start).0 >= slice.0 && (recorded || !sampler.is_measuring()) {
+                precision.apply(sampler);
+                break;
+            }
+        } else {
+            precision.apply(sampler);
+        }
+        // The check's own sorting is not part of the next sample's cost.
+        before = now();
+    }
+}
+
+/// The precision stopping rule: the 95% confidence interval of the headline
+/// (the mean of per-slice medians, see [`analysis::block_estimate`]) must be
+/// narrower than `target` relative to the headline, or to the loop's own
+/// cost per iteration when the body is cheaper than that (an empty body can
+/// be precise too). Checked when the sample count has grown by a tenth since
+/// the last check, so the sorting stays a small share of the run.
+#[derive(Debug, Clone)]
+pub struct PrecisionCheck {
+    target: f64,
+    overhead: Overhead,
+    next_at: usize,
+    /// The last relative half-width computed.
+    pub last: Option<f64>,
+}
+
+impl PrecisionCheck {
+    pub fn new(target: f64, overhead: Overhead) -> PrecisionCheck {
+        PrecisionCheck {
+            target,
+            overhead,
+            next_at: 0,
+            last: None,
+        }
+    }
+
+    /// Stops `sampler` if it waits on this rule, the check is due and the
+    /// estimate is precise.
+    fn apply(&mut self, sampler: &mut Sampler) {
+        if sampler.wants_precision_check()
+            && sampler.samples().len() >= self.next_at
+            && self.check(sampler.samples(), sampler.slice_starts())
+        {
+            sampler.stop_precise();
+        }
+    }
+
+    /// True when the samples, cut into blocks at `slice_starts`, pin the
+    /// headline down to the target.
+    pub fn check(&mut self, samples: &[Sample], slice_starts: &[usize]) -> bool {
+        self.next_at = samples.len() + (samples.len() / 10).max(1);
+        let values: Vec<f64> = samples
+            .iter()
+            .map(|s| self.overhead.corrected_per_iter(s))
+            .collect();
+        let half_width = analysis::block_estimate(&values, slice_starts)
+            .and_then(|e| e.half_width_relative_to(self.overhead.reference(e.estimate)));
+        self.last = half_width;
+        half_width.is_some_and(|h| h <= self.target)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench_runtime::{SamplerConfig, StopReason, StopRule};
+    use std::cell::Cell;
+
+    /// Budgets of a few milliseconds on a fake clock.
+    fn config() -> SamplerConfig {
+        SamplerConfig {
+            warm_up_time: Nanos(100_000.0),
+            warm_up_window: 10,
+            warm_up_cv: 0.05,
+            measure_time: Nanos(2_000_000.0),
+            stop_rule: StopRule::Precision,
+            max_time: Nanos(50_000_000.0),
+            min_samples: 10,
+            max_samples: 1_000_000,
+            min_sample_time: Nanos(10_000.0),
+        }
+    }
+
+    /// Runs `sampler` in slices of `slice` ns on a fake clock where the
+    /// per-iteration cost of the k-th sample is `cost(k, slice number)`.
+    fn drive(
+        sampler: &mut Sampler,
+        slice: f64,
+        cost: impl Fn(usize, usize) -> f64,
+    ) -> PrecisionCheck {
+        let now = Cell::new(0.0);
+        let sample = Cell::new(0);
+        let slice_number = Cell::new(0);
+        let mut precision = PrecisionCheck::new(0.01, Overhead::NONE);
+        let mut routine = |iters: u64| {
+            let elapsed = cost(sample.get(), slice_number.get()) * iters as f64;
+            sample.set(sample.get() + 1);
+            now.set(now.get() + elapsed + 100.0);
+            Nanos(elapsed)
+        };
+        let mut clock = || Nanos(now.get());
+        while !sampler.is_done() {
+            run_slice(
+                sampler,
+                &mut routine,
+                &mut clock,
+                Nanos(slice),
+                &mut precision,
+                &mut Instruments::none(),
+            );
+            slice_number.set(slice_number.get() + 1);
+            sampler.resume();
+        }
+        precision
+    }
+
+    #[test]
+    fn a_steady_benchmark_stops_precise_once_the_budget_is_spent() {
+        // ±0.5% alternating noise around 10 ns: precise at the first check.
+        let mut sampler = Sampler::new(config());
+        let precision = drive(&mut sampler, 100_000.0, |k, _| {
+            10.0 * if k % 2 == 0 { 1.005 } else { 0.995 }
+        });
+        let m = sampler.finish().unwrap();
+        assert_eq!(m.stop, StopReason::Precise);
+        assert!(precision.last.unwrap() <= 0.01);
+        // Twenty 100 µs slices make the 2 ms budget: it stops right there.
+        assert!(
+            m.slice_starts.len() >= 20 && m.slice_starts.len() <= 22,
+            "{}",
+            m.slice_starts.len()
+        );
+    }
+
+    #[test]
+    fn slices_at_two_speeds_need_many_more_slices_to_be_precise() {
+        // Each slice runs at one speed; odd slices are 20% slower and the
+        // pattern never settles: the block estimate's interval stays wide.
+        let mut sampler = Sampler::new(config());
+        let precision = drive(&mut sampler, 100_000.0, |k, slice| {
+            let level = if slice % 2 == 0 { 10.0 } else { 12.0 };
+            level * if k % 2 == 0 { 1.001 } else { 0.999 }
+        });
+        let m = sampler.finish().unwrap();
+        // Precise only once enough slices pin the mean of the two levels
+        // down: block medians 10 and 12 (sd 1.0 around 11) need
+        // k ≥ (1.97 / 0.11)² ≈ 320 slices for ±1%, where the steady
+        // benchmark above needed about 20.
+        assert_eq!(m.stop, StopReason::Precise);
+        assert!(precision.last.unwrap() <= 0.01);
+        let slices = m.slice_starts.len();
+        assert!((300..400).contains(&slices), "{slices} slices");
+    }
+
+    #[test]
+    fn samples_within_one_slice_do_not_count_as_independent() {
+        // The same data as one slice per speed change: 10 long slices, each
+        // at one of two speeds. The pooled median's interval would call this
+        // precise at once; the block estimate does not.
+        let mut sampler = Sampler::new(SamplerConfig {
+            max_time: Nanos(4_000_000.0),
+            ..config()
+        });
+        let precision = drive(&mut sampler, 400_000.0, |_, slice| {
+            if slice % 2 == 0 {
+                10.0
+            } else {
+                12.0
+            }
+        });
+        let m = sampler.finish().unwrap();
+        assert_eq!(m.stop, StopReason::MaxTime);
+        assert!(precision.last.unwrap() > 0.02, "{:?}", precision.last);
+    }
+
+    #[test]
+    fn overhead_is_subtracted_per_sample_and_per_iteration() {
+        let overhead = Overhead {
+            per_sample: Nanos(30.0),
+            per_iter: Nanos(0.5),
+        };
+        let sample = Sample {
+            iters: 1000,
+            elapsed: Nanos(1000.0 * 10.5 + 30.0),
+        };
+        assert_eq!(overhead.corrected_per_iter(&sample), 10.0);
+    }
+}

@@ -1,0 +1,119 @@
+//! Collect and analyse: the plan's jobs measured (in this process on the
+//! schedule, or in child processes under `--forks`), the loop overhead taken
+//! from its own job, and every measurement analysed into its row.
+
+use bench_runtime::Measurement;
+
+use super::plan::Plan;
+use super::rows::{result_of, Selection};
+use crate::analysis::loop_overhead;
+use crate::failure::Failure;
+use crate::forks::{self, ChildArgs};
+use crate::instruments::Extras;
+use crate::results::{BenchResult, Context, Measured, Outcome, RunInfo};
+use crate::run;
+
+/// What the measuring phase leaves besides the rows.
+pub(super) struct Collected {
+    /// The run's figures, with the loop overhead measured and `partial`
+    /// set when Ctrl-C stopped the run.
+    pub(super) info: RunInfo,
+    /// One per selected benchmark that has a result, in report order.
+    pub(super) results: Vec<BenchResult>,
+    /// The harness's reference kernel, when the plan measured it.
+    pub(super) machine_reference: Option<Measured>,
+    /// Per job, the rounds an A/B group member took part in.
+    pub(super) round_logs: Vec<Option<run::RoundLog>>,
+}
+
+type Reported = Result<(Measurement, Extras), Failure>;
+
+/// Measures the plan's jobs and analyses them. Under `--forks N` the
+/// user's benchmarks run in `N` child processes each (`child_args` says
+/// their command line), and only the hidden jobs a baseline needs run here.
+pub(super) fn collect(
+    plan: &Plan,
+    selected: &Selection,
+    forks: Option<usize>,
+    child_args: &ChildArgs<'_>,
+) -> Collected {
+    let jobs = &plan.jobs;
+    let mut info = plan.info.clone();
+    let forked = forks.map(|processes| {
+        let user_jobs = &jobs[..plan.job_rows.len()];
+        forks::measure(child_args, user_jobs, processes, info.seed, &context(&info))
+    });
+    let in_process: Vec<usize> = match (&forked, plan.reference_job) {
+        (None, _) => (0..jobs.len()).collect(),
+        (Some(_), Some(reference)) => vec![reference, plan.overhead_job],
+        (Some(_), None) => Vec::new(),
+    };
+    let mut measured: Vec<Option<Reported>> = vec![None; jobs.len()];
+    let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
+    if !in_process.is_empty() {
+        let subset: Vec<run::Job> = in_process.iter().map(|&j| jobs[j].clone()).collect();
+        run::measure(&subset, &plan.schedule, |i, result, round_log| {
+            round_logs[in_process[i]] = round_log;
+            measured[in_process[i]] = Some(result);
+        });
+    }
+
+    let mut take = |job: usize| measured[job].take();
+    let mut harness_allocations = Default::default();
+    if let Some(Ok((empty, extras))) = take(plan.overhead_job) {
+        info.overhead = loop_overhead(&empty, info.overhead.per_sample);
+        harness_allocations = extras.allocations_per_sample();
+    }
+    let context = context(&info);
+    let analyse = |job: usize, (m, extras)| {
+        let context = Context {
+            target_precision: jobs[job].precision,
+            ..context
+        };
+        let mut measured = Measured::analyse(m, jobs[job].config.clone(), &context);
+        measured.attach(extras, harness_allocations);
+        measured
+    };
+    // `None` for a job stopped by Ctrl-C before its first sample.
+    let mut result = |job: usize| match take(job)? {
+        Ok((m, _)) if m.samples.is_empty() => None,
+        Ok(m) => Some(Ok(analyse(job, m))),
+        Err(failure) => Some(Err(failure)),
+    };
+    let machine_reference = plan.reference_job.and_then(|job| result(job)?.ok());
+    info.partial = bench_runtime::signal::interrupted();
+    if let Some(overhead) = forked.as_ref().and_then(|forked| forked.overhead) {
+        // The header shows what the children subtracted.
+        info.overhead = overhead;
+    }
+    let mut forked_outcomes = forked.map(|forked| forked.outcomes);
+    let mut rows = plan.rows.clone();
+    for (job, &row) in plan.job_rows.iter().enumerate() {
+        let measured = match &mut forked_outcomes {
+            Some(outcomes) => outcomes[job].take(),
+            None => result(job),
+        };
+        let outcome = match measured {
+            // Left out: stopped by Ctrl-C before its first sample.
+            None => continue,
+            Some(Ok(m)) => Outcome::Measured(Box::new(m)),
+            Some(Err(failure)) => Outcome::Failed(failure),
+        };
+        rows[row] = Some(result_of(&selected[row], outcome));
+    }
+    Collected {
+        info,
+        results: rows.into_iter().flatten().collect(),
+        machine_reference,
+        round_logs,
+    }
+}
+
+/// What the analysis of every benchmark in the run shares.
+fn context(info: &RunInfo) -> Context {
+    Context {
+        overhead: info.overhead,
+        timer: info.precision,
+        target_precision: info.target_precision,
+    }
+}

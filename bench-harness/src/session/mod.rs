@@ -1,0 +1,276 @@
+//! One run of the harness, in named phases:
+//!
+//! parse ([`crate::cli`]) → select ([`crate::select`]) → plan ([`plan`]) →
+//! collect and analyse ([`collect`]) → verdicts ([`verdicts`]) → outputs
+//! ([`outputs`]).
+//!
+//! The command line's [`Args`] are split here, once, into the parts the
+//! stages below take (the filter, the settings, the output and baseline
+//! options); nothing below this module reads the command line. Every line
+//! the user sees is written by [`crate::report`].
+
+mod collect;
+mod list;
+mod outputs;
+mod plan;
+mod rows;
+mod smoke;
+mod verdicts;
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use termcolor::{ColorChoice, NoColor, StandardStream, WriteColor};
+
+use crate::analysis::compare::Verdict;
+use crate::baseline;
+use crate::cli::{self, Action, Args, Color, OutputFormat};
+use crate::environment::Environment;
+use crate::registry;
+use crate::report::console;
+use crate::report::terminal::Terminal;
+use crate::results::{BenchResult, Compared};
+use crate::select;
+use crate::{audit, forks};
+use rows::{exit_code, Selection, EXIT_REGRESSED, EXIT_USAGE};
+
+/// Runs the command line `args` (after the program name), prints the
+/// report, fills `results` and returns the exit code.
+pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<BenchResult>) -> i32 {
+    let mut args = match cli::parse(args) {
+        Ok(args) => args,
+        Err(error) => return usage_error(&error),
+    };
+    if forks::is_child() {
+        // Measuring for a parent's --forks: no forks of its own, and no
+        // life after the parent's.
+        args.forks = None;
+        bench_runtime::signal::exit_with_parent();
+    }
+    if args.action == Action::Help {
+        console::help(cli::HELP);
+        return 0;
+    }
+    if matches!(args.action, Action::Bench | Action::Test) {
+        bench_runtime::signal::install();
+    }
+
+    let registered = registry::all();
+    if registered.is_empty() {
+        return usage_error(
+            &"no benchmarks are registered in this binary; mark functions with \
+             #[benchmark] in this bench target, or, for benchmarks in a library's src/, \
+             call a function of their module (like `your_crate::benches::link()`) from the \
+             bench target's main so the linker keeps them (see \"Benchmarks inside a library\" in the README)",
+        );
+    }
+    let selected = select::select(
+        &args.filter,
+        registered
+            .iter()
+            .map(|bench| (bench.full_name(), bench.entry.options.ignore, bench.clone())),
+    );
+    let filtered_out = registered.len() - selected.len();
+
+    // The table goes to stdout, unless stdout carries a machine format.
+    let table: Box<dyn WriteColor> = if args.action == Action::Bench
+        && args.output.format != OutputFormat::Pretty
+        && args.output.path.is_none()
+    {
+        Box::new(NoColor::new(std::io::sink()))
+    } else {
+        Box::new(StandardStream::stdout(color_choice(args.output.color)))
+    };
+    let mut out = Terminal::new(table, selected.iter().map(|s| s.name.as_str()));
+    let written = match args.action {
+        Action::List => list::names(&selected, args.list_format),
+        Action::ListBaselines => list::baselines(&baseline::Store::locate()),
+        Action::Test => Ok(smoke::run(&mut out, &selected, filtered_out, results)),
+        Action::Bench => {
+            let names: Vec<String> = registered.iter().map(|e| e.full_name()).collect();
+            bench(&mut out, &args, &selected, &names, results)
+        }
+        Action::Help => unreachable!("handled above"),
+    };
+    written.unwrap_or_else(|error| usage_error(&error))
+}
+
+/// `cargo bench`: measure the selected benchmarks on the schedule, then
+/// report them, compare them and write the outputs.
+fn bench(
+    out: &mut Terminal<Box<dyn WriteColor>>,
+    args: &Args,
+    selected: &Selection,
+    registered: &[String],
+    results: &mut Vec<BenchResult>,
+) -> Result<i32, String> {
+    // Bad input stops the run before anything is measured: a missing or
+    // unreadable baseline is reported, and nothing is written.
+    let store = baseline::Store::locate();
+    let baseline = match &args.baselines.compare {
+        Some(name) => Some(store.load(name).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    if selected.is_empty() {
+        let nothing = format!("no benchmark matches {}", describe_filters(args));
+        if args.baselines.save.is_some() || args.baselines.fail_on_regression {
+            // A typo in a CI filter must not pass the gate or save nothing.
+            return Err(format!(
+                "{nothing}: there is nothing to save or compare; run with --list to see the names"
+            ));
+        }
+        console::status(&format_args!("{nothing}; run with --list to see the names"));
+        return Ok(0);
+    }
+    plan::check_pin(args.settings.pin)?;
+
+    let environment = Environment::capture();
+    let cold_bytes = args
+        .settings
+        .cold_or_default()
+        .then(|| plan::cold_buffer_bytes(&environment));
+    show_machine(out, args, &environment, cold_bytes);
+    let started = Instant::now();
+    let compares = args.baselines.compare.is_some() || args.baselines.save.is_some();
+    let plan = plan::plan(&args.settings, selected, cold_bytes, compares, args.forks)?;
+    let settings = args.settings;
+    let child_args = |seed, name: &str, output: &std::path::Path| {
+        let settings = crate::settings::Settings {
+            seed: Some(seed),
+            ..settings
+        };
+        cli::child_args(&settings, name, output)
+    };
+    let collect::Collected {
+        info,
+        results: measured,
+        machine_reference,
+        round_logs,
+    } = collect::collect(&plan, selected, args.forks, &child_args);
+    *results = measured;
+
+    let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
+    let _ = out.bench_table(
+        &info,
+        results,
+        &reports,
+        outputs::layout(args.output.flat),
+        args.output.details,
+    );
+    let comparison = baseline
+        .as_ref()
+        .map(|baseline| verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines));
+    if let Some((baseline, comparison)) = baseline.as_ref().zip(comparison.as_ref()) {
+        for result in results.iter_mut() {
+            result.comparison = verdicts::compare_with(baseline, result, comparison.threshold);
+        }
+    }
+    if args.forks.is_none() {
+        for group in &verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results) {
+            let _ = out.group_table(group);
+        }
+    } else if !plan.paired_groups.is_empty() {
+        console::note(&format_args!(
+            "A/B groups ({}) are not paired under --forks: each member ran in processes \
+             of its own, so compare their rows, or run without --forks for paired ratios",
+            plan.paired_groups.join(", ")
+        ));
+    }
+    if let (Some(name), Some(baseline), Some(comparison)) =
+        (&args.baselines.compare, &baseline, &comparison)
+    {
+        let _ = out.comparison_table(
+            name,
+            baseline,
+            results,
+            registered,
+            comparison.machine_change.as_ref(),
+            comparison.threshold,
+        );
+    }
+    let _ = out.bench_summary(results, started.elapsed().as_secs_f64());
+
+    let written = outputs::Run {
+        environment: &environment,
+        info: &info,
+        results,
+        complexity: &reports,
+        machine_reference: machine_reference.as_ref(),
+    };
+    let errors = outputs::write(args, &store, &written);
+    for error in &errors {
+        console::error(error);
+    }
+    let regressed = results.iter().any(
+        |r| matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict == Verdict::Regressed),
+    );
+    if info.partial {
+        console::status(
+            &"interrupted: the results above are partial (measuring stopped at Ctrl-C); \
+             any outputs written say \"partial\": true",
+        );
+        return Ok(bench_runtime::signal::EXIT_INTERRUPTED);
+    }
+    Ok(match exit_code(results) {
+        0 if !errors.is_empty() => EXIT_USAGE,
+        0 if regressed && args.baselines.fail_on_regression => EXIT_REGRESSED,
+        code => code,
+    })
+}
+
+/// The machine's header and warnings: to stderr when stdout carries a
+/// machine format.
+fn show_machine(
+    out: &mut Terminal<Box<dyn WriteColor>>,
+    args: &Args,
+    environment: &Environment,
+    cold_bytes: Option<usize>,
+) {
+    let header = audit::header(environment);
+    let warnings = audit::audit(environment);
+    let pin = args.settings.pin;
+    if args.output.format != OutputFormat::Pretty && args.output.path.is_none() {
+        let mut stderr = Terminal::new(
+            StandardStream::stderr(color_choice(args.output.color)),
+            std::iter::empty(),
+        );
+        let _ = stderr.machine(&header, &warnings, pin, cold_bytes);
+    } else {
+        let _ = out.machine(&header, &warnings, pin, cold_bytes);
+    }
+}
+
+fn usage_error(error: &dyn std::fmt::Display) -> i32 {
+    console::error(error);
+    EXIT_USAGE
+}
+
+fn color_choice(color: Color) -> ColorChoice {
+    match color {
+        Color::Always => ColorChoice::Always,
+        Color::Never => ColorChoice::Never,
+        Color::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            if std::io::stdout().is_terminal() && !no_color {
+                ColorChoice::Auto
+            } else {
+                ColorChoice::Never
+            }
+        }
+    }
+}
+
+fn describe_filters(args: &Args) -> String {
+    let quoted: Vec<String> = args
+        .filter
+        .patterns
+        .iter()
+        .map(|f| format!("'{f}'"))
+        .collect();
+    match quoted.len() {
+        0 => "the selection".to_string(),
+        1 => format!("the filter {}", quoted[0]),
+        _ => format!("the filters {}", quoted.join(", ")),
+    }
+}

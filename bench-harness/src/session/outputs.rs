@@ -1,0 +1,128 @@
+//! Outputs: the `--format` output (to `--output` or stdout) and the saved
+//! baseline, written independently so that one failing does not lose the
+//! other.
+
+use std::io::{self, Write};
+
+use termcolor::NoColor;
+
+use crate::baseline::{self, Store};
+use crate::cli::{Args, OutputFormat};
+use crate::environment::Environment;
+use crate::report::terminal::{Layout, Terminal};
+use crate::report::{self, console};
+use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
+
+/// Everything a run's outputs are made of.
+pub(super) struct Run<'a> {
+    pub(super) environment: &'a Environment,
+    pub(super) info: &'a RunInfo,
+    pub(super) results: &'a [BenchResult],
+    pub(super) complexity: &'a [ComplexityReport],
+    pub(super) machine_reference: Option<&'a Measured>,
+}
+
+/// Writes the `--format` output and the baseline the command line asks
+/// for; returns what went wrong, one line each.
+pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
+    let mut errors = Vec::new();
+    if let Err(error) = write_output(args, run) {
+        errors.push(error);
+    }
+    if let Some(name) = &args.baselines.save {
+        match save_baseline(store, name, run) {
+            Ok(message) => console::status(&message),
+            Err(error) => errors.push(error),
+        }
+    }
+    errors
+}
+
+/// Saves the run as baseline `name`, unless a benchmark failed: a partial
+/// run would replace a good baseline and turn its benchmarks into `new`,
+/// silently disabling the regression gate.
+fn save_baseline(store: &Store, name: &str, run: &Run<'_>) -> Result<String, String> {
+    let failed: Vec<&str> = run
+        .results
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Failed(_)))
+        .map(|r| r.name.as_str())
+        .collect();
+    if !failed.is_empty() {
+        return Err(format!(
+            "baseline '{name}' not saved, the old one is kept: {} failed ({}); fix it or leave it out with --skip",
+            if failed.len() == 1 { "a benchmark" } else { "benchmarks" },
+            failed.join(", ")
+        ));
+    }
+    let mut document = report::json::document(run.environment, run.info, run.results);
+    document.machine_reference = run.machine_reference.map(report::json::estimate);
+    let path = store.save(name, &document).map_err(|e| e.to_string())?;
+    Ok(format!("saved baseline '{name}' to {}", path.display()))
+}
+
+/// The `--format` output: to `--output` (atomically) or to stdout.
+fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
+    let output = &args.output;
+    let rendered = match (output.format, &output.path) {
+        // The table is on stdout already.
+        (OutputFormat::Pretty, None) => return Ok(()),
+        (OutputFormat::Pretty, Some(_)) => render_table(run, layout(output.flat), output.details),
+        (format, _) => {
+            let mut bytes = Vec::new();
+            let written = match format {
+                OutputFormat::Json => {
+                    let mut document =
+                        report::json::document(run.environment, run.info, run.results);
+                    document.machine_reference = run.machine_reference.map(report::json::estimate);
+                    document.complexity = run
+                        .complexity
+                        .iter()
+                        .map(report::json::complexity)
+                        .collect();
+                    report::json::write(&mut bytes, &document)
+                }
+                OutputFormat::Csv => report::csv::write(&mut bytes, run.info, run.results),
+                OutputFormat::Markdown => {
+                    report::markdown::write(&mut bytes, run.info, run.results)
+                }
+                OutputFormat::Bencher => report::bencher::write(&mut bytes, run.info, run.results),
+                OutputFormat::Pretty => unreachable!("handled above"),
+            };
+            written.map(|()| bytes)
+        }
+    };
+    let bytes = rendered.map_err(|e| format!("cannot render the results: {e}"))?;
+    match &output.path {
+        Some(path) => baseline::write_atomically(path, &bytes).map_err(|e| {
+            format!(
+                "cannot write --output {}: {e}; check the directory exists and is writable",
+                path.display()
+            )
+        }),
+        None => match io::stdout().write_all(&bytes) {
+            // A reader that stopped early (`| head`) is not an error.
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                Err(format!("cannot write the results to stdout: {e}"))
+            }
+            _ => Ok(()),
+        },
+    }
+}
+
+/// The table as plain text, for `--output` with `--format pretty`.
+fn render_table(run: &Run<'_>, layout: Layout, details: bool) -> io::Result<Vec<u8>> {
+    let mut table = Terminal::new(NoColor::new(Vec::new()), std::iter::empty());
+    table.bench_table(run.info, run.results, run.complexity, layout, details)?;
+    table.bench_summary(run.results, 0.0)?;
+    Ok(table.into_inner().into_inner())
+}
+
+/// The table's layout: `--flat` or a tree.
+pub(super) fn layout(flat: bool) -> Layout {
+    if flat {
+        Layout::Flat
+    } else {
+        Layout::Tree
+    }
+}

@@ -1,0 +1,191 @@
+//! Verdicts: each benchmark against the saved baseline (with the machine's
+//! own change of speed allowed for), each A/B group's members against its
+//! baseline member, and the complexity fits.
+
+use crate::analysis::compare::{self, Comparison};
+use crate::cli::BaselineOptions;
+use crate::report::json::Document;
+use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Measured};
+use crate::run;
+
+use super::rows::Selection;
+
+/// The run against a saved baseline: how much the machine itself changed
+/// speed, and the threshold a change must clear.
+pub(super) struct BaselineComparison {
+    /// The reference kernel then and now; `None` when either side lacks it.
+    pub(super) machine_change: Option<Comparison>,
+    /// `--noise-threshold` widened by the machine's change.
+    pub(super) threshold: f64,
+}
+
+/// How `baseline` and this run compare as machines.
+pub(super) fn compare(
+    baseline: &Document,
+    machine_reference: Option<&Measured>,
+    options: &BaselineOptions,
+) -> BaselineComparison {
+    let machine_change = machine_reference.and_then(|now| {
+        baseline
+            .machine_reference
+            .as_ref()
+            .map(|then| compare::compare(&then.block_medians_ns, &now.estimate.block_medians, 0.0))
+    });
+    let threshold = comparison_threshold(options.noise_threshold, machine_change.as_ref());
+    BaselineComparison {
+        machine_change,
+        threshold,
+    }
+}
+
+/// The practical threshold of the baseline verdicts: `--noise-threshold`
+/// widened by how much the machine itself changed speed since the baseline
+/// was saved (the farther end of the reference kernel's 95% interval), so
+/// that a slower machine is not reported as slower code.
+fn comparison_threshold(noise_threshold: f64, machine_change: Option<&Comparison>) -> f64 {
+    // An unknown change (too few slices for an interval) allows for any:
+    // no verdict of change can then be made.
+    let machine = machine_change.map_or(0.0, |c| {
+        let (low, high) = c.change_interval;
+        let farther = low.abs().max(high.abs());
+        if farther.is_nan() {
+            f64::INFINITY
+        } else {
+            farther
+        }
+    });
+    noise_threshold + machine
+}
+
+/// `result` against the same benchmark in the baseline: the headline's
+/// block medians on both sides, compared by [`compare::compare`].
+pub(super) fn compare_with(
+    baseline: &Document,
+    result: &BenchResult,
+    noise_threshold: f64,
+) -> Option<Compared> {
+    let new = result.measured()?;
+    let old = baseline
+        .benchmark(&result.name)
+        .and_then(|record| record.measurement.as_ref());
+    // A side measured under --forks is compared by its processes' times:
+    // its blocks are not independent of each other (see Measured::pool).
+    let new_values = match &new.forks {
+        Some(forks) if forks.process_estimates.len() >= 2 => &forks.process_estimates,
+        _ => &new.estimate.block_medians,
+    };
+    Some(match old {
+        Some(old) => {
+            let old_values = match &old.forks {
+                Some(forks) if forks.process_estimates_ns.len() >= 2 => &forks.process_estimates_ns,
+                _ => &old.estimate.block_medians_ns,
+            };
+            Compared::Against(compare::compare(old_values, new_values, noise_threshold))
+        }
+        None => Compared::New,
+    })
+}
+
+/// Each A/B group's members against its baseline, from the samples the
+/// scheduler paired round by round.
+pub(super) fn group_reports(
+    jobs: &[run::Job],
+    job_rows: &[usize],
+    round_logs: &[Option<run::RoundLog>],
+    results: &[BenchResult],
+) -> Vec<GroupReport> {
+    let per_round = |job: usize| -> Option<Vec<Option<f64>>> {
+        let measured = results[job_rows[job]].measured()?;
+        let log = round_logs[job].as_ref()?;
+        Some(
+            log.iter()
+                .map(|sample| sample.map(|i| measured.per_iter[i]))
+                .collect(),
+        )
+    };
+    let mut reports = Vec::new();
+    let groups = jobs
+        .iter()
+        .filter_map(|j| j.paired_group)
+        .max()
+        .map_or(0, |g| g + 1);
+    for group in 0..groups {
+        let members: Vec<usize> = (0..jobs.len())
+            .filter(|&j| jobs[j].paired_group == Some(group))
+            .collect();
+        let Some(&base) = members
+            .iter()
+            .find(|&&j| jobs[j].bench.entry.options.baseline)
+        else {
+            continue;
+        };
+        let base_rounds = per_round(base);
+        let base_name = &results[job_rows[base]].name;
+        let compared = members
+            .iter()
+            .filter(|&&j| j != base)
+            .map(|&j| {
+                let name = &results[job_rows[j]].name;
+                let paired = match (&base_rounds, per_round(j)) {
+                    (None, _) => Err(format!("the baseline {base_name} failed")),
+                    (_, None) => Err(format!("{name} failed")),
+                    (Some(b), Some(m)) => {
+                        let (b, m): (Vec<f64>, Vec<f64>) =
+                            b.iter().zip(&m).filter_map(|(b, m)| b.zip(*m)).unzip();
+                        if b.len() < 2 {
+                            Err("fewer than 2 rounds in common with the baseline: a sample \
+                                 outlasts the budget; raise --measure-time"
+                                .to_string())
+                        } else {
+                            Ok(compare::compare_paired(&b, &m))
+                        }
+                    }
+                };
+                (name.clone(), paired)
+            })
+            .collect();
+        reports.push(GroupReport {
+            group: jobs[base]
+                .bench
+                .entry
+                .options
+                .group
+                .unwrap_or_default()
+                .to_string(),
+            baseline: results[job_rows[base]].name.clone(),
+            members: compared,
+        });
+    }
+    reports
+}
+
+/// A growth class for each function marked `complexity` (every function
+/// with at least three numeric arguments under `--complexity`), over its
+/// measured benchmarks.
+pub(super) fn complexity_reports(
+    every_function: bool,
+    selected: &Selection,
+    results: &[BenchResult],
+) -> Vec<ComplexityReport> {
+    let mut functions: Vec<String> = Vec::new();
+    for s in selected.iter().filter(|s| s.bench.arg.is_some()) {
+        let function = s.bench.entry.full_name();
+        let wanted = s.bench.entry.options.complexity
+            || (every_function && numeric_args(selected, &function) >= 3);
+        if wanted && !functions.contains(&function) {
+            functions.push(function);
+        }
+    }
+    functions
+        .iter()
+        .filter_map(|function| ComplexityReport::fit(function, results))
+        .collect()
+}
+
+/// How many of `function`'s selected benchmarks have a numeric argument.
+fn numeric_args(selected: &Selection, function: &str) -> usize {
+    selected
+        .iter()
+        .filter(|s| s.bench.entry.full_name() == function && s.bench.numeric_arg().is_some())
+        .count()
+}
