@@ -3,6 +3,7 @@
 //! through `bench_harness::__private`.
 #![forbid(unsafe_code)]
 
+mod errors;
 mod expand;
 mod options;
 mod parse;

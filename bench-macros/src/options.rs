@@ -11,7 +11,7 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{bracketed, token, Error, Expr, ExprLit, Ident, Lit, LitStr, Path, Token, Type};
 
-use crate::parse::Errors;
+use crate::errors::Errors;
 
 /// Options written in the attribute; `None` means "the command line's value".
 #[derive(Default)]

@@ -10,6 +10,7 @@ use syn::{
     Type,
 };
 
+use crate::errors::Errors;
 use crate::options::{self, Options};
 
 /// A valid `#[benchmark]` function.
@@ -309,30 +310,5 @@ fn ungroup(ty: &Type) -> &Type {
         Type::Group(group) => ungroup(&group.elem),
         Type::Paren(paren) => ungroup(&paren.elem),
         ty => ty,
-    }
-}
-
-/// Collects errors so that one build reports all of them.
-#[derive(Default)]
-pub struct Errors(Option<Error>);
-
-impl Errors {
-    pub fn push(&mut self, error: Error) {
-        match &mut self.0 {
-            Some(errors) => errors.combine(error),
-            None => self.0 = Some(error),
-        }
-    }
-
-    /// The result's value, or `None` with its error recorded.
-    pub fn record<T>(&mut self, result: syn::Result<T>) -> Option<T> {
-        result.map_err(|error| self.push(error)).ok()
-    }
-
-    pub fn finish(self) -> syn::Result<()> {
-        match self.0 {
-            Some(errors) => Err(errors),
-            None => Ok(()),
-        }
     }
 }
