@@ -7,6 +7,7 @@ mod errors;
 mod expand;
 mod options;
 mod parse;
+mod validate;
 
 use proc_macro::TokenStream;
 
@@ -100,8 +101,8 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn benchmark(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);
-    match parse::benchmark(args.into(), item.clone()) {
-        Ok(benchmark) => expand::benchmark(&benchmark),
+    match generate(args.into(), item.clone()) {
+        Ok(tokens) => tokens,
         // The item is kept as written so that only the attribute's mistakes
         // are reported, not every use of a function that vanished.
         Err(error) => {
@@ -110,4 +111,13 @@ pub fn benchmark(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     .into()
+}
+
+fn generate(
+    args: proc_macro2::TokenStream,
+    item: proc_macro2::TokenStream,
+) -> syn::Result<proc_macro2::TokenStream> {
+    let benchmark = parse::benchmark(args, item)?;
+    validate::benchmark(&benchmark)?;
+    Ok(expand::benchmark(&benchmark))
 }

@@ -1,7 +1,8 @@
 //! The model of a `#[benchmark]` function: which function, how the runner
-//! calls it, and with which options. Every way the input can be wrong is
-//! reported here, on the token the user must change, so that expansion only
-//! ever sees a benchmark that works.
+//! calls it, and with which options. Input that does not fit the model is
+//! reported here, on the token the user must change; `validate` then checks
+//! the options against the signature, so that expansion only ever sees a
+//! benchmark that works.
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -13,7 +14,8 @@ use syn::{
 use crate::errors::Errors;
 use crate::options::{self, Options};
 
-/// A valid `#[benchmark]` function.
+/// A `#[benchmark]` function that parsed; `validate` checks that its
+/// options and signature agree.
 pub struct Benchmark {
     /// The user's function, emitted unchanged: users may call it.
     pub function: ItemFn,
@@ -52,59 +54,17 @@ pub fn benchmark(args: TokenStream, item: TokenStream) -> syn::Result<Benchmark>
     let options = options::parse(args);
     let function = free_function(item).and_then(|function| Ok((call(&function.sig)?, function)));
     match (options, function) {
-        (Ok(options), Ok((call, function))) => {
-            agree(&options, &call)?;
-            Ok(Benchmark {
-                function,
-                call,
-                options,
-            })
-        }
+        (Ok(options), Ok((call, function))) => Ok(Benchmark {
+            function,
+            call,
+            options,
+        }),
         (Err(mut options), Err(function)) => {
             options.combine(function);
             Err(options)
         }
         (Err(error), Ok(_)) | (Ok(_), Err(error)) => Err(error),
     }
-}
-
-/// The options that need something of the signature, and the signature's
-/// parts that need an option.
-fn agree(options: &Options, call: &Call) -> syn::Result<()> {
-    let mut errors = Errors::default();
-    match (&options.args, &call.arg) {
-        (Some((key, _)), None) => errors.push(Error::new_spanned(
-            key,
-            "`args` needs a parameter to pass each value to: \
-             `fn name(n: usize)` or `fn name(b: &mut Bencher, n: usize)`",
-        )),
-        (None, Some(arg)) => errors.push(Error::new_spanned(
-            &arg.param,
-            "this parameter has no values: add `args = [...]` to #[benchmark], \
-             one benchmark per value",
-        )),
-        _ => {}
-    }
-    match (&options.types, &call.generic) {
-        (Some((key, _)), None) => errors.push(Error::new_spanned(
-            key,
-            "`types` needs a type parameter to instantiate: `fn name<T>()`",
-        )),
-        (None, Some(generic)) => errors.push(Error::new_spanned(
-            generic,
-            "a generic benchmark needs `types = [...]` in #[benchmark]: \
-             one benchmark per type, like `types = [u32, u64, String]`",
-        )),
-        _ => {}
-    }
-    if let (Some(key), None) = (&options.complexity, &options.args) {
-        errors.push(Error::new_spanned(
-            key,
-            "`complexity` fits a growth class over numeric `args`: \
-             add `args = [...]` with the input sizes",
-        ));
-    }
-    errors.finish()
 }
 
 fn free_function(item: TokenStream) -> syn::Result<ItemFn> {
