@@ -5,10 +5,10 @@ use syn::Error;
 
 /// The errors found so far, combined into one with `Error::combine`.
 #[derive(Default)]
-pub struct Errors(Option<Error>);
+pub(crate) struct Errors(Option<Error>);
 
 impl Errors {
-    pub fn push(&mut self, error: Error) {
+    pub(crate) fn push(&mut self, error: Error) {
         match &mut self.0 {
             Some(errors) => errors.combine(error),
             None => self.0 = Some(error),
@@ -16,11 +16,11 @@ impl Errors {
     }
 
     /// The result's value, or `None` with its error recorded.
-    pub fn record<T>(&mut self, result: syn::Result<T>) -> Option<T> {
+    pub(crate) fn record<T>(&mut self, result: syn::Result<T>) -> Option<T> {
         result.map_err(|error| self.push(error)).ok()
     }
 
-    pub fn finish(self) -> syn::Result<()> {
+    pub(crate) fn finish(self) -> syn::Result<()> {
         match self.0 {
             Some(errors) => Err(errors),
             None => Ok(()),

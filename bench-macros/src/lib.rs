@@ -2,6 +2,7 @@
 //! `bench_harness::benchmark`; the generated code names the runtime only
 //! through `bench_harness::__private`.
 #![forbid(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
 
 mod errors;
 mod expand;

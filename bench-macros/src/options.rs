@@ -15,38 +15,38 @@ use crate::errors::Errors;
 
 /// Options written in the attribute; `None` means "the command line's value".
 #[derive(Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// `crate = path`: where bench-harness is when it was renamed.
-    pub krate: Option<Path>,
-    pub name: Option<LitStr>,
-    pub ignore: bool,
+    pub(crate) krate: Option<Path>,
+    pub(crate) name: Option<LitStr>,
+    pub(crate) ignore: bool,
     /// Seconds, more than 0 and finite.
-    pub warm_up_time: Option<f64>,
-    pub measure_time: Option<f64>,
-    pub max_time: Option<f64>,
+    pub(crate) warm_up_time: Option<f64>,
+    pub(crate) measure_time: Option<f64>,
+    pub(crate) max_time: Option<f64>,
     /// At least 1.
-    pub min_samples: Option<usize>,
+    pub(crate) min_samples: Option<usize>,
     /// `group = "sort"`: benchmarks reported together.
-    pub group: Option<LitStr>,
+    pub(crate) group: Option<LitStr>,
     /// `baseline`: the group's reference in an in-run A/B comparison.
-    pub baseline: bool,
+    pub(crate) baseline: bool,
     /// `counters`: measure hardware and software counters.
-    pub counters: bool,
+    pub(crate) counters: bool,
     /// `precision = PCT`: the target half-width of the 95% interval, as a
     /// fraction (the attribute takes a percentage, like `--precision`).
-    pub precision: Option<f64>,
+    pub(crate) precision: Option<f64>,
     /// `args = EXPR`, with its key: one benchmark per value.
-    pub args: Option<(Ident, Expr)>,
+    pub(crate) args: Option<(Ident, Expr)>,
     /// `types = [T, ...]`, with its key: one benchmark per type.
-    pub types: Option<(Ident, Vec<Type>)>,
+    pub(crate) types: Option<(Ident, Vec<Type>)>,
     /// `bytes = N` or `items = N`: work per iteration.
-    pub throughput: Option<(ThroughputKind, Expr)>,
+    pub(crate) throughput: Option<(ThroughputKind, Expr)>,
     /// `complexity`, with its key: fit a growth class over the `args`.
-    pub complexity: Option<Ident>,
+    pub(crate) complexity: Option<Ident>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
-pub enum ThroughputKind {
+pub(crate) enum ThroughputKind {
     Bytes,
     Items,
 }
@@ -236,7 +236,7 @@ impl Parse for RawOption {
     }
 }
 
-pub fn parse(args: TokenStream) -> syn::Result<Options> {
+pub(crate) fn parse(args: TokenStream) -> syn::Result<Options> {
     let raw = Punctuated::<RawOption, Token![,]>::parse_terminated.parse2(args)?;
     let mut options = Options::default();
     let mut errors = Errors::default();

@@ -16,41 +16,41 @@ use crate::options::{self, Options};
 
 /// A `#[benchmark]` function that parsed; `validate` checks that its
 /// options and signature agree.
-pub struct Benchmark {
+pub(crate) struct Benchmark {
     /// The user's function, emitted unchanged: users may call it.
-    pub function: ItemFn,
-    pub call: Call,
-    pub options: Options,
+    pub(crate) function: ItemFn,
+    pub(crate) call: Call,
+    pub(crate) options: Options,
 }
 
 /// How the runner calls the function, from its signature.
-pub struct Call {
+pub(crate) struct Call {
     /// `b: &mut Bencher` first: the function runs the bencher itself.
     /// This is the `Bencher` the parameter's type names, as written, so that
     /// a `Bencher` other than bench-harness's is reported on it. Without
     /// it, the function is the routine given to `Bencher::iter`, which
     /// black-boxes what it returns.
-    pub bencher: Option<Ident>,
+    pub(crate) bencher: Option<Ident>,
     /// The parameter each `args` value is passed to.
-    pub arg: Option<ArgParam>,
+    pub(crate) arg: Option<ArgParam>,
     /// The type parameter `types` instantiates.
-    pub generic: Option<Ident>,
+    pub(crate) generic: Option<Ident>,
     /// `async fn`: each iteration awaits the future on the built-in executor.
-    pub is_async: bool,
+    pub(crate) is_async: bool,
 }
 
 /// The parameter receiving each `args` value.
-pub struct ArgParam {
+pub(crate) struct ArgParam {
     /// The parameter as written, where type errors are reported.
-    pub param: PatType,
+    pub(crate) param: PatType,
     /// `&T`: the value is lent; otherwise it is copied (and must be `Copy`).
-    pub by_ref: bool,
+    pub(crate) by_ref: bool,
 }
 
 const SIGNATURES: &str = "a benchmark is `fn()`, `fn() -> T` or `fn(&mut Bencher)`, \
                           with one more parameter for `args`";
 
-pub fn benchmark(args: TokenStream, item: TokenStream) -> syn::Result<Benchmark> {
+pub(crate) fn benchmark(args: TokenStream, item: TokenStream) -> syn::Result<Benchmark> {
     let options = options::parse(args);
     let function = free_function(item).and_then(|function| Ok((call(&function.sig)?, function)));
     match (options, function) {

@@ -9,7 +9,7 @@ use crate::errors::Errors;
 use crate::parse::Benchmark;
 
 /// Reports every disagreement between the options and the signature.
-pub fn benchmark(benchmark: &Benchmark) -> syn::Result<()> {
+pub(crate) fn benchmark(benchmark: &Benchmark) -> syn::Result<()> {
     let Benchmark { call, options, .. } = benchmark;
     let mut errors = Errors::default();
     match (&options.args, &call.arg) {
