@@ -76,9 +76,9 @@ use proc_macro::TokenStream;
 /// - `types = [T, ...]`: one benchmark per type, named `function/T`;
 /// - `ignore`: skipped unless run with `--ignored` or `--include-ignored`;
 /// - `warm_up_time = SECS`, `measure_time = SECS`, `max_time = SECS`: an
-///   integer or decimal number of seconds, more than 0, with `max_time` no
-///   less than `warm_up_time + measure_time`;
-/// - `min_samples = N`: at least 1;
+///   integer or decimal number of seconds, more than 0 and at most 86400 (a
+///   day), with `max_time` no less than `warm_up_time + measure_time`;
+/// - `min_samples = N`: from 1 to 10000000;
 /// - `precision = PCT`: the stop rule's target, a percentage above 0 and at
 ///   most 100 (`precision = 0.5` is ±0.5%);
 /// - `group = "..."`: reported together; with a `baseline` member, an

@@ -4,6 +4,8 @@
 //! option's value checked on its own, so that one build reports every
 //! mistaken option rather than the first.
 
+use std::ops::RangeInclusive;
+
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 use syn::ext::IdentExt;
@@ -20,11 +22,11 @@ pub(crate) struct Options {
     pub(crate) krate: Option<Path>,
     pub(crate) name: Option<LitStr>,
     pub(crate) ignore: bool,
-    /// Seconds, more than 0 and finite.
+    /// Seconds, more than 0 and at most `MAX_SECONDS`.
     pub(crate) warm_up_time: Option<f64>,
     pub(crate) measure_time: Option<f64>,
     pub(crate) max_time: Option<f64>,
-    /// At least 1.
+    /// In `SAMPLES`.
     pub(crate) min_samples: Option<usize>,
     /// `group = "sort"`: benchmarks reported together.
     pub(crate) group: Option<LitStr>,
@@ -440,6 +442,25 @@ fn group(value: &Expr) -> syn::Result<LitStr> {
     Ok(group.clone())
 }
 
+// The bounds of the numbers. Their twin is the command line's parsing, in
+// bench-harness/src/cli.rs (`seconds`, `count`, `percentage`): an option
+// accepts what its flag accepts, so that moving a setting between the two
+// never turns a valid value into an error. Change both together.
+//
+// Only the lower ends differ: `--warm-up-time 0` (no warm-up) and
+// `--precision 0` (no precision rule) are valid flags, while the attribute's
+// `warm_up_time` and `precision` must be more than 0, as ever.
+
+/// `warm_up_time`, `measure_time` and `max_time`: more than 0 and at most a
+/// day of seconds.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// `min_samples`: from 1 to 10 million.
+const SAMPLES: RangeInclusive<usize> = 1..=10_000_000;
+
+/// `precision`: a percentage, more than 0 and at most 100.
+const MAX_PERCENT: f64 = 100.0;
+
 fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
     let not_positive = || {
         Error::new_spanned(
@@ -461,19 +482,32 @@ fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
     if secs <= 0.0 {
         return Err(not_positive());
     }
-    if !secs.is_finite() {
+    // Also catches a literal too large for an `f64` (infinity).
+    if secs > MAX_SECONDS {
         return Err(Error::new_spanned(
             value,
-            format!("`{}` is too large", key.as_str()),
+            format!(
+                "`{}` must be more than 0 and at most {MAX_SECONDS} seconds",
+                key.as_str()
+            ),
         ));
     }
     Ok(secs)
 }
 
 fn min_samples(value: &Expr) -> syn::Result<usize> {
-    let too_few = || Error::new_spanned(value, "`min_samples` must be at least 1");
+    let (fewest, most) = (*SAMPLES.start(), *SAMPLES.end());
+    let too_few = || Error::new_spanned(value, format!("`min_samples` must be at least {fewest}"));
+    let too_many = || {
+        Error::new_spanned(
+            value,
+            format!("`min_samples` must be at least {fewest} and at most {most}"),
+        )
+    };
     let samples = match number(value) {
-        Some(Lit::Int(samples)) => samples.base10_parse::<usize>()?,
+        // A literal's digits are decimal: they fail to parse only when the
+        // number does not fit in a `usize`.
+        Some(Lit::Int(samples)) => samples.base10_parse::<usize>().map_err(|_| too_many())?,
         _ if is_negated(value) => return Err(too_few()),
         _ => {
             return Err(Error::new_spanned(
@@ -485,8 +519,11 @@ fn min_samples(value: &Expr) -> syn::Result<usize> {
             ))
         }
     };
-    if samples == 0 {
+    if samples < fewest {
         return Err(too_few());
+    }
+    if samples > most {
+        return Err(too_many());
     }
     Ok(samples)
 }
@@ -495,7 +532,10 @@ fn precision(value: &Expr) -> syn::Result<f64> {
     let out_of_range = || {
         Error::new_spanned(
             value,
-            "`precision` is a percentage above 0 and at most 100, like `precision = 0.5`",
+            format!(
+                "`precision` is a percentage above 0 and at most {MAX_PERCENT}, \
+                 like `precision = 0.5`"
+            ),
         )
     };
     let percent = match number(value) {
@@ -509,7 +549,7 @@ fn precision(value: &Expr) -> syn::Result<f64> {
             ))
         }
     };
-    if !(percent > 0.0 && percent <= 100.0) {
+    if !(percent > 0.0 && percent <= MAX_PERCENT) {
         return Err(out_of_range());
     }
     Ok(percent / 100.0)
