@@ -11,7 +11,7 @@ use syn::{Expr, Type};
 use crate::options::{Options, ThroughputKind};
 use crate::parse::{Benchmark, Call};
 
-pub fn benchmark(benchmark: &Benchmark) -> TokenStream {
+pub(crate) fn benchmark(benchmark: &Benchmark) -> TokenStream {
     let Benchmark {
         function,
         call,

@@ -2,10 +2,13 @@
 //! `bench_harness::benchmark`; the generated code names the runtime only
 //! through `bench_harness::__private`.
 #![forbid(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
 
+mod errors;
 mod expand;
 mod options;
 mod parse;
+mod validate;
 
 use proc_macro::TokenStream;
 
@@ -73,9 +76,9 @@ use proc_macro::TokenStream;
 /// - `types = [T, ...]`: one benchmark per type, named `function/T`;
 /// - `ignore`: skipped unless run with `--ignored` or `--include-ignored`;
 /// - `warm_up_time = SECS`, `measure_time = SECS`, `max_time = SECS`: an
-///   integer or decimal number of seconds, more than 0, with `max_time` no
-///   less than `warm_up_time + measure_time`;
-/// - `min_samples = N`: at least 1;
+///   integer or decimal number of seconds, more than 0 and at most 86400 (a
+///   day), with `max_time` no less than `warm_up_time + measure_time`;
+/// - `min_samples = N`: from 1 to 10000000;
 /// - `precision = PCT`: the stop rule's target, a percentage above 0 and at
 ///   most 100 (`precision = 0.5` is ±0.5%);
 /// - `group = "..."`: reported together; with a `baseline` member, an
@@ -99,8 +102,8 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn benchmark(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);
-    match parse::benchmark(args.into(), item.clone()) {
-        Ok(benchmark) => expand::benchmark(&benchmark),
+    match generate(args.into(), item.clone()) {
+        Ok(tokens) => tokens,
         // The item is kept as written so that only the attribute's mistakes
         // are reported, not every use of a function that vanished.
         Err(error) => {
@@ -109,4 +112,13 @@ pub fn benchmark(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     .into()
+}
+
+fn generate(
+    args: proc_macro2::TokenStream,
+    item: proc_macro2::TokenStream,
+) -> syn::Result<proc_macro2::TokenStream> {
+    let benchmark = parse::benchmark(args, item)?;
+    validate::benchmark(&benchmark)?;
+    Ok(expand::benchmark(&benchmark))
 }

@@ -4,6 +4,8 @@
 //! option's value checked on its own, so that one build reports every
 //! mistaken option rather than the first.
 
+use std::ops::RangeInclusive;
+
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 use syn::ext::IdentExt;
@@ -11,42 +13,42 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{bracketed, token, Error, Expr, ExprLit, Ident, Lit, LitStr, Path, Token, Type};
 
-use crate::parse::Errors;
+use crate::errors::Errors;
 
 /// Options written in the attribute; `None` means "the command line's value".
 #[derive(Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// `crate = path`: where bench-harness is when it was renamed.
-    pub krate: Option<Path>,
-    pub name: Option<LitStr>,
-    pub ignore: bool,
-    /// Seconds, more than 0 and finite.
-    pub warm_up_time: Option<f64>,
-    pub measure_time: Option<f64>,
-    pub max_time: Option<f64>,
-    /// At least 1.
-    pub min_samples: Option<usize>,
+    pub(crate) krate: Option<Path>,
+    pub(crate) name: Option<LitStr>,
+    pub(crate) ignore: bool,
+    /// Seconds, more than 0 and at most `MAX_SECONDS`.
+    pub(crate) warm_up_time: Option<f64>,
+    pub(crate) measure_time: Option<f64>,
+    pub(crate) max_time: Option<f64>,
+    /// In `SAMPLES`.
+    pub(crate) min_samples: Option<usize>,
     /// `group = "sort"`: benchmarks reported together.
-    pub group: Option<LitStr>,
+    pub(crate) group: Option<LitStr>,
     /// `baseline`: the group's reference in an in-run A/B comparison.
-    pub baseline: bool,
+    pub(crate) baseline: bool,
     /// `counters`: measure hardware and software counters.
-    pub counters: bool,
+    pub(crate) counters: bool,
     /// `precision = PCT`: the target half-width of the 95% interval, as a
     /// fraction (the attribute takes a percentage, like `--precision`).
-    pub precision: Option<f64>,
+    pub(crate) precision: Option<f64>,
     /// `args = EXPR`, with its key: one benchmark per value.
-    pub args: Option<(Ident, Expr)>,
+    pub(crate) args: Option<(Ident, Expr)>,
     /// `types = [T, ...]`, with its key: one benchmark per type.
-    pub types: Option<(Ident, Vec<Type>)>,
+    pub(crate) types: Option<(Ident, Vec<Type>)>,
     /// `bytes = N` or `items = N`: work per iteration.
-    pub throughput: Option<(ThroughputKind, Expr)>,
+    pub(crate) throughput: Option<(ThroughputKind, Expr)>,
     /// `complexity`, with its key: fit a growth class over the `args`.
-    pub complexity: Option<Ident>,
+    pub(crate) complexity: Option<Ident>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
-pub enum ThroughputKind {
+pub(crate) enum ThroughputKind {
     Bytes,
     Items,
 }
@@ -236,7 +238,7 @@ impl Parse for RawOption {
     }
 }
 
-pub fn parse(args: TokenStream) -> syn::Result<Options> {
+pub(crate) fn parse(args: TokenStream) -> syn::Result<Options> {
     let raw = Punctuated::<RawOption, Token![,]>::parse_terminated.parse2(args)?;
     let mut options = Options::default();
     let mut errors = Errors::default();
@@ -440,6 +442,25 @@ fn group(value: &Expr) -> syn::Result<LitStr> {
     Ok(group.clone())
 }
 
+// The bounds of the numbers. Their twin is the command line's parsing, in
+// bench-harness/src/cli.rs (`seconds`, `count`, `percentage`): an option
+// accepts what its flag accepts, so that moving a setting between the two
+// never turns a valid value into an error. Change both together.
+//
+// Only the lower ends differ: `--warm-up-time 0` (no warm-up) and
+// `--precision 0` (no precision rule) are valid flags, while the attribute's
+// `warm_up_time` and `precision` must be more than 0, as ever.
+
+/// `warm_up_time`, `measure_time` and `max_time`: more than 0 and at most a
+/// day of seconds.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// `min_samples`: from 1 to 10 million.
+const SAMPLES: RangeInclusive<usize> = 1..=10_000_000;
+
+/// `precision`: a percentage, more than 0 and at most 100.
+const MAX_PERCENT: f64 = 100.0;
+
 fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
     let not_positive = || {
         Error::new_spanned(
@@ -461,19 +482,32 @@ fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
     if secs <= 0.0 {
         return Err(not_positive());
     }
-    if !secs.is_finite() {
+    // Also catches a literal too large for an `f64` (infinity).
+    if secs > MAX_SECONDS {
         return Err(Error::new_spanned(
             value,
-            format!("`{}` is too large", key.as_str()),
+            format!(
+                "`{}` must be more than 0 and at most {MAX_SECONDS} seconds",
+                key.as_str()
+            ),
         ));
     }
     Ok(secs)
 }
 
 fn min_samples(value: &Expr) -> syn::Result<usize> {
-    let too_few = || Error::new_spanned(value, "`min_samples` must be at least 1");
+    let (fewest, most) = (*SAMPLES.start(), *SAMPLES.end());
+    let too_few = || Error::new_spanned(value, format!("`min_samples` must be at least {fewest}"));
+    let too_many = || {
+        Error::new_spanned(
+            value,
+            format!("`min_samples` must be at least {fewest} and at most {most}"),
+        )
+    };
     let samples = match number(value) {
-        Some(Lit::Int(samples)) => samples.base10_parse::<usize>()?,
+        // A literal's digits are decimal: they fail to parse only when the
+        // number does not fit in a `usize`.
+        Some(Lit::Int(samples)) => samples.base10_parse::<usize>().map_err(|_| too_many())?,
         _ if is_negated(value) => return Err(too_few()),
         _ => {
             return Err(Error::new_spanned(
@@ -485,8 +519,11 @@ fn min_samples(value: &Expr) -> syn::Result<usize> {
             ))
         }
     };
-    if samples == 0 {
+    if samples < fewest {
         return Err(too_few());
+    }
+    if samples > most {
+        return Err(too_many());
     }
     Ok(samples)
 }
@@ -495,7 +532,10 @@ fn precision(value: &Expr) -> syn::Result<f64> {
     let out_of_range = || {
         Error::new_spanned(
             value,
-            "`precision` is a percentage above 0 and at most 100, like `precision = 0.5`",
+            format!(
+                "`precision` is a percentage above 0 and at most {MAX_PERCENT}, \
+                 like `precision = 0.5`"
+            ),
         )
     };
     let percent = match number(value) {
@@ -509,7 +549,7 @@ fn precision(value: &Expr) -> syn::Result<f64> {
             ))
         }
     };
-    if !(percent > 0.0 && percent <= 100.0) {
+    if !(percent > 0.0 && percent <= MAX_PERCENT) {
         return Err(out_of_range());
     }
     Ok(percent / 100.0)

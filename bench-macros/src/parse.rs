@@ -1,7 +1,8 @@
 //! The model of a `#[benchmark]` function: which function, how the runner
-//! calls it, and with which options. Every way the input can be wrong is
-//! reported here, on the token the user must change, so that expansion only
-//! ever sees a benchmark that works.
+//! calls it, and with which options. Input that does not fit the model is
+//! reported here, on the token the user must change; `validate` then checks
+//! the options against the signature, so that expansion only ever sees a
+//! benchmark that works.
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -10,100 +11,60 @@ use syn::{
     Type,
 };
 
+use crate::errors::Errors;
 use crate::options::{self, Options};
 
-/// A valid `#[benchmark]` function.
-pub struct Benchmark {
+/// A `#[benchmark]` function that parsed; `validate` checks that its
+/// options and signature agree.
+pub(crate) struct Benchmark {
     /// The user's function, emitted unchanged: users may call it.
-    pub function: ItemFn,
-    pub call: Call,
-    pub options: Options,
+    pub(crate) function: ItemFn,
+    pub(crate) call: Call,
+    pub(crate) options: Options,
 }
 
 /// How the runner calls the function, from its signature.
-pub struct Call {
+pub(crate) struct Call {
     /// `b: &mut Bencher` first: the function runs the bencher itself.
     /// This is the `Bencher` the parameter's type names, as written, so that
     /// a `Bencher` other than bench-harness's is reported on it. Without
     /// it, the function is the routine given to `Bencher::iter`, which
     /// black-boxes what it returns.
-    pub bencher: Option<Ident>,
+    pub(crate) bencher: Option<Ident>,
     /// The parameter each `args` value is passed to.
-    pub arg: Option<ArgParam>,
+    pub(crate) arg: Option<ArgParam>,
     /// The type parameter `types` instantiates.
-    pub generic: Option<Ident>,
+    pub(crate) generic: Option<Ident>,
     /// `async fn`: each iteration awaits the future on the built-in executor.
-    pub is_async: bool,
+    pub(crate) is_async: bool,
 }
 
 /// The parameter receiving each `args` value.
-pub struct ArgParam {
+pub(crate) struct ArgParam {
     /// The parameter as written, where type errors are reported.
-    pub param: PatType,
+    pub(crate) param: PatType,
     /// `&T`: the value is lent; otherwise it is copied (and must be `Copy`).
-    pub by_ref: bool,
+    pub(crate) by_ref: bool,
 }
 
 const SIGNATURES: &str = "a benchmark is `fn()`, `fn() -> T` or `fn(&mut Bencher)`, \
                           with one more parameter for `args`";
 
-pub fn benchmark(args: TokenStream, item: TokenStream) -> syn::Result<Benchmark> {
+pub(crate) fn benchmark(args: TokenStream, item: TokenStream) -> syn::Result<Benchmark> {
     let options = options::parse(args);
     let function = free_function(item).and_then(|function| Ok((call(&function.sig)?, function)));
     match (options, function) {
-        (Ok(options), Ok((call, function))) => {
-            agree(&options, &call)?;
-            Ok(Benchmark {
-                function,
-                call,
-                options,
-            })
-        }
+        (Ok(options), Ok((call, function))) => Ok(Benchmark {
+            function,
+            call,
+            options,
+        }),
         (Err(mut options), Err(function)) => {
             options.combine(function);
             Err(options)
         }
         (Err(error), Ok(_)) | (Ok(_), Err(error)) => Err(error),
     }
-}
-
-/// The options that need something of the signature, and the signature's
-/// parts that need an option.
-fn agree(options: &Options, call: &Call) -> syn::Result<()> {
-    let mut errors = Errors::default();
-    match (&options.args, &call.arg) {
-        (Some((key, _)), None) => errors.push(Error::new_spanned(
-            key,
-            "`args` needs a parameter to pass each value to: \
-             `fn name(n: usize)` or `fn name(b: &mut Bencher, n: usize)`",
-        )),
-        (None, Some(arg)) => errors.push(Error::new_spanned(
-            &arg.param,
-            "this parameter has no values: add `args = [...]` to #[benchmark], \
-             one benchmark per value",
-        )),
-        _ => {}
-    }
-    match (&options.types, &call.generic) {
-        (Some((key, _)), None) => errors.push(Error::new_spanned(
-            key,
-            "`types` needs a type parameter to instantiate: `fn name<T>()`",
-        )),
-        (None, Some(generic)) => errors.push(Error::new_spanned(
-            generic,
-            "a generic benchmark needs `types = [...]` in #[benchmark]: \
-             one benchmark per type, like `types = [u32, u64, String]`",
-        )),
-        _ => {}
-    }
-    if let (Some(key), None) = (&options.complexity, &options.args) {
-        errors.push(Error::new_spanned(
-            key,
-            "`complexity` fits a growth class over numeric `args`: \
-             add `args = [...]` with the input sizes",
-        ));
-    }
-    errors.finish()
 }
 
 fn free_function(item: TokenStream) -> syn::Result<ItemFn> {
@@ -309,30 +270,5 @@ fn ungroup(ty: &Type) -> &Type {
         Type::Group(group) => ungroup(&group.elem),
         Type::Paren(paren) => ungroup(&paren.elem),
         ty => ty,
-    }
-}
-
-/// Collects errors so that one build reports all of them.
-#[derive(Default)]
-pub struct Errors(Option<Error>);
-
-impl Errors {
-    pub fn push(&mut self, error: Error) {
-        match &mut self.0 {
-            Some(errors) => errors.combine(error),
-            None => self.0 = Some(error),
-        }
-    }
-
-    /// The result's value, or `None` with its error recorded.
-    pub fn record<T>(&mut self, result: syn::Result<T>) -> Option<T> {
-        result.map_err(|error| self.push(error)).ok()
-    }
-
-    pub fn finish(self) -> syn::Result<()> {
-        match self.0 {
-            Some(errors) => Err(errors),
-            None => Ok(()),
-        }
     }
 }

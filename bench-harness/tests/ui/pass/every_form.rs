@@ -20,6 +20,15 @@ fn with_options(bencher: &mut Bencher<'_>) {
     bencher.iter(|| black_box(2) * 2);
 }
 
+// The largest values the command line accepts too.
+#[benchmark(
+    warm_up_time = 86400,
+    max_time = 86400.0,
+    min_samples = 10_000_000,
+    precision = 100
+)]
+fn at_the_bounds() {}
+
 #[benchmark]
 fn with_lifetimes<'a, 'b>(b: &'a mut Bencher<'b>) {
     b.iter(|| ());
@@ -103,6 +112,7 @@ fn main() {
         "returns_nothing",
         "returns_a_value",
         "with_options",
+        "at_the_bounds",
         "with_lifetimes",
         "from_macro_rules",
         "renamed_crate",
@@ -121,6 +131,6 @@ fn main() {
     assert!(!names.contains(&"compiled_out"));
     assert!(!names.contains(&"compiled_out_after"));
     // One entry per type.
-    assert_eq!(names.len(), 16);
+    assert_eq!(names.len(), 17);
     assert_eq!(value(), 2);
 }
