@@ -71,6 +71,7 @@ pub mod __private {
         all as benchmarks, arg_owned, arg_ref, collect_args, ArgName, ArgNameByDebug,
         ArgNameByDisplay, BenchEntry, BenchFn, BenchOptions, Benchmark, FromArg, FromOwnedArg,
     };
+    pub use crate::settings::Settings;
     pub use bench_runtime::{black_box, Bencher, Clock, Driver, Nanos, Routine, Throughput};
     pub use inventory;
     pub use std::string::String;

@@ -40,62 +40,35 @@ pub enum BenchFn {
     Args(fn(Option<(&mut Bencher<'_>, usize)>) -> Vec<String>),
 }
 
-/// Options written in the attribute; `None` means "the command line's value".
+/// Options written in the attribute.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct BenchOptions {
     /// `#[benchmark(ignore)]`: skipped unless `--ignored` or `--include-ignored`.
     pub ignore: bool,
-    /// `warm_up_time = SECS`
-    pub warm_up_time: Option<f64>,
-    /// `measure_time = SECS`
-    pub measure_time: Option<f64>,
-    /// `max_time = SECS`
-    pub max_time: Option<f64>,
-    /// `min_samples = N`
-    pub min_samples: Option<usize>,
     /// `group = "name"`: reported together; with a `baseline` member, the
     /// members are measured as an in-run A/B comparison.
     pub group: Option<&'static str>,
     /// `baseline`: the group's reference.
     pub baseline: bool,
-    /// `counters`: measure hardware and software counters (as `--counters`).
-    pub counters: bool,
-    /// `precision = PCT`, as a fraction: the precision rule's target.
-    pub precision: Option<f64>,
     /// `bytes = N` or `items = N`: work per iteration, reported as a rate.
     pub throughput: Option<Throughput>,
     /// `complexity`: fit a growth class over the numeric `args`.
     pub complexity: bool,
+    /// The measuring settings (`measure_time`, `precision`, `counters`, ...);
+    /// `None` fields are the command line's or the defaults.
+    pub settings: Settings,
 }
 
 impl BenchOptions {
     /// The defaults, usable in a `static` initialiser.
     pub const DEFAULT: BenchOptions = BenchOptions {
         ignore: false,
-        warm_up_time: None,
-        measure_time: None,
-        max_time: None,
-        min_samples: None,
         group: None,
         baseline: false,
-        counters: false,
-        precision: None,
         throughput: None,
         complexity: false,
+        settings: Settings::NONE,
     };
-
-    /// The measuring settings the attribute gives.
-    pub fn settings(&self) -> Settings {
-        Settings {
-            warm_up_time: self.warm_up_time,
-            measure_time: self.measure_time,
-            max_time: self.max_time,
-            min_samples: self.min_samples,
-            precision: self.precision,
-            counters: self.counters.then_some(true),
-            ..Settings::NONE
-        }
-    }
 }
 
 inventory::collect!(BenchEntry);

@@ -267,7 +267,7 @@ fn throughput_comes_from_the_attribute_or_the_bencher() {
 #[test]
 fn precision_and_complexity_are_registered() {
     let options = find("precise/2").entry.options;
-    assert_eq!(options.precision, Some(0.005));
+    assert_eq!(options.settings.precision, Some(0.005));
     assert!(options.complexity);
     assert_eq!(find("precise/2").numeric_arg(), Some(2.0));
     assert_eq!(find("debug_named/Fast").numeric_arg(), None);

@@ -3,7 +3,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use bench_harness::__private::{inventory, BenchEntry, BenchOptions, Clock, Driver, Nanos};
+use bench_harness::__private::{
+    inventory, BenchEntry, BenchOptions, Clock, Driver, Nanos, Settings,
+};
 use bench_harness::{benchmark, black_box, Bencher};
 
 extern crate bench_harness as renamed;
@@ -129,7 +131,10 @@ fn options_are_registered_as_written() {
     assert_eq!(
         entry("takes_a_bencher").options,
         BenchOptions {
-            min_samples: Some(20),
+            settings: Settings {
+                min_samples: Some(20),
+                ..Settings::NONE
+            },
             ..BenchOptions::DEFAULT
         }
     );
@@ -137,20 +142,26 @@ fn options_are_registered_as_written() {
         entry("custom_name").options,
         BenchOptions {
             ignore: true,
-            warm_up_time: Some(0.5),
-            measure_time: Some(2.0),
-            max_time: Some(10.0),
-            min_samples: Some(3),
             group: Some("renamed"),
             baseline: true,
-            counters: true,
+            settings: Settings {
+                warm_up_time: Some(0.5),
+                measure_time: Some(2.0),
+                max_time: Some(10.0),
+                min_samples: Some(3),
+                counters: Some(true),
+                ..Settings::NONE
+            },
             ..BenchOptions::DEFAULT
         }
     );
     assert_eq!(
         entry("nested::inner").options,
         BenchOptions {
-            max_time: Some(1.5),
+            settings: Settings {
+                max_time: Some(1.5),
+                ..Settings::NONE
+            },
             ..BenchOptions::DEFAULT
         }
     );

@@ -2,7 +2,7 @@
 //! registration with the runner per instantiation (one, or one per type of
 //! `types = [...]`).
 
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
@@ -206,18 +206,15 @@ fn type_name(ty: &Type) -> String {
 
 fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
     let ignore = options.ignore;
-    let float = |value: Option<f64>| optional(value.map(Literal::f64_suffixed));
-    let warm_up_time = float(options.warm_up_time);
-    let measure_time = float(options.measure_time);
-    let max_time = float(options.max_time);
-    let precision = float(options.precision);
-    let min_samples = optional(options.min_samples.map(Literal::usize_suffixed));
+    let settings = options.settings().into_iter().map(|(field, value)| {
+        let field = Ident::new(field, Span::call_site());
+        quote!(#field: ::core::option::Option::Some(#value),)
+    });
     let group = match &options.group {
         Some(group) => quote!(::core::option::Option::Some(#group)),
         None => quote!(::core::option::Option::None),
     };
     let baseline = options.baseline;
-    let counters = options.counters;
     let complexity = options.complexity.is_some();
     let throughput = match &options.throughput {
         Some((kind, work)) => {
@@ -241,23 +238,14 @@ fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
     quote! {
         #private::BenchOptions {
             ignore: #ignore,
-            warm_up_time: #warm_up_time,
-            measure_time: #measure_time,
-            max_time: #max_time,
-            min_samples: #min_samples,
-            precision: #precision,
             group: #group,
             baseline: #baseline,
-            counters: #counters,
             throughput: #throughput,
             complexity: #complexity,
+            settings: #private::Settings {
+                #(#settings)*
+                ..#private::Settings::NONE
+            },
         }
-    }
-}
-
-fn optional(value: Option<Literal>) -> TokenStream {
-    match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
     }
 }

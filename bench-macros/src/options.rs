@@ -6,8 +6,8 @@
 
 use std::ops::RangeInclusive;
 
-use proc_macro2::{TokenStream, TokenTree};
-use quote::quote;
+use proc_macro2::{Literal, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
@@ -45,6 +45,33 @@ pub(crate) struct Options {
     pub(crate) throughput: Option<(ThroughputKind, Expr)>,
     /// `complexity`, with its key: fit a growth class over the `args`.
     pub(crate) complexity: Option<Ident>,
+}
+
+impl Options {
+    /// The measuring settings the attribute gives, as `(field, value)`:
+    /// each becomes the field of that name in bench-harness's `Settings`
+    /// (`Some(value)`), so a new measuring option is parsed here and needs
+    /// nothing in the expansion.
+    pub(crate) fn settings(&self) -> Vec<(&'static str, TokenStream)> {
+        let seconds =
+            |value: Option<f64>| value.map(|v| Literal::f64_suffixed(v).into_token_stream());
+        let settings = [
+            ("warm_up_time", seconds(self.warm_up_time)),
+            ("measure_time", seconds(self.measure_time)),
+            ("max_time", seconds(self.max_time)),
+            (
+                "min_samples",
+                self.min_samples
+                    .map(|n| Literal::usize_suffixed(n).into_token_stream()),
+            ),
+            ("precision", seconds(self.precision)),
+            ("counters", self.counters.then(|| quote!(true))),
+        ];
+        settings
+            .into_iter()
+            .filter_map(|(field, value)| Some((field, value?)))
+            .collect()
+    }
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -161,7 +161,7 @@ pub(super) fn plan(
 /// One benchmark's job: its attribute's settings overridden by the command
 /// line's, resolved.
 fn job(bench: registry::Benchmark, command_line: &Settings, floor: Nanos) -> run::Job {
-    let settings = bench.entry.options.settings().overridden_by(*command_line);
+    let settings = bench.entry.options.settings.overridden_by(*command_line);
     run::Job {
         precision: settings.precision_or_default(),
         config: settings.sampler_config(floor),
