@@ -474,25 +474,27 @@ fn group(value: &Expr) -> syn::Result<LitStr> {
 // accepts what its flag accepts, so that moving a setting between the two
 // never turns a valid value into an error. Change both together.
 //
-// Only the lower ends differ: `--warm-up-time 0` (no warm-up) and
-// `--precision 0` (no precision rule) are valid flags, while the attribute's
-// `warm_up_time` and `precision` must be more than 0, as ever.
+// Zero is valid where the flag takes it: `warm_up_time = 0` (no warm-up)
+// and `precision = 0` (no precision rule: stop at `measure_time`).
 
-/// `warm_up_time`, `measure_time` and `max_time`: more than 0 and at most a
-/// day of seconds.
+/// `warm_up_time` (0 allowed), `measure_time` and `max_time`: more than 0
+/// and at most a day of seconds.
 const MAX_SECONDS: f64 = 86_400.0;
 
 /// `min_samples`: from 1 to 10 million.
 const SAMPLES: RangeInclusive<usize> = 1..=10_000_000;
 
-/// `precision`: a percentage, more than 0 and at most 100.
+/// `precision`: a percentage from 0 (no precision rule) to 100.
 const MAX_PERCENT: f64 = 100.0;
 
 fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
+    // `warm_up_time = 0` turns warm-up off, as `--warm-up-time 0` does.
+    let zero_ok = key == Key::WarmUpTime;
+    let lowest = if zero_ok { "0 or more" } else { "more than 0" };
     let not_positive = || {
         Error::new_spanned(
             value,
-            format!("`{}` must be more than 0 seconds", key.as_str()),
+            format!("`{}` must be {lowest} seconds", key.as_str()),
         )
     };
     let secs = match number(value) {
@@ -506,7 +508,7 @@ fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
             ))
         }
     };
-    if secs <= 0.0 {
+    if secs < 0.0 || (secs == 0.0 && !zero_ok) {
         return Err(not_positive());
     }
     // Also catches a literal too large for an `f64` (infinity).
@@ -514,7 +516,7 @@ fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
         return Err(Error::new_spanned(
             value,
             format!(
-                "`{}` must be more than 0 and at most {MAX_SECONDS} seconds",
+                "`{}` must be {lowest} and at most {MAX_SECONDS} seconds",
                 key.as_str()
             ),
         ));
@@ -560,7 +562,7 @@ fn precision(value: &Expr) -> syn::Result<f64> {
         Error::new_spanned(
             value,
             format!(
-                "`precision` is a percentage above 0 and at most {MAX_PERCENT}, \
+                "`precision` is a percentage from 0 (no precision rule) to {MAX_PERCENT}, \
                  like `precision = 0.5`"
             ),
         )
@@ -576,7 +578,7 @@ fn precision(value: &Expr) -> syn::Result<f64> {
             ))
         }
     };
-    if !(percent > 0.0 && percent <= MAX_PERCENT) {
+    if !(0.0..=MAX_PERCENT).contains(&percent) {
         return Err(out_of_range());
     }
     Ok(percent / 100.0)

@@ -12,9 +12,6 @@ fn fraction() {}
 #[benchmark(bytes)]
 fn no_value() {}
 
-#[benchmark(precision = 0)]
-fn zero_precision() {}
-
 #[benchmark(precision = 150)]
 fn too_precise() {}
 

@@ -29,6 +29,11 @@ fn with_options(bencher: &mut Bencher<'_>) {
 )]
 fn at_the_bounds() {}
 
+// The smallest: no warm-up, no precision rule (as `--warm-up-time 0
+// --precision 0`).
+#[benchmark(warm_up_time = 0, precision = 0)]
+fn at_the_lower_bounds() {}
+
 #[benchmark]
 fn with_lifetimes<'a, 'b>(b: &'a mut Bencher<'b>) {
     b.iter(|| ());
@@ -113,6 +118,7 @@ fn main() {
         "returns_a_value",
         "with_options",
         "at_the_bounds",
+        "at_the_lower_bounds",
         "with_lifetimes",
         "from_macro_rules",
         "renamed_crate",
@@ -131,6 +137,6 @@ fn main() {
     assert!(!names.contains(&"compiled_out"));
     assert!(!names.contains(&"compiled_out_after"));
     // One entry per type.
-    assert_eq!(names.len(), 17);
+    assert_eq!(names.len(), 18);
     assert_eq!(value(), 2);
 }
