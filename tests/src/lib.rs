@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, PoisonError, RwLock};
 
 /// The example suite's bench binary (`examples/benches/suite.rs`), built once
 /// per test process with the cargo that runs the tests.
@@ -21,7 +21,20 @@ pub fn library_binary() -> &'static Path {
     BINARY.get_or_init(|| build_example_bench("library", &["--features", "bench"]))
 }
 
+/// Held exclusively while cargo builds an example bench, and shared while
+/// [`run_with_env`] runs a binary. The tests share one process, so any of
+/// them may be measuring while another builds, and cargo compiles at
+/// opt-level 3 on every core: the measurement would report the build's load,
+/// and tests assert on figures (a complexity class, a regression, a
+/// precision stop). The processes some tests spawn themselves (Ctrl-C,
+/// concurrent saves) are checked for no figure, only against generous time
+/// limits, and do without it.
+static BUILDING: RwLock<()> = RwLock::new(());
+
 fn build_example_bench(name: &str, extra: &[&str]) -> PathBuf {
+    // A failed build panics holding the lock: the runs that follow do not
+    // depend on it, so a poisoned lock is as good as a free one.
+    let _building = BUILDING.write().unwrap_or_else(PoisonError::into_inner);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .args(["build", "--quiet", "-p", "bench-examples", "--bench", name])
@@ -136,6 +149,7 @@ pub fn run(binary: &Path, args: &[&str]) -> Run {
 
 /// [`run`] with the variables of `env` set too.
 pub fn run_with_env(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
+    let _no_build = BUILDING.read().unwrap_or_else(PoisonError::into_inner);
     let Output {
         status,
         stdout,
