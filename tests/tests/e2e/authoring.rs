@@ -3,16 +3,16 @@
 //! complexity fit on kernels of known growth, set-up that dwarfs the
 //! routine, the tree layout, and benchmarks inside a library.
 
-use std::path::Path;
-
 use bench_tests::{library_binary, quick_bench, run, Run, QUICK};
 
+use crate::common::{authoring_binary, empty_binary};
+
 fn authoring(args: &[&str]) -> Run {
-    run(Path::new(env!("CARGO_BIN_EXE_authoring")), args)
+    run(authoring_binary(), args)
 }
 
 fn bench(args: &[&str]) -> Run {
-    quick_bench(Path::new(env!("CARGO_BIN_EXE_authoring")), args)
+    quick_bench(authoring_binary(), args)
 }
 
 /// As [`bench`], with the table as a tree (no `--flat`).
@@ -255,7 +255,7 @@ fn benchmarks_inside_a_library_are_found_when_the_bench_target_links_them() {
 
 #[test]
 fn an_empty_registry_says_how_to_link_a_librarys_benchmarks() {
-    let out = run(Path::new(env!("CARGO_BIN_EXE_empty")), &["--bench"]);
+    let out = run(empty_binary(), &["--bench"]);
     assert_eq!(out.code, Some(2), "{out:?}");
     assert!(
         out.stderr

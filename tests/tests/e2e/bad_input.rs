@@ -7,6 +7,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::common::fixture_binary;
+
 /// `(arguments, text the error must contain)`.
 const CASES: &[(&[&str], &str)] = &[
     // Missing values.
@@ -76,7 +78,7 @@ const CASES: &[(&[&str], &str)] = &[
 ];
 
 fn fixture(target: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_fixture"))
+    let output = Command::new(fixture_binary())
         .args(["--bench", "--save-baseline", "must_not_appear"])
         .args(args)
         .env("CARGO_TARGET_DIR", target)
@@ -119,7 +121,7 @@ fn every_bad_flag_is_refused_in_one_line_with_nothing_run_or_written() {
 #[test]
 fn a_non_utf8_argument_is_refused() {
     use std::os::unix::ffi::OsStrExt;
-    let output = Command::new(env!("CARGO_BIN_EXE_fixture"))
+    let output = Command::new(fixture_binary())
         .arg("--bench")
         .arg(std::ffi::OsStr::from_bytes(b"pa\xffsses"))
         .output()

@@ -8,6 +8,8 @@ use std::process::Command;
 
 use bench_tests::{run_with_env, Run, QUICK};
 
+use crate::common::fixture_binary;
+
 /// A fresh CARGO_TARGET_DIR for one test.
 fn target_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bench-harness-e2e-{test}-{}", std::process::id()));
@@ -30,7 +32,7 @@ fn fixture(target: &Path, env: &[(&str, &str)], args: &[&str]) -> Run {
     vars.extend(env.iter().map(|&(key, value)| (key, OsStr::new(value))));
     let mut all = QUICK.to_vec();
     all.extend_from_slice(args);
-    run_with_env(Path::new(env!("CARGO_BIN_EXE_fixture")), &all, &vars)
+    run_with_env(fixture_binary(), &all, &vars)
 }
 
 /// A one-line error, exit code 2, nothing measured.
@@ -66,13 +68,10 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
     assert_eq!(document["schema_version"], 1);
     assert!(document["machine_reference"]["block_medians_ns"].is_array());
 
-    let list = bench_tests::run(
-        Path::new(env!("CARGO_BIN_EXE_fixture")),
-        &["--list-baselines"],
-    );
+    let list = bench_tests::run(fixture_binary(), &["--list-baselines"]);
     // Without CARGO_TARGET_DIR the fixture looks in its own target dir.
     assert_eq!(list.code, Some(0));
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fixture"));
+    let mut command = Command::new(fixture_binary());
     let listed = command
         .arg("--list-baselines")
         .env("CARGO_TARGET_DIR", &target)
@@ -303,7 +302,7 @@ fn an_unwritable_target_directory_is_reported() {
 fn two_runs_saving_the_same_baseline_at_once_leave_one_whole_file() {
     let target = target_dir("concurrent");
     let spawn = || {
-        Command::new(env!("CARGO_BIN_EXE_fixture"))
+        Command::new(fixture_binary())
             .args(QUICK)
             .args(["--exact", "passes", "--save-baseline", "shared"])
             .env("CARGO_TARGET_DIR", &target)

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use bench_tests::QUICK;
 
+use crate::common::fixture_binary;
+
 /// A running fixture, and what it has printed so far.
 struct Running {
     child: Child,
@@ -21,7 +23,7 @@ struct Running {
 /// Starts the fixture with `args` and returns once its stdout shows
 /// `marker` (the machine line: by then it handles SIGINT).
 fn start(args: &[&str], marker: &str) -> Running {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fixture"))
+    let mut child = Command::new(fixture_binary())
         .args(args)
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())

@@ -2,12 +2,12 @@
 //! machine: counters, allocations, CPU time, pinning, cold caches, and the
 //! warnings of an unoptimised build.
 
-use std::path::Path;
-
 use bench_tests::{quick_bench, Run};
 
+use crate::common::{counting_binary, fixture_binary};
+
 fn fixture(args: &[&str]) -> Run {
-    quick_bench(Path::new(env!("CARGO_BIN_EXE_fixture")), args)
+    quick_bench(fixture_binary(), args)
 }
 
 /// The figure before `name` on the row's counters line.
@@ -63,7 +63,7 @@ fn without_counters_nothing_is_counted() {
 
 #[test]
 fn allocations_are_counted_exactly_per_iteration() {
-    let out = quick_bench(Path::new(env!("CARGO_BIN_EXE_counting")), &[]);
+    let out = quick_bench(counting_binary(), &[]);
     assert_eq!(out.code, Some(0), "{out:?}");
     let lines: Vec<&str> = out.stdout.lines().collect();
     let after = |name: &str| {

@@ -2,6 +2,8 @@
 //! run as a user would. One test binary, so the tests link once (as
 //! ripgrep's do); each module covers one concern.
 
+mod common;
+
 mod authoring;
 mod bad_input;
 mod baselines;
