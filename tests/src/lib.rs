@@ -119,6 +119,24 @@ impl Run {
             .filter(|line| line.starts_with(prefix))
             .collect()
     }
+
+    /// The first line of stdout that begins with `prefix`. How many warnings
+    /// come before the header's lines depends on the machine: a line is
+    /// found by how it begins, not where.
+    pub fn line_starting(&self, prefix: &str) -> &str {
+        self.lines_starting(prefix)
+            .first()
+            .copied()
+            .unwrap_or_else(|| panic!("no line starting {prefix:?} in:\n{}", self.stdout))
+    }
+
+    /// The benchmark names a `--list` run printed, in order.
+    pub fn listed(&self) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .filter_map(|line| line.strip_suffix(": benchmark"))
+            .collect()
+    }
 }
 
 /// Measuring flags that keep a run short (a fixed 20 ms budget, no

@@ -86,11 +86,7 @@ fn forked_processes_are_pooled_and_their_spread_reported() {
         "{}",
         out.stdout
     );
-    let line = out
-        .lines_starting("  3 processes: ")
-        .first()
-        .copied()
-        .unwrap_or_else(|| panic!("a processes line in {}", out.stdout));
+    let line = out.line_starting("  3 processes: ");
     assert!(line.contains("spread between processes"), "{line}");
 
     let document: serde_json::Value =
