@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{OnceLock, PoisonError, RwLock};
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
 
 /// The example suite's bench binary (`examples/benches/suite.rs`), built once
 /// per test process with the cargo that runs the tests.
@@ -61,6 +61,26 @@ fn workspace_root() -> PathBuf {
         .parent()
         .expect("the tests crate sits in the workspace root")
         .to_path_buf()
+}
+
+/// A fresh, empty directory for one test's files, under the system's
+/// temporary directory. The tests run on threads of one process: two given
+/// the same directory would trample each other's files, so a name given
+/// twice panics.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    static GIVEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    {
+        let mut given = GIVEN.lock().unwrap_or_else(PoisonError::into_inner);
+        assert!(
+            !given.iter().any(|taken| taken == name),
+            "two tests share the scratch directory {name:?}"
+        );
+        given.push(name.to_owned());
+    }
+    let dir = std::env::temp_dir().join(format!("bench-harness-e2e-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temporary directory is writable");
+    dir
 }
 
 /// What a run printed and how it ended.

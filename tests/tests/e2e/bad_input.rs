@@ -7,6 +7,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use bench_tests::scratch_dir;
+
 use crate::common::fixture_binary;
 
 /// `(arguments, text the error must contain)`.
@@ -94,9 +96,7 @@ fn fixture(target: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn every_bad_flag_is_refused_in_one_line_with_nothing_run_or_written() {
-    let target = std::env::temp_dir().join(format!("bench-bad-input-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&target);
-    std::fs::create_dir_all(&target).unwrap();
+    let target = scratch_dir("bad-input");
     for (args, names) in CASES {
         let (code, stdout, stderr) = fixture(&target, args);
         assert_eq!(code, Some(2), "{args:?}: {stdout}{stderr}");

@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::{quick_bench, run, run_with_env, Run, QUICK};
+use bench_tests::{quick_bench, run, run_with_env, scratch_dir, Run, QUICK};
 
 use crate::common::fixture_binary;
 
@@ -69,8 +69,7 @@ fn a_panic_in_a_child_is_reported_with_its_message_and_location() {
 
 #[test]
 fn forked_processes_are_pooled_and_their_spread_reported() {
-    let dir = std::env::temp_dir().join(format!("bench-forks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("forks-pooled");
     let json = dir.join("forks.json");
     // The children's scratch files go to the temporary directory.
     let mut args = QUICK.to_vec();

@@ -4,11 +4,10 @@
 #![cfg(unix)]
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::QUICK;
+use bench_tests::{scratch_dir, QUICK};
 
 use crate::common::fixture_binary;
 
@@ -69,16 +68,9 @@ fn finish(mut running: Running) -> (Option<i32>, String, String) {
     (running.child.wait().unwrap().code(), stdout, stderr)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bench-interrupt-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn ctrl_c_stops_at_a_sample_boundary_and_writes_partial_results() {
-    let dir = scratch("partial");
+    let dir = scratch_dir("interrupt-partial");
     let json = dir.join("out.json");
     let mut args = QUICK.to_vec();
     // A budget far longer than the test waits: only Ctrl-C ends this run.
