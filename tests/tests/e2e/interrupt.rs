@@ -53,6 +53,14 @@ fn interrupt(child: &Child) {
     assert!(status.success());
 }
 
+/// Two Ctrl-Cs. Signals sent back to back can merge into one, hence the
+/// pause between them.
+fn interrupt_twice(child: &Child) {
+    interrupt(child);
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(child);
+}
+
 /// Waits for the child and returns its exit code and full stdout/stderr.
 fn finish(mut running: Running) -> (Option<i32>, String, String) {
     let mut stdout = running.seen;
@@ -125,9 +133,7 @@ fn a_second_ctrl_c_exits_at_once() {
     let running = start(&args, "machine: ");
     let started = Instant::now();
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&running.child);
-    std::thread::sleep(Duration::from_millis(300));
-    interrupt(&running.child);
+    interrupt_twice(&running.child);
     let (code, stdout, stderr) = finish(running);
     assert_eq!(code, Some(130), "{stdout}\n{stderr}");
     assert!(
@@ -151,12 +157,9 @@ fn ctrl_c_during_a_smoke_test_ends_it_with_the_benchmarks_run_so_far() {
         "test passes ... ok",
     );
     // Now the 20 s sleeper runs: the first Ctrl-C would wait for it, the
-    // second ends the run. Signals sent back to back can merge into one,
-    // hence the pause.
+    // second ends the run.
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&running.child);
-    std::thread::sleep(Duration::from_millis(300));
-    interrupt(&running.child);
+    interrupt_twice(&running.child);
     let (code, stdout, stderr) = finish(running);
     assert_eq!(code, Some(130), "{stdout}\n{stderr}");
     assert!(stdout.contains("test passes ... ok"), "{stdout}");
