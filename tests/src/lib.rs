@@ -23,12 +23,12 @@ pub fn library_binary() -> &'static Path {
 
 /// Held exclusively while cargo builds an example bench, and shared while
 /// [`run_with_env`] runs a binary. The tests share one process, so any of
-/// them may be measuring while another builds, and cargo compiles at
-/// opt-level 3 on every core: the measurement would report the build's load,
-/// and tests assert on figures (a complexity class, a regression, a
-/// precision stop). The processes some tests spawn themselves (Ctrl-C,
-/// concurrent saves) are checked for no figure, only against generous time
-/// limits, and do without it.
+/// them may be measuring while another builds, and cargo builds on every
+/// core: the measurement would report the build's load, and tests assert on
+/// figures (a complexity class, a regression, a precision stop). The
+/// processes some tests spawn themselves (Ctrl-C, concurrent saves) are
+/// checked for no figure, only against generous time limits, and do without
+/// it.
 static BUILDING: RwLock<()> = RwLock::new(());
 
 fn build_example_bench(name: &str, extra: &[&str]) -> PathBuf {
