@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
 
 /// The example suite's bench binary (`examples/benches/suite.rs`), built once
 /// per test process with the cargo that runs the tests.
@@ -21,7 +21,20 @@ pub fn library_binary() -> &'static Path {
     BINARY.get_or_init(|| build_example_bench("library", &["--features", "bench"]))
 }
 
+/// Held exclusively while cargo builds an example bench, and shared while
+/// [`run_with_env`] runs a binary. The tests share one process, so any of
+/// them may be measuring while another builds, and cargo builds on every
+/// core: the measurement would report the build's load, and tests assert on
+/// figures (a complexity class, a regression, a precision stop). The
+/// processes some tests spawn themselves (Ctrl-C, concurrent saves) are
+/// checked for no figure, only against generous time limits, and do without
+/// it.
+static BUILDING: RwLock<()> = RwLock::new(());
+
 fn build_example_bench(name: &str, extra: &[&str]) -> PathBuf {
+    // A failed build panics holding the lock: the runs that follow do not
+    // depend on it, so a poisoned lock is as good as a free one.
+    let _building = BUILDING.write().unwrap_or_else(PoisonError::into_inner);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .args(["build", "--quiet", "-p", "bench-examples", "--bench", name])
@@ -48,6 +61,26 @@ fn workspace_root() -> PathBuf {
         .parent()
         .expect("the tests crate sits in the workspace root")
         .to_path_buf()
+}
+
+/// A fresh, empty directory for one test's files, under the system's
+/// temporary directory. The tests run on threads of one process: two given
+/// the same directory would trample each other's files, so a name given
+/// twice panics.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    static GIVEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    {
+        let mut given = GIVEN.lock().unwrap_or_else(PoisonError::into_inner);
+        assert!(
+            !given.iter().any(|taken| taken == name),
+            "two tests share the scratch directory {name:?}"
+        );
+        given.push(name.to_owned());
+    }
+    let dir = std::env::temp_dir().join(format!("bench-harness-e2e-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temporary directory is writable");
+    dir
 }
 
 /// What a run printed and how it ended.
@@ -106,6 +139,24 @@ impl Run {
             .filter(|line| line.starts_with(prefix))
             .collect()
     }
+
+    /// The first line of stdout that begins with `prefix`. How many warnings
+    /// come before the header's lines depends on the machine: a line is
+    /// found by how it begins, not where.
+    pub fn line_starting(&self, prefix: &str) -> &str {
+        self.lines_starting(prefix)
+            .first()
+            .copied()
+            .unwrap_or_else(|| panic!("no line starting {prefix:?} in:\n{}", self.stdout))
+    }
+
+    /// The benchmark names a `--list` run printed, in order.
+    pub fn listed(&self) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .filter_map(|line| line.strip_suffix(": benchmark"))
+            .collect()
+    }
 }
 
 /// Measuring flags that keep a run short (a fixed 20 ms budget, no
@@ -136,6 +187,7 @@ pub fn run(binary: &Path, args: &[&str]) -> Run {
 
 /// [`run`] with the variables of `env` set too.
 pub fn run_with_env(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
+    let _no_build = BUILDING.read().unwrap_or_else(PoisonError::into_inner);
     let Output {
         status,
         stdout,

@@ -6,15 +6,9 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bench_tests::{run_with_env, Run, QUICK};
+use bench_tests::{run_with_env, scratch_dir, Run, QUICK};
 
-/// A fresh CARGO_TARGET_DIR for one test.
-fn target_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bench-harness-e2e-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::common::fixture_binary;
 
 fn baseline_path(target: &Path, name: &str) -> PathBuf {
     target
@@ -30,7 +24,7 @@ fn fixture(target: &Path, env: &[(&str, &str)], args: &[&str]) -> Run {
     vars.extend(env.iter().map(|&(key, value)| (key, OsStr::new(value))));
     let mut all = QUICK.to_vec();
     all.extend_from_slice(args);
-    run_with_env(Path::new(env!("CARGO_BIN_EXE_fixture")), &all, &vars)
+    run_with_env(fixture_binary(), &all, &vars)
 }
 
 /// A one-line error, exit code 2, nothing measured.
@@ -47,7 +41,7 @@ fn assert_refused(out: &Run, expected: &str) {
 
 #[test]
 fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
-    let target = target_dir("save");
+    let target = scratch_dir("baselines-save");
     let out = fixture(
         &target,
         &[],
@@ -66,13 +60,10 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
     assert_eq!(document["schema_version"], 1);
     assert!(document["machine_reference"]["block_medians_ns"].is_array());
 
-    let list = bench_tests::run(
-        Path::new(env!("CARGO_BIN_EXE_fixture")),
-        &["--list-baselines"],
-    );
+    let list = bench_tests::run(fixture_binary(), &["--list-baselines"]);
     // Without CARGO_TARGET_DIR the fixture looks in its own target dir.
     assert_eq!(list.code, Some(0));
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fixture"));
+    let mut command = Command::new(fixture_binary());
     let listed = command
         .arg("--list-baselines")
         .env("CARGO_TARGET_DIR", &target)
@@ -85,7 +76,7 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
 
 #[test]
 fn a_regression_is_reported_and_fails_ci_on_request() {
-    let target = target_dir("regression");
+    let target = scratch_dir("baselines-regression");
     let saved = fixture(
         &target,
         &[],
@@ -147,7 +138,7 @@ fn a_regression_is_reported_and_fails_ci_on_request() {
 
 #[test]
 fn new_and_gone_benchmarks_are_not_errors() {
-    let target = target_dir("new-gone");
+    let target = scratch_dir("baselines-new-gone");
     let saved = fixture(
         &target,
         &[],
@@ -175,7 +166,7 @@ fn new_and_gone_benchmarks_are_not_errors() {
 
 #[test]
 fn a_missing_baseline_names_the_path_and_the_saved_ones() {
-    let target = target_dir("missing");
+    let target = scratch_dir("baselines-missing");
     let saved = fixture(
         &target,
         &[],
@@ -196,7 +187,7 @@ fn a_missing_baseline_names_the_path_and_the_saved_ones() {
 
 #[test]
 fn bad_baseline_files_are_reported_and_never_overwritten() {
-    let target = target_dir("bad-files");
+    let target = scratch_dir("baselines-bad-files");
     let future = r#"{"schema_version": 99, "harness": "bench-harness", "benchmarks": []}"#;
     let cases = [
         ("empty", "", "is empty"),
@@ -253,7 +244,7 @@ fn bad_baseline_files_are_reported_and_never_overwritten() {
 #[test]
 fn a_huge_damaged_baseline_is_reported_and_kept() {
     // 48 MiB: a document whose benchmark list holds numbers, not objects.
-    let target = target_dir("huge");
+    let target = scratch_dir("baselines-huge");
     let path = baseline_path(&target, "huge");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let mut contents =
@@ -283,7 +274,7 @@ fn a_huge_damaged_baseline_is_reported_and_kept() {
 
 #[test]
 fn an_unwritable_target_directory_is_reported() {
-    let target = target_dir("unwritable");
+    let target = scratch_dir("baselines-unwritable");
     // A file where the baselines directory should be.
     std::fs::write(target.join("bench-harness"), "not a directory").unwrap();
     let out = fixture(
@@ -301,9 +292,9 @@ fn an_unwritable_target_directory_is_reported() {
 
 #[test]
 fn two_runs_saving_the_same_baseline_at_once_leave_one_whole_file() {
-    let target = target_dir("concurrent");
+    let target = scratch_dir("baselines-concurrent");
     let spawn = || {
-        Command::new(env!("CARGO_BIN_EXE_fixture"))
+        Command::new(fixture_binary())
             .args(QUICK)
             .args(["--exact", "passes", "--save-baseline", "shared"])
             .env("CARGO_TARGET_DIR", &target)
@@ -326,7 +317,7 @@ fn two_runs_saving_the_same_baseline_at_once_leave_one_whole_file() {
 
 #[test]
 fn formats_go_to_stdout_or_to_the_output_file() {
-    let target = target_dir("formats");
+    let target = scratch_dir("baselines-formats");
     let out = fixture(&target, &[], &["--exact", "passes", "--format", "json"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     let document: serde_json::Value =
@@ -385,7 +376,7 @@ fn formats_go_to_stdout_or_to_the_output_file() {
 
 #[test]
 fn a_run_with_a_failed_benchmark_keeps_the_old_baseline() {
-    let target = target_dir("failed-run");
+    let target = scratch_dir("baselines-failed-run");
     let saved = fixture(
         &target,
         &[],
@@ -412,7 +403,7 @@ fn a_run_with_a_failed_benchmark_keeps_the_old_baseline() {
 
 #[test]
 fn a_filter_matching_nothing_cannot_pass_the_gate_or_save_nothing() {
-    let target = target_dir("empty-selection");
+    let target = scratch_dir("baselines-empty-selection");
     // A missing baseline is reported even when nothing would run.
     let out = fixture(
         &target,
@@ -430,7 +421,7 @@ fn a_filter_matching_nothing_cannot_pass_the_gate_or_save_nothing() {
 
 #[test]
 fn a_failing_output_file_does_not_lose_the_baseline() {
-    let target = target_dir("output-fails");
+    let target = scratch_dir("baselines-output-fails");
     std::fs::write(target.join("not-a-dir"), "a file").unwrap();
     let nowhere = target.join("not-a-dir/out.json");
     let out = fixture(

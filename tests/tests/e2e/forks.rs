@@ -3,18 +3,15 @@
 //! benchmark.
 
 use std::ffi::OsStr;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::{quick_bench, run, run_with_env, Run, QUICK};
+use bench_tests::{quick_bench, run, run_with_env, scratch_dir, Run, QUICK};
 
-fn fixture() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_fixture"))
-}
+use crate::common::fixture_binary;
 
 fn bench(args: &[&str]) -> Run {
-    quick_bench(fixture(), args)
+    quick_bench(fixture_binary(), args)
 }
 
 #[test]
@@ -72,8 +69,7 @@ fn a_panic_in_a_child_is_reported_with_its_message_and_location() {
 
 #[test]
 fn forked_processes_are_pooled_and_their_spread_reported() {
-    let dir = std::env::temp_dir().join(format!("bench-forks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("forks-pooled");
     let json = dir.join("forks.json");
     // The children's scratch files go to the temporary directory.
     let mut args = QUICK.to_vec();
@@ -81,7 +77,7 @@ fn forked_processes_are_pooled_and_their_spread_reported() {
     args.extend([
         "--forks", "3", "--exact", "spins", "--format", "json", "--output", json_arg,
     ]);
-    let out = run_with_env(fixture(), &args, &[("TMPDIR", dir.as_os_str())]);
+    let out = run_with_env(fixture_binary(), &args, &[("TMPDIR", dir.as_os_str())]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(
         out.stdout
@@ -89,11 +85,7 @@ fn forked_processes_are_pooled_and_their_spread_reported() {
         "{}",
         out.stdout
     );
-    let line = out
-        .lines_starting("  3 processes: ")
-        .first()
-        .copied()
-        .unwrap_or_else(|| panic!("a processes line in {}", out.stdout));
+    let line = out.line_starting("  3 processes: ");
     assert!(line.contains("spread between processes"), "{line}");
 
     let document: serde_json::Value =
@@ -159,7 +151,7 @@ fn a_child_that_hangs_is_killed_and_fails_its_benchmark() {
 #[test]
 fn ctrl_c_under_forks_stops_the_children_and_reports_what_finished() {
     // As from a terminal: SIGINT to the whole foreground process group.
-    let mut command = Command::new(fixture());
+    let mut command = Command::new(fixture_binary());
     command
         .args([
             "--bench",
@@ -229,7 +221,7 @@ fn a_child_does_not_fork_again() {
     let mut args = QUICK.to_vec();
     args.extend(["--forks", "3", "--exact", "passes"]);
     let child = [("BENCH_HARNESS_FORK_CHILD", OsStr::new("1"))];
-    let out = run_with_env(fixture(), &args, &child);
+    let out = run_with_env(fixture_binary(), &args, &child);
     let stdout = &out.stdout;
     assert_eq!(out.code, Some(0), "{stdout}");
     assert!(stdout.contains("1 measured"), "{stdout}");
@@ -238,7 +230,7 @@ fn a_child_does_not_fork_again() {
 
 #[test]
 fn forks_go_with_a_measured_run() {
-    let out = run(fixture(), &["--forks", "2"]);
+    let out = run(fixture_binary(), &["--forks", "2"]);
     assert_eq!(out.code, Some(2), "{out:?}");
     assert!(
         out.stderr.contains("--forks goes with a measured run"),

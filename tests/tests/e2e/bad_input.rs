@@ -7,6 +7,10 @@
 use std::path::Path;
 use std::process::Command;
 
+use bench_tests::{run_with_env, scratch_dir, Run};
+
+use crate::common::fixture_binary;
+
 /// `(arguments, text the error must contain)`.
 const CASES: &[(&[&str], &str)] = &[
     // Missing values.
@@ -75,28 +79,25 @@ const CASES: &[(&[&str], &str)] = &[
     (&["--save-baseline", "a/b"], "baseline"),
 ];
 
-fn fixture(target: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_fixture"))
-        .args(["--bench", "--save-baseline", "must_not_appear"])
-        .args(args)
-        .env("CARGO_TARGET_DIR", target)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the fixture starts");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
+fn fixture(target: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["--bench", "--save-baseline", "must_not_appear"];
+    all.extend_from_slice(args);
+    run_with_env(
+        fixture_binary(),
+        &all,
+        &[("CARGO_TARGET_DIR", target.as_os_str())],
     )
 }
 
 #[test]
 fn every_bad_flag_is_refused_in_one_line_with_nothing_run_or_written() {
-    let target = std::env::temp_dir().join(format!("bench-bad-input-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&target);
-    std::fs::create_dir_all(&target).unwrap();
+    let target = scratch_dir("bad-input");
     for (args, names) in CASES {
-        let (code, stdout, stderr) = fixture(&target, args);
+        let Run {
+            code,
+            stdout,
+            stderr,
+        } = fixture(&target, args);
         assert_eq!(code, Some(2), "{args:?}: {stdout}{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
@@ -119,7 +120,7 @@ fn every_bad_flag_is_refused_in_one_line_with_nothing_run_or_written() {
 #[test]
 fn a_non_utf8_argument_is_refused() {
     use std::os::unix::ffi::OsStrExt;
-    let output = Command::new(env!("CARGO_BIN_EXE_fixture"))
+    let output = Command::new(fixture_binary())
         .arg("--bench")
         .arg(std::ffi::OsStr::from_bytes(b"pa\xffsses"))
         .output()

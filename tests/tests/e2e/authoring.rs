@@ -3,16 +3,16 @@
 //! complexity fit on kernels of known growth, set-up that dwarfs the
 //! routine, the tree layout, and benchmarks inside a library.
 
-use std::path::Path;
-
 use bench_tests::{library_binary, quick_bench, run, Run, QUICK};
 
+use crate::common::{authoring_binary, empty_binary};
+
 fn authoring(args: &[&str]) -> Run {
-    run(Path::new(env!("CARGO_BIN_EXE_authoring")), args)
+    run(authoring_binary(), args)
 }
 
 fn bench(args: &[&str]) -> Run {
-    quick_bench(Path::new(env!("CARGO_BIN_EXE_authoring")), args)
+    quick_bench(authoring_binary(), args)
 }
 
 /// As [`bench`], with the table as a tree (no `--flat`).
@@ -22,18 +22,11 @@ fn tree_bench(args: &[&str]) -> Run {
     authoring(&all)
 }
 
-fn listed(out: &Run) -> Vec<&str> {
-    out.stdout
-        .lines()
-        .filter_map(|line| line.strip_suffix(": benchmark"))
-        .collect()
-}
-
 #[test]
 fn parameters_and_types_are_named_and_listed_in_natural_order() {
     let out = authoring(&["--list"]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    let names = listed(&out);
+    let names = out.listed();
     let position = |name: &str| {
         names
             .iter()
@@ -59,16 +52,16 @@ fn parameters_and_types_are_named_and_listed_in_natural_order() {
 #[test]
 fn parameterised_benchmarks_filter_by_their_full_names() {
     let exact = authoring(&["--list", "--exact", "sizes/10"]);
-    assert_eq!(listed(&exact), ["sizes/10"]);
+    assert_eq!(exact.listed(), ["sizes/10"]);
     let substring = authoring(&["--list", "sizes/1"]);
-    assert_eq!(listed(&substring), ["sizes/1", "sizes/10"]);
+    assert_eq!(substring.listed(), ["sizes/1", "sizes/10"]);
     let skipped = authoring(&["--list", "linear/", "--skip", "16000"]);
     assert_eq!(
-        listed(&skipped),
+        skipped.listed(),
         ["linear/250", "linear/1000", "linear/4000"]
     );
     let typed = authoring(&["--list", "make/u"]);
-    assert_eq!(listed(&typed), ["make/u8", "make/u64"]);
+    assert_eq!(typed.listed(), ["make/u8", "make/u64"]);
 }
 
 #[test]
@@ -244,7 +237,7 @@ fn benchmarks_inside_a_library_are_found_when_the_bench_target_links_them() {
     let out = run(library_binary(), &["--list"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert_eq!(
-        listed(&out),
+        out.listed(),
         [
             "benches::checksum_private/16",
             "benches::checksum_private/256",
@@ -255,7 +248,7 @@ fn benchmarks_inside_a_library_are_found_when_the_bench_target_links_them() {
 
 #[test]
 fn an_empty_registry_says_how_to_link_a_librarys_benchmarks() {
-    let out = run(Path::new(env!("CARGO_BIN_EXE_empty")), &["--bench"]);
+    let out = run(empty_binary(), &["--bench"]);
     assert_eq!(out.code, Some(2), "{out:?}");
     assert!(
         out.stderr

@@ -4,11 +4,12 @@
 #![cfg(unix)]
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::QUICK;
+use bench_tests::{scratch_dir, QUICK};
+
+use crate::common::fixture_binary;
 
 /// A running fixture, and what it has printed so far.
 struct Running {
@@ -21,7 +22,7 @@ struct Running {
 /// Starts the fixture with `args` and returns once its stdout shows
 /// `marker` (the machine line: by then it handles SIGINT).
 fn start(args: &[&str], marker: &str) -> Running {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fixture"))
+    let mut child = Command::new(fixture_binary())
         .args(args)
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
@@ -52,6 +53,14 @@ fn interrupt(child: &Child) {
     assert!(status.success());
 }
 
+/// Two Ctrl-Cs. Signals sent back to back can merge into one, hence the
+/// pause between them.
+fn interrupt_twice(child: &Child) {
+    interrupt(child);
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(child);
+}
+
 /// Waits for the child and returns its exit code and full stdout/stderr.
 fn finish(mut running: Running) -> (Option<i32>, String, String) {
     let mut stdout = running.seen;
@@ -67,16 +76,9 @@ fn finish(mut running: Running) -> (Option<i32>, String, String) {
     (running.child.wait().unwrap().code(), stdout, stderr)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bench-interrupt-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn ctrl_c_stops_at_a_sample_boundary_and_writes_partial_results() {
-    let dir = scratch("partial");
+    let dir = scratch_dir("interrupt-partial");
     let json = dir.join("out.json");
     let mut args = QUICK.to_vec();
     // A budget far longer than the test waits: only Ctrl-C ends this run.
@@ -131,9 +133,7 @@ fn a_second_ctrl_c_exits_at_once() {
     let running = start(&args, "machine: ");
     let started = Instant::now();
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&running.child);
-    std::thread::sleep(Duration::from_millis(300));
-    interrupt(&running.child);
+    interrupt_twice(&running.child);
     let (code, stdout, stderr) = finish(running);
     assert_eq!(code, Some(130), "{stdout}\n{stderr}");
     assert!(
@@ -157,12 +157,9 @@ fn ctrl_c_during_a_smoke_test_ends_it_with_the_benchmarks_run_so_far() {
         "test passes ... ok",
     );
     // Now the 20 s sleeper runs: the first Ctrl-C would wait for it, the
-    // second ends the run. Signals sent back to back can merge into one,
-    // hence the pause.
+    // second ends the run.
     std::thread::sleep(Duration::from_millis(300));
-    interrupt(&running.child);
-    std::thread::sleep(Duration::from_millis(300));
-    interrupt(&running.child);
+    interrupt_twice(&running.child);
     let (code, stdout, stderr) = finish(running);
     assert_eq!(code, Some(130), "{stdout}\n{stderr}");
     assert!(stdout.contains("test passes ... ok"), "{stdout}");

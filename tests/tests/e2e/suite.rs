@@ -6,22 +6,6 @@ fn bench(args: &[&str]) -> Run {
     quick_bench(suite_binary(), args)
 }
 
-/// The first line of stdout that starts with `prefix` (the machine's line
-/// and its warnings come before the clock's).
-fn line_starting<'a>(out: &'a Run, prefix: &str) -> &'a str {
-    out.lines_starting(prefix)
-        .first()
-        .copied()
-        .unwrap_or_else(|| panic!("no line starting {prefix:?} in:\n{}", out.stdout))
-}
-
-fn listed(out: &Run) -> Vec<&str> {
-    out.stdout
-        .lines()
-        .filter_map(|line| line.strip_suffix(": benchmark"))
-        .collect()
-}
-
 /// The names in a measured run's table, in order.
 fn measured(out: &Run) -> Vec<&str> {
     out.stdout
@@ -38,7 +22,7 @@ fn measured(out: &Run) -> Vec<&str> {
 fn list_prints_every_benchmark_with_a_count() {
     let out = run(suite_binary(), &["--list"]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    let names = listed(&out);
+    let names = out.listed();
     assert!(names.contains(&"fib_20"));
     assert!(names.contains(&"primitives::int_add"));
     assert!(names.contains(&"kernels::sort_1k"));
@@ -61,7 +45,7 @@ fn filters_are_substrings_and_ored() {
         suite_binary(),
         &["--list", "--format", "terse", "fib", "float_d"],
     );
-    assert_eq!(listed(&out), ["fib_20", "primitives::float_div"]);
+    assert_eq!(out.listed(), ["fib_20", "primitives::float_div"]);
 }
 
 #[test]
@@ -70,9 +54,9 @@ fn exact_needs_the_whole_name() {
         suite_binary(),
         &["--list", "--exact", "primitives::int_add"],
     );
-    assert_eq!(listed(&out), ["primitives::int_add"]);
+    assert_eq!(out.listed(), ["primitives::int_add"]);
     let out = run(suite_binary(), &["--list", "--exact", "int_add"]);
-    assert!(listed(&out).is_empty());
+    assert!(out.listed().is_empty());
 }
 
 #[test]
@@ -89,7 +73,7 @@ fn skip_leaves_out_matches() {
         ],
     );
     assert_eq!(
-        listed(&out),
+        out.listed(),
         [
             "primitives::float_add",
             "primitives::float_div",
@@ -122,7 +106,7 @@ fn a_filtered_bench_run_measures_only_the_matches() {
 fn the_header_names_the_clock_and_its_precision() {
     let out = bench(&["--timer", "os", "--exact", "fib_20"]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    let header = line_starting(&out, "bench-harness ");
+    let header = out.line_starting("bench-harness ");
     assert!(header.contains("timer: CLOCK_MONOTONIC_RAW"), "{header}");
     assert!(header.contains("resolution"), "{header}");
     assert!(header.contains("read pair"), "{header}");
@@ -138,7 +122,7 @@ fn the_cycle_counter_is_the_default_clock_with_invariant_tsc() {
     }
     let out = bench(&["--exact", "fib_20"]);
     assert!(
-        line_starting(&out, "bench-harness ").contains("timer: rdtsc"),
+        out.line_starting("bench-harness ").contains("timer: rdtsc"),
         "{}",
         out.stdout
     );
@@ -222,11 +206,11 @@ fn details_show_percentiles_intervals_outliers_and_warm_up() {
 #[test]
 fn the_header_states_the_method() {
     let out = bench(&["--exact", "fib_20"]);
-    let method = line_starting(&out, "time: ");
+    let method = out.line_starting("time: ");
     assert!(method.contains("loop overhead subtracted"), "{method}");
     assert!(method.contains("interleaved rounds"), "{method}");
     let out = bench(&["--exact", "fib_20", "--schedule", "sequential"]);
-    assert!(line_starting(&out, "time: ").contains("sequential"));
+    assert!(out.line_starting("time: ").contains("sequential"));
 }
 
 #[test]

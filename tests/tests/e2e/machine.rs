@@ -2,12 +2,12 @@
 //! machine: counters, allocations, CPU time, pinning, cold caches, and the
 //! warnings of an unoptimised build.
 
-use std::path::Path;
-
 use bench_tests::{quick_bench, Run};
 
-fn fixture(args: &[&str]) -> Run {
-    quick_bench(Path::new(env!("CARGO_BIN_EXE_fixture")), args)
+use crate::common::{counting_binary, fixture_binary};
+
+fn bench(args: &[&str]) -> Run {
+    quick_bench(fixture_binary(), args)
 }
 
 /// The figure before `name` on the row's counters line.
@@ -29,7 +29,7 @@ fn per_iteration(out: &Run, name: &str) -> Option<f64> {
 
 #[test]
 fn counters_count_page_faults_for_real_and_say_what_was_refused() {
-    let out = fixture(&["--exact", "touches_pages", "--counters"]);
+    let out = bench(&["--exact", "touches_pages", "--counters"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     // 40 MiB touched page by page: ~10,240 faults; allow for huge pages.
     let faults = per_iteration(&out, "page-faults").expect("a page-faults figure");
@@ -53,7 +53,7 @@ fn counters_count_page_faults_for_real_and_say_what_was_refused() {
 
 #[test]
 fn without_counters_nothing_is_counted() {
-    let out = fixture(&["--exact", "passes"]);
+    let out = bench(&["--exact", "passes"]);
     assert!(
         !out.stdout.contains("counters per iteration"),
         "{}",
@@ -63,7 +63,7 @@ fn without_counters_nothing_is_counted() {
 
 #[test]
 fn allocations_are_counted_exactly_per_iteration() {
-    let out = quick_bench(Path::new(env!("CARGO_BIN_EXE_counting")), &[]);
+    let out = quick_bench(counting_binary(), &[]);
     assert_eq!(out.code, Some(0), "{out:?}");
     let lines: Vec<&str> = out.stdout.lines().collect();
     let after = |name: &str| {
@@ -98,7 +98,7 @@ fn allocations_are_counted_exactly_per_iteration() {
 
 #[test]
 fn a_benchmark_that_waits_is_told_its_cpu_time_was_low() {
-    let out = fixture(&["--exact", "sleeps_30ms", "--max-time", "0.5", "--details"]);
+    let out = bench(&["--exact", "sleeps_30ms", "--max-time", "0.5", "--details"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(
         out.stdout.contains("of wall time: the benchmark waited"),
@@ -109,7 +109,7 @@ fn a_benchmark_that_waits_is_told_its_cpu_time_was_low() {
     assert!(sleeping < 10.0, "{}", out.stdout);
     // A busy benchmark gets no note, or, on a loaded machine that
     // descheduled it, one with a far higher share than the sleeper's.
-    let busy = fixture(&["--exact", "passes"]);
+    let busy = bench(&["--exact", "passes"]);
     if let Some(share) = cpu_share(&busy.stdout) {
         assert!(share > 50.0, "{}", busy.stdout);
     }
@@ -124,7 +124,7 @@ fn cpu_share(stdout: &str) -> Option<f64> {
 #[cfg(target_os = "linux")]
 #[test]
 fn pinned_threads_say_where_they_ran() {
-    let out = fixture(&["--exact", "passes", "--pin", "0", "--details"]);
+    let out = bench(&["--exact", "passes", "--pin", "0", "--details"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(
         out.stdout.contains("measuring threads pinned to CPU 0"),
@@ -133,7 +133,7 @@ fn pinned_threads_say_where_they_ran() {
     );
     assert!(out.stdout.contains("· ran on CPU 0\n"), "{}", out.stdout);
 
-    let out = fixture(&["--exact", "passes", "--pin", "4096"]);
+    let out = bench(&["--exact", "passes", "--pin", "4096"]);
     assert_eq!(out.code, Some(2), "{out:?}");
     assert!(
         out.stderr
@@ -145,7 +145,7 @@ fn pinned_threads_say_where_they_ran() {
 
 #[test]
 fn cold_caches_are_announced_and_the_run_completes() {
-    let out = fixture(&["--exact", "passes", "--cold"]);
+    let out = bench(&["--exact", "passes", "--cold"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(out.stdout.contains("cold caches: "), "{}", out.stdout);
     assert!(
@@ -159,7 +159,7 @@ fn cold_caches_are_announced_and_the_run_completes() {
 #[test]
 fn an_unoptimised_build_is_warned_about_first_and_the_machine_described() {
     // The fixture is built by `cargo test`: the test profile, opt-level 0.
-    let out = fixture(&["--exact", "passes"]);
+    let out = bench(&["--exact", "passes"]);
     let first = out.stdout.lines().next().unwrap_or_default();
     assert!(
         first.starts_with("warning: this benchmark binary is an unoptimised build"),

@@ -2,14 +2,15 @@
 //! binary of their own (`src/bin/fixture.rs`).
 
 use bench_tests::{quick_bench, run, Run};
-use std::path::Path;
+
+use crate::common::{empty_binary, fixture_binary};
 
 fn fixture(args: &[&str]) -> Run {
-    run(Path::new(env!("CARGO_BIN_EXE_fixture")), args)
+    run(fixture_binary(), args)
 }
 
 fn bench(args: &[&str]) -> Run {
-    quick_bench(Path::new(env!("CARGO_BIN_EXE_fixture")), args)
+    quick_bench(fixture_binary(), args)
 }
 
 #[test]
@@ -113,7 +114,7 @@ fn a_benchmark_slower_than_max_time_stops_with_a_note() {
 
 #[test]
 fn a_binary_without_benchmarks_says_how_to_add_them() {
-    let out = run(Path::new(env!("CARGO_BIN_EXE_empty")), &["--bench"]);
+    let out = run(empty_binary(), &["--bench"]);
     assert_eq!(out.code, Some(2), "{out:?}");
     assert!(
         out.stderr.contains("no benchmarks are registered"),

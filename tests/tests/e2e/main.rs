@@ -1,0 +1,14 @@
+//! End-to-end tests: the bench binaries of this workspace, built by cargo and
+//! run as a user would. One test binary, so the tests link once (as
+//! ripgrep's do); each module covers one concern.
+
+mod common;
+
+mod authoring;
+mod bad_input;
+mod baselines;
+mod failures;
+mod forks;
+mod interrupt;
+mod machine;
+mod suite;
