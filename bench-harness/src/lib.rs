@@ -40,6 +40,7 @@ pub mod baseline;
 pub mod cli;
 pub mod environment;
 pub mod forks;
+mod fs;
 pub mod instruments;
 mod registry;
 pub mod report;
