@@ -11,7 +11,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::report::json::{self, Document, LoadError};
+use crate::document::{self, Document, LoadError};
 
 // Shim: `write_atomically` lives in `crate::fs` now; this path is kept so
 // that callers compile unchanged until they move to the new one.
@@ -122,14 +122,14 @@ impl Store {
                 existing: self.names(),
             });
         }
-        json::load(&path).map_err(BaselineError::Unreadable)
+        document::load(&path).map_err(BaselineError::Unreadable)
     }
 
     /// Saves `document` as baseline `name`, atomically; returns its path.
     pub fn save(&self, name: &str, document: &Document) -> Result<PathBuf, BaselineError> {
         let path = self.path(name);
         let mut bytes = Vec::new();
-        json::write(&mut bytes, document).expect("writing to memory cannot fail");
+        document::write(&mut bytes, document).expect("writing to memory cannot fail");
         write_atomically(&path, &bytes).map_err(|error| BaselineError::Write {
             path: path.clone(),
             error,

@@ -38,6 +38,7 @@ pub mod analysis;
 pub mod audit;
 pub mod baseline;
 pub mod cli;
+pub mod document;
 pub mod environment;
 pub mod forks;
 mod fs;
