@@ -215,7 +215,7 @@ fn measurement(m: &Measured) -> MeasurementRecord {
         filtered: m.filtered.as_ref().map(summary),
         within_slice_spread: m.within_slice_spread,
         drift: m.drift.and_then(finite),
-        notes: m.notes.clone(),
+        notes: m.notes.iter().map(ToString::to_string).collect(),
         counters: m
             .extras
             .counters
