@@ -451,6 +451,33 @@ fn the_assembled_document_carries_complexity_fits_and_the_machine_reference() {
     );
 }
 
+#[test]
+fn each_note_is_stored_with_its_kind() {
+    let doc = doc();
+    let m = measurement(&doc, "fib_20");
+    assert_eq!(m.note_kinds, ["not_precise", "warm_up_unsettled"]);
+    assert!(m.notes[0].starts_with("not precise: "));
+    for bench in &doc.benchmarks {
+        if let Some(m) = &bench.measurement {
+            assert_eq!(m.note_kinds.len(), m.notes.len(), "{}", bench.name);
+        }
+    }
+}
+
+#[test]
+fn a_document_written_before_note_kinds_still_loads() {
+    let mut value: serde_json::Value = serde_json::from_str(&json_text()).unwrap();
+    for bench in value["benchmarks"].as_array_mut().unwrap() {
+        if let Some(m) = bench["measurement"].as_object_mut() {
+            m.remove("note_kinds");
+        }
+    }
+    let read = document::parse(&value.to_string()).unwrap();
+    let m = measurement(&read, "fib_20");
+    assert_eq!(m.notes.len(), 2);
+    assert!(m.note_kinds.is_empty());
+}
+
 fn measurement<'a>(doc: &'a Document, name: &str) -> &'a MeasurementRecord {
     doc.benchmark(name)
         .and_then(|b| b.measurement.as_ref())

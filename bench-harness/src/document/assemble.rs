@@ -216,6 +216,7 @@ fn measurement(m: &Measured) -> MeasurementRecord {
         within_slice_spread: m.within_slice_spread,
         drift: m.drift.and_then(finite),
         notes: m.notes.iter().map(ToString::to_string).collect(),
+        note_kinds: m.notes.iter().map(|note| note.kind().to_string()).collect(),
         counters: m
             .extras
             .counters

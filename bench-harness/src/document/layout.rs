@@ -24,13 +24,19 @@ pub fn to_string(doc: &Document) -> String {
     String::from_utf8(bytes).expect("serde_json writes UTF-8")
 }
 
-/// Arrays of numbers written on one line.
-const INLINE_ARRAYS: [&str; 4] = ["slice_starts", "block_medians_ns", "load_average", "cpus"];
+/// Arrays of numbers (and of short names) written on one line.
+const INLINE_ARRAYS: [&str; 5] = [
+    "slice_starts",
+    "block_medians_ns",
+    "load_average",
+    "cpus",
+    "note_kinds",
+];
 
 /// serde_json's pretty layout, except that the elements of a `samples`
 /// array take one line each (`{"iters": 1024, "elapsed_ns": 17034.5}`)
-/// instead of four (a benchmark has thousands of them), and the arrays of
-/// numbers in [`INLINE_ARRAYS`] take one line.
+/// instead of four (a benchmark has thousands of them), and the arrays in
+/// [`INLINE_ARRAYS`] take one line.
 #[derive(Default)]
 struct Layout {
     pretty: serde_json::ser::PrettyFormatter<'static>,

@@ -273,6 +273,11 @@ pub struct MeasurementRecord {
     pub drift: Option<f64>,
     /// What the reader must know to trust the figures, with remedies.
     pub notes: Vec<String>,
+    /// The kind of each of `notes`, in the same order: a stable snake_case
+    /// name ([`crate::results::Note::kind`]) to group or count them by.
+    /// Empty in documents written before kinds were recorded.
+    #[serde(default)]
+    pub note_kinds: Vec<String>,
     /// Counters per iteration (`--counters`), the cost of reading them
     /// subtracted, by event name; empty when none were measured.
     #[serde(default)]
