@@ -9,7 +9,6 @@ use bench_runtime::{
 use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Summary};
 use crate::instruments::{AllocRates, Extras};
-use crate::report::format::{percent, time};
 use crate::run::{Failure, Overhead, Schedule};
 
 /// Facts about the whole run and the method in force, printed in the header.
@@ -204,9 +203,8 @@ pub struct Measured {
     /// how much the machine's speed changed while measuring. `None` with
     /// fewer than three slices or fewer than [`MIN_SLICE_SAMPLES`] a slice.
     pub drift: Option<f64>,
-    /// Things the reader must know to trust (or distrust) the figures, each
-    /// with what to do about it.
-    pub notes: Vec<String>,
+    /// Things the reader must know to trust (or distrust) the figures.
+    pub notes: Vec<Note>,
     /// Counters, allocations, CPU time and the CPUs it ran on.
     pub extras: Extras,
     /// What the harness itself allocates per sample, subtracted from
@@ -273,6 +271,97 @@ impl ForkSpread {
     /// [`PROCESS_EFFECT_P`]).
     pub fn process_effect(&self) -> bool {
         self.p_value.is_some_and(|p| p < PROCESS_EFFECT_P)
+    }
+}
+
+/// Something the reader must know to trust (or distrust) a benchmark's
+/// figures, with the numbers it rests on. The reporter words it, with what
+/// to do about it (`Display`, in `report/notes.rs`); [`Note::kind`] names it
+/// for outputs that group or count notes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    /// `--max-time` stopped sampling before `min_samples` samples; one
+    /// iteration took `iteration`.
+    FewSamples {
+        max_time: Nanos,
+        samples: usize,
+        min_samples: usize,
+        iteration: Nanos,
+    },
+    /// `--max-time` ended the run before `--measure-time` was spent.
+    BudgetUnspent {
+        max_time: Nanos,
+        measure_time: Nanos,
+    },
+    /// `--max-time` ran out before the headline's relative half-width
+    /// (`achieved`, when there is an interval) reached `target`.
+    NotPrecise {
+        max_time: Nanos,
+        achieved: Option<f64>,
+        target: f64,
+    },
+    /// The sample cap stopped sampling before the stop rule was met.
+    SampleCap { max_samples: usize },
+    /// One sample: no spread can be estimated.
+    OneSample,
+    /// The warm-up's rolling coefficient of variation (`final_cv`, `None`
+    /// when its `window` never filled) stayed above `threshold`.
+    WarmUpUnsettled {
+        warm_up_time: Nanos,
+        final_cv: Option<f64>,
+        window: usize,
+        threshold: f64,
+    },
+    /// The median sample lasted under 100 clock read pairs; `wall_cap` is
+    /// the cap on a sample's wall time when that is what kept samples short.
+    ShortSamples {
+        median: Nanos,
+        read_cost: Nanos,
+        wall_cap: Option<Nanos>,
+    },
+    /// The spread within slices (outliers excluded, relative) is above
+    /// [`HIGH_CV`].
+    HighSpread { spread: f64 },
+    /// The slice medians, between `fastest` and `slowest`, vary by `drift`
+    /// (relative standard deviation): the benchmark's own speed changed.
+    SpeedChanged {
+        fastest: Nanos,
+        slowest: Nanos,
+        drift: f64,
+    },
+    /// The values within slices look multimodal (Gregg's mvalue).
+    Multimodal { mvalue: f64 },
+    /// The benchmark's thread was on the CPU for this `share` of wall time.
+    LowCpu { share: f64 },
+    /// Under `--forks`: the processes' estimates, from `fastest` to
+    /// `slowest`, differ by more than their slices explain (`spread`: their
+    /// relative standard deviation).
+    ProcessesDiffer {
+        processes: usize,
+        fastest: Nanos,
+        slowest: Nanos,
+        spread: f64,
+    },
+}
+
+impl Note {
+    /// The note's kind, stable across versions and wordings: the
+    /// document's `note_kinds`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Note::FewSamples { .. } => "few_samples",
+            Note::BudgetUnspent { .. } => "budget_unspent",
+            Note::NotPrecise { .. } => "not_precise",
+            Note::SampleCap { .. } => "sample_cap",
+            Note::OneSample => "one_sample",
+            Note::WarmUpUnsettled { .. } => "warm_up_unsettled",
+            Note::ShortSamples { .. } => "short_samples",
+            Note::HighSpread { .. } => "high_spread",
+            Note::SpeedChanged { .. } => "speed_changed",
+            Note::Multimodal { .. } => "multimodal",
+            Note::LowCpu { .. } => "low_cpu",
+            Note::ProcessesDiffer { .. } => "processes_differ",
+        }
     }
 }
 
@@ -393,16 +482,12 @@ impl Measured {
         }
         if spread.process_effect() && spread.between > PROCESS_NOTE_SPREAD {
             let (low, high) = min_max(spread.process_estimates.iter().copied());
-            pooled.notes.push(format!(
-                "the processes differ more than their slices explain: {} processes measured {} \
-                 to {} (CV {}); memory layout (ASLR, allocation addresses, code alignment) or \
-                 the machine's speed while each ran moves this benchmark, so its ± spans the \
-                 processes: raise --forks to narrow it",
-                processes.len(),
-                time(low),
-                time(high),
-                percent(spread.between),
-            ));
+            pooled.notes.push(Note::ProcessesDiffer {
+                processes: processes.len(),
+                fastest: Nanos(low),
+                slowest: Nanos(high),
+                spread: spread.between,
+            });
         }
         pooled.attach(extras, AllocRates::default());
         pooled.forks = Some(spread);
@@ -458,12 +543,7 @@ impl Measured {
     /// Adds what the instruments measured, and the notes about it.
     pub fn attach(&mut self, extras: Extras, harness_allocations: AllocRates) {
         if let Some(ratio) = extras.cpu_ratio().filter(|&r| r < LOW_CPU_RATIO) {
-            self.notes.push(format!(
-                "CPU time was {} of wall time: the benchmark waited (I/O, a lock, a sleep) or \
-                 was descheduled; if it should be CPU-bound, look for the wait or quieten the \
-                 machine",
-                percent(ratio),
-            ));
+            self.notes.push(Note::LowCpu { share: ratio });
         }
         self.extras = extras;
         self.harness_allocations = harness_allocations;
@@ -564,7 +644,7 @@ fn drift(estimate: &BlockEstimate, reference: f64) -> Option<f64> {
     (estimate.block_medians.len() >= 3).then(|| estimate.std_dev / reference)
 }
 
-fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
+fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note> {
     let mut notes = Vec::new();
     let config = &m.config;
     let measurement = &m.measurement;
@@ -577,61 +657,43 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
                 .last()
                 .map(|s| s.per_iter())
                 .unwrap_or_default();
-            notes.push(format!(
-                "stopped at --max-time ({}) with {n} of {} samples: one iteration takes {}; \
-                 raise --max-time for more samples",
-                time(config.max_time.0),
-                config.min_samples,
-                time(one.0),
-            ));
+            notes.push(Note::FewSamples {
+                max_time: config.max_time,
+                samples: n,
+                min_samples: config.min_samples,
+                iteration: one,
+            });
         }
         StopReason::MaxTime if measuring_time(measurement).0 < config.measure_time.0 => {
-            notes.push(format!(
-                "--max-time ({}) ended the run before --measure-time ({}) was spent: \
-                 set-up, warm-up and measurement do not fit; raise --max-time",
-                time(config.max_time.0),
-                time(config.measure_time.0),
-            ));
+            notes.push(Note::BudgetUnspent {
+                max_time: config.max_time,
+                measure_time: config.measure_time,
+            });
         }
         StopReason::MaxTime if config.stop_rule == StopRule::Precision => {
-            let reached = m.precision.map_or(String::new(), |p| {
-                format!(" with the time known to ±{}", percent(p))
+            notes.push(Note::NotPrecise {
+                max_time: config.max_time,
+                achieved: m.precision,
+                target: context.target_precision,
             });
-            notes.push(format!(
-                "not precise: --max-time ({}) ran out{reached}, target ±{}; the benchmark or \
-                 the machine is noisy: close other programs, raise --max-time, or accept a \
-                 wider --precision",
-                time(config.max_time.0),
-                percent(context.target_precision),
-            ));
         }
-        StopReason::SampleCap => notes.push(format!(
-            "stopped at the sample cap ({}) before the stop rule was met: the benchmark is \
-             very fast and noisy; accept a wider --precision to stop sooner",
-            config.max_samples
-        )),
+        StopReason::SampleCap => notes.push(Note::SampleCap {
+            max_samples: config.max_samples,
+        }),
         _ => {}
     }
     if n == 1 {
-        notes.push(
-            "1 sample: mean, median, min and max are that sample and no spread can be \
-             estimated; raise --max-time for more"
-                .to_string(),
-        );
+        notes.push(Note::OneSample);
     }
 
     let warm_up = &measurement.warm_up;
     if !warm_up.steady && n > 1 {
-        let cv = warm_up
-            .final_cv
-            .map_or("never computed".to_string(), percent);
-        notes.push(format!(
-            "warm-up did not settle within --warm-up-time ({}): rolling CV {cv} over {} samples, \
-             threshold {}; early samples may still carry warm-up effects: raise --warm-up-time",
-            time(config.warm_up_time.0),
-            config.warm_up_window,
-            percent(config.warm_up_cv),
-        ));
+        notes.push(Note::WarmUpUnsettled {
+            warm_up_time: config.warm_up_time,
+            final_cv: warm_up.final_cv,
+            window: config.warm_up_window,
+            threshold: config.warm_up_cv,
+        });
     }
 
     let sample_times = sorted(measurement.samples.iter().map(|s| s.elapsed.0));
@@ -640,22 +702,11 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
     if median_sample < floor {
         // Samples stop growing when their wall time would pass the cap (an
         // untimed set-up per input, `iter_batched`), or at `max_time`.
-        let remedy = if !measurement.wall_capped {
-            "raise --max-time so samples can grow".to_string()
-        } else {
-            format!(
-                "the untimed set-up of each input dominates a sample, and a sample's wall time \
-                 is capped at {}; raise --measure-time so samples can grow, or make the set-up \
-                 cheaper",
-                time(config.max_sample_wall().0)
-            )
-        };
-        notes.push(format!(
-            "samples last {} (median), under 100× the timer's read cost ({}): the clock's own \
-             cost distorts them; {remedy}",
-            time(median_sample),
-            time(context.timer.overhead.0),
-        ));
+        notes.push(Note::ShortSamples {
+            median: Nanos(median_sample),
+            read_cost: context.timer.overhead,
+            wall_cap: measurement.wall_capped.then(|| config.max_sample_wall()),
+        });
     }
 
     // Slice-based figures need slices of several samples: with one or two, a
@@ -663,37 +714,26 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<String> {
     let slices_hold_enough = median_slice_len(measurement) >= MIN_SLICE_SAMPLES;
     let spread = m.within_slice_spread;
     if slices_hold_enough && spread > HIGH_CV {
-        notes.push(format!(
-            "high spread: within slices, outliers excluded, the standard deviation is {} of the \
-             time per iteration; the work varies between iterations or the machine is busy: \
-             close other programs, or give the body a fixed input",
-            percent(spread),
-        ));
+        notes.push(Note::HighSpread { spread });
     }
 
     let medians = &m.estimate.block_medians;
     if let Some(drift) = m.drift.filter(|&d| slices_hold_enough && d > BENCH_DRIFT) {
         let (low, high) = min_max(medians.iter().copied());
-        notes.push(format!(
-            "this benchmark's speed changed while measuring: slice medians range from {} to {} \
-             (CV {}); the estimate averages over them: look for state that grows between \
-             iterations (a collection, a cache), or rerun",
-            time(low),
-            time(high),
-            percent(drift),
-        ));
+        notes.push(Note::SpeedChanged {
+            fastest: Nanos(low),
+            slowest: Nanos(high),
+            drift,
+        });
     }
 
     if slices_hold_enough
         && modality::looks_multimodal(within)
         && practical_width(within, m.reference) >= MODES_APART
     {
-        notes.push(format!(
-            "the samples look multimodal within slices (mvalue {:.1}): either the benchmark has \
-             more than one speed (a second code path, an allocator's slow path) or the machine \
-             switched speed within slices; rerun, and if it persists look at the raw samples",
-            modality::mvalue(within),
-        ));
+        notes.push(Note::Multimodal {
+            mvalue: modality::mvalue(within),
+        });
     }
     notes
 }

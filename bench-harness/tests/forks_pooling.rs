@@ -130,7 +130,7 @@ fn processes_that_agree_exactly_keep_the_block_interval() {
     assert!(((ci.upper - ci.lower) - (block_ci.upper - block_ci.lower)).abs() < 1e-12);
     assert!(((ci.upper - ci.lower) / 2.0 - 0.019_630_203_34).abs() < 1e-9);
     assert!(
-        m.notes.iter().all(|n| !n.contains("processes differ")),
+        m.notes.iter().all(|n| n.kind() != "processes_differ"),
         "{:?}",
         m.notes
     );
@@ -148,7 +148,7 @@ fn the_interval_is_the_wider_one_even_without_a_process_effect() {
     let ci = m.estimate.interval.unwrap();
     assert!(((ci.upper - ci.lower) / 2.0 - 0.024_841_377_12).abs() < 1e-9);
     assert!(
-        m.notes.iter().all(|n| !n.contains("processes differ")),
+        m.notes.iter().all(|n| n.kind() != "processes_differ"),
         "{:?}",
         m.notes
     );
@@ -186,7 +186,7 @@ fn processes_that_differ_widen_the_interval_and_get_a_note() {
     assert!((ci.upper + ci.lower - 2.0 * m.headline()).abs() < 1e-9);
     assert!((m.precision.unwrap() - 1.242_068_856 / 10.505).abs() < 1e-6);
     assert!(
-        m.notes.iter().any(|n| n.starts_with(
+        m.notes.iter().any(|n| n.to_string().starts_with(
             "the processes differ more than their slices explain: 3 processes measured 10.00 ns to 11.00 ns"
         )),
         "{:?}",

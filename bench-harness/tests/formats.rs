@@ -13,10 +13,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use bench_harness::document::{self, Document, LoadError, MeasurementRecord};
 use bench_harness::environment::{Build, Environment};
-use bench_harness::report::json::{self, Document, LoadError, MeasurementRecord};
 use bench_harness::report::{bencher, csv, markdown};
-use bench_harness::results::{BenchResult, Context, Measured, Outcome, RunInfo};
+use bench_harness::results::{BenchResult, ComplexityReport, Context, Measured, Outcome, RunInfo};
 use bench_harness::run::{Failure, Overhead, Schedule};
 use bench_runtime::{
     Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
@@ -239,11 +239,11 @@ fn results() -> Vec<BenchResult> {
 }
 
 fn doc() -> Document {
-    json::document(&environment(), &info(), &results())
+    document::assemble(&environment(), &info(), &results(), &[], None)
 }
 
 fn json_text() -> String {
-    json::to_string(&doc())
+    document::to_string(&doc())
 }
 
 type Writer = fn(&mut dyn std::io::Write, &RunInfo, &[BenchResult]) -> std::io::Result<()>;
@@ -402,10 +402,10 @@ fn bencher_lines_parse_as_libtest_output() {
 #[test]
 fn json_reads_back_equal() {
     let doc = doc();
-    let text = json::to_string(&doc);
-    let read = json::parse(&text).unwrap();
+    let text = document::to_string(&doc);
+    let read = document::parse(&text).unwrap();
     assert_eq!(read, doc);
-    assert_eq!(json::to_string(&read), text);
+    assert_eq!(document::to_string(&read), text);
 }
 
 #[test]
@@ -419,8 +419,63 @@ fn numbers_of_seventeen_digits_read_back_exactly() {
         s.elapsed_ns = 10_000.0 + rng.f64() * 1_000.0;
     }
     m.estimate.block_medians_ns = (0..1000).map(|_| rng.f64() * 1e-3).collect();
-    let read = json::parse(&json::to_string(&doc)).unwrap();
+    let read = document::parse(&document::to_string(&doc)).unwrap();
     assert_eq!(read, doc);
+}
+
+/// `--format json`, baselines and `--forks` children all write what
+/// `assemble` builds: complexity fits and the reference kernel included.
+#[test]
+fn the_assembled_document_carries_complexity_fits_and_the_machine_reference() {
+    let results: Vec<BenchResult> = ["1", "2", "4"]
+        .into_iter()
+        .map(|arg| BenchResult {
+            arg: Some(arg.to_string()),
+            ..measured(&format!("grow/{arg}"), interleaved())
+        })
+        .collect();
+    let fits = [ComplexityReport::fit("grow", &results).unwrap()];
+    let reference = results[0].measured().unwrap();
+    let doc = document::assemble(&environment(), &info(), &results, &fits, Some(reference));
+    assert_eq!(doc.complexity.len(), 1);
+    assert_eq!(doc.complexity[0].function, "grow");
+    assert_eq!(doc.complexity[0].points.len(), 3);
+    assert_eq!(
+        doc.machine_reference.as_ref(),
+        Some(&doc.benchmarks[0].measurement.as_ref().unwrap().estimate)
+    );
+    assert_eq!(
+        document::parse(&document::to_string(&doc)).unwrap(),
+        doc,
+        "read back equal"
+    );
+}
+
+#[test]
+fn each_note_is_stored_with_its_kind() {
+    let doc = doc();
+    let m = measurement(&doc, "fib_20");
+    assert_eq!(m.note_kinds, ["not_precise", "warm_up_unsettled"]);
+    assert!(m.notes[0].starts_with("not precise: "));
+    for bench in &doc.benchmarks {
+        if let Some(m) = &bench.measurement {
+            assert_eq!(m.note_kinds.len(), m.notes.len(), "{}", bench.name);
+        }
+    }
+}
+
+#[test]
+fn a_document_written_before_note_kinds_still_loads() {
+    let mut value: serde_json::Value = serde_json::from_str(&json_text()).unwrap();
+    for bench in value["benchmarks"].as_array_mut().unwrap() {
+        if let Some(m) = bench["measurement"].as_object_mut() {
+            m.remove("note_kinds");
+        }
+    }
+    let read = document::parse(&value.to_string()).unwrap();
+    let m = measurement(&read, "fib_20");
+    assert_eq!(m.notes.len(), 2);
+    assert!(m.note_kinds.is_empty());
 }
 
 fn measurement<'a>(doc: &'a Document, name: &str) -> &'a MeasurementRecord {
@@ -469,7 +524,7 @@ fn close(actual: f64, expected: f64, what: &str) {
 /// the document as read back from its text.
 #[test]
 fn figures_recompute_from_the_raw_samples_as_documented() {
-    let doc = json::parse(&json_text()).unwrap();
+    let doc = document::parse(&json_text()).unwrap();
     let overhead = doc.methodology.overhead;
     assert!(overhead.subtracted);
     let mut checked = 0;
@@ -577,7 +632,7 @@ fn scratch_file(name: &str, contents: &[u8]) -> PathBuf {
 /// message is one line naming the file.
 fn load_error(name: &str, contents: &[u8]) -> (LoadError, String) {
     let path = scratch_file(name, contents);
-    let error = json::load(&path).expect_err("the file is not a loadable document");
+    let error = document::load(&path).expect_err("the file is not a loadable document");
     let message = error.to_string();
     assert_eq!(message.lines().count(), 1, "{message}");
     assert!(message.contains(&path.display().to_string()), "{message}");
@@ -588,7 +643,7 @@ fn load_error(name: &str, contents: &[u8]) -> (LoadError, String) {
 #[test]
 fn a_written_file_loads() {
     let path = scratch_file("good", json_text().as_bytes());
-    assert_eq!(json::load(&path).unwrap(), doc());
+    assert_eq!(document::load(&path).unwrap(), doc());
 }
 
 #[test]
@@ -725,7 +780,7 @@ fn our_document_with_wrong_fields_is_a_shape_error() {
 #[test]
 fn a_missing_file_is_an_io_error_naming_it() {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("formats-no-such-file.json");
-    let error = json::load(&path).unwrap_err();
+    let error = document::load(&path).unwrap_err();
     let LoadError::Io { error: io, .. } = &error else {
         panic!("{error:?}")
     };
@@ -740,7 +795,7 @@ fn a_missing_file_is_an_io_error_naming_it() {
 
 #[test]
 fn text_without_a_file_says_so() {
-    let error = json::parse("[").unwrap_err();
+    let error = document::parse("[").unwrap_err();
     assert_eq!(error.path(), None);
     assert!(
         error.to_string().starts_with("the JSON text is truncated"),

@@ -3,7 +3,7 @@
 //! input; every refusal is one line. `FUZZ_CASES` sets the number of inputs per
 //! property (CI runs the default, 4096).
 
-use bench_harness::report::json;
+use bench_harness::document;
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -93,11 +93,11 @@ proptest! {
 
     #[test]
     fn the_results_loader_never_panics_and_refuses_in_one_line(text in mutated(golden())) {
-        match json::parse(&text) {
-            Ok(document) => {
+        match document::parse(&text) {
+            Ok(read) => {
                 // Whatever it accepts is a document of ours.
-                prop_assert_eq!(document.schema_version, json::SCHEMA_VERSION);
-                prop_assert_eq!(document.harness.as_str(), json::HARNESS_TAG);
+                prop_assert_eq!(read.schema_version, document::SCHEMA_VERSION);
+                prop_assert_eq!(read.harness.as_str(), document::HARNESS_TAG);
             }
             Err(error) => {
                 let message = error.to_string();

@@ -65,7 +65,7 @@ pub fn write(out: &mut dyn Write, info: &RunInfo, results: &[BenchResult]) -> io
                 notes.extend(
                     m.notes
                         .iter()
-                        .map(|note| format!("{name}: {}", escape(note))),
+                        .map(|note| format!("{name}: {}", escape(&note.to_string()))),
                 );
             }
             Outcome::Failed(failure) => {

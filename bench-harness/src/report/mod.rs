@@ -6,5 +6,6 @@ pub mod csv;
 pub mod format;
 pub mod json;
 pub mod markdown;
+pub mod notes;
 pub mod terminal;
 pub mod tree;

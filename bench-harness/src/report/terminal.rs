@@ -13,7 +13,7 @@ use bench_runtime::counter::Event;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::analysis::Summary;
 use crate::audit::Warning;
-use crate::report::json::Document;
+use crate::document::Document;
 use crate::results::{
     BenchResult, Compared, ComplexityReport, ForkSpread, GroupReport, Measured, Outcome, RunInfo,
     HIGH_CV, MACHINE_DRIFT,

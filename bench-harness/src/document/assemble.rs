@@ -1,0 +1,292 @@
+//! A run's document, from the result model: the one place that decides
+//! what `--format json`, baselines and `--forks` children write.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use bench_runtime::{StopReason, StopRule};
+
+use super::{
+    AllocationsRecord, BenchRecord, ComplexityRecord, ConfigRecord, CpuRecord, Document,
+    EstimateRecord, FailureRecord, FencesRecord, ForksRecord, IntervalRecord, MeasurementRecord,
+    Methodology, OutcomeKind, OutliersRecord, OverheadRecord, PercentilesRecord, RunStopRule,
+    SampleRecord, ScheduleKind, StopKind, StopRuleKind, SummaryRecord, Throughput, ThroughputUnit,
+    WarmUpRecord, HARNESS_TAG, SCHEMA_VERSION,
+};
+use crate::analysis::{Interval, Summary, BLOCKS_IN_ONE_GO, CONFIDENCE_LEVEL};
+use crate::environment::Environment;
+use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
+use crate::run::Schedule;
+
+const HEADLINE: &str = "mean over blocks of each block's median of the per-iteration times \
+     (overhead subtracted); a block is a slice of an interleaved run, or one of \
+     blocks_in_one_go equal runs of samples for a benchmark measured in one go; \
+     95% Student-t interval over the block medians";
+
+const PERCENTILES: &str =
+    "linear interpolation between closest ranks: rank h = (n - 1) * p on the sorted values \
+     (Hyndman & Fan type 7, R's and NumPy's default)";
+
+/// The document of a run, as `--format json` writes it, a baseline saves it
+/// and a `--forks` child sends it back: its environment and method, every
+/// benchmark in `results`, the growth classes fitted over their `args`, and
+/// the harness's reference kernel when it was measured (for comparing the
+/// machine's speed between runs).
+pub fn assemble(
+    environment: &Environment,
+    info: &RunInfo,
+    results: &[BenchResult],
+    complexity_reports: &[ComplexityReport],
+    machine_reference: Option<&Measured>,
+) -> Document {
+    Document {
+        schema_version: SCHEMA_VERSION,
+        harness: HARNESS_TAG.to_string(),
+        environment: environment.clone(),
+        methodology: methodology(info),
+        partial: info.partial,
+        benchmarks: results.iter().map(record).collect(),
+        machine_reference: machine_reference.map(estimate),
+        complexity: complexity_reports.iter().map(complexity).collect(),
+    }
+}
+
+/// A complexity report as the document records it.
+pub(crate) fn complexity(report: &ComplexityReport) -> ComplexityRecord {
+    let fit = report.fit.as_ref().ok();
+    ComplexityRecord {
+        function: report.function.clone(),
+        group: report.group.clone(),
+        points: report.points.clone(),
+        class: fit.map(|f| f.class.name().to_string()),
+        label: fit.map(|f| f.class.label().to_string()),
+        coefficient_ns: fit.map(|f| f.coefficient),
+        rms: fit.map(|f| f.rms),
+        error: report.fit.as_ref().err().cloned(),
+    }
+}
+
+/// The headline of `m` as the document records it.
+pub(crate) fn estimate(m: &Measured) -> EstimateRecord {
+    EstimateRecord {
+        time_ns: m.estimate.estimate,
+        ci_low_ns: m.estimate.interval.map(|ci| ci.lower),
+        ci_high_ns: m.estimate.interval.map(|ci| ci.upper),
+        relative_half_width: m.precision.and_then(finite),
+        reference_ns: m.reference,
+        block_medians_ns: m.estimate.block_medians.clone(),
+    }
+}
+
+fn methodology(info: &RunInfo) -> Methodology {
+    Methodology {
+        clock: info.clock_name.to_string(),
+        clock_hz: info.clock_hz,
+        resolution_ns: info.precision.resolution.0,
+        read_pair_ns: info.precision.overhead.0,
+        sample_floor_ns: info.sample_floor.0,
+        overhead: OverheadRecord {
+            subtracted: true,
+            per_sample_ns: info.overhead.per_sample.0,
+            per_iter_ns: info.overhead.per_iter.0,
+        },
+        schedule: match info.schedule {
+            Schedule::Interleaved => ScheduleKind::Interleaved,
+            Schedule::Sequential => ScheduleKind::Sequential,
+        },
+        stop_rule: if info.target_precision > 0.0 {
+            RunStopRule::Precision {
+                target: info.target_precision,
+            }
+        } else {
+            RunStopRule::TimeBudget
+        },
+        seed: info.seed,
+        confidence_level: CONFIDENCE_LEVEL,
+        blocks_in_one_go: BLOCKS_IN_ONE_GO,
+        headline: HEADLINE.to_string(),
+        percentiles: PERCENTILES.to_string(),
+    }
+}
+
+fn record(result: &BenchResult) -> BenchRecord {
+    let (outcome, failure, measurement) = match &result.outcome {
+        Outcome::Measured(m) => (OutcomeKind::Measured, None, Some(measurement(m))),
+        Outcome::Passed => (OutcomeKind::Passed, None, None),
+        Outcome::Failed(f) => (
+            OutcomeKind::Failed,
+            Some(FailureRecord {
+                message: f.message.clone(),
+                location: f.location.clone(),
+            }),
+            None,
+        ),
+        Outcome::Ignored => (OutcomeKind::Ignored, None, None),
+    };
+    let mut params = BTreeMap::new();
+    if let Some(type_name) = &result.type_name {
+        params.insert("type".to_string(), Value::String(type_name.clone()));
+    }
+    if let Some(arg) = &result.arg {
+        // A number stays a number, so readers can plot against it.
+        let value = serde_json::from_str::<serde_json::Number>(arg)
+            .map_or_else(|_| Value::String(arg.clone()), Value::Number);
+        params.insert("arg".to_string(), value);
+    }
+    let throughput = result.throughput.map(|throughput| {
+        let (unit, per_iteration) = match throughput {
+            bench_runtime::Throughput::Bytes(n) => (ThroughputUnit::Bytes, n),
+            bench_runtime::Throughput::Items(n) => (ThroughputUnit::Items, n),
+        };
+        Throughput {
+            unit,
+            per_iteration,
+            per_second: result.rate().map(|(_, per_second)| per_second),
+        }
+    });
+    BenchRecord {
+        name: result.name.clone(),
+        group: result.group.clone(),
+        params,
+        outcome,
+        failure,
+        measurement,
+        throughput,
+    }
+}
+
+fn measurement(m: &Measured) -> MeasurementRecord {
+    let raw = &m.measurement;
+    let config = &m.config;
+    let secs = |nanos: bench_runtime::Nanos| nanos.0 / 1e9;
+    let fences = &m.outliers.fences;
+    MeasurementRecord {
+        samples: raw
+            .samples
+            .iter()
+            .map(|s| SampleRecord {
+                iters: s.iters,
+                elapsed_ns: s.elapsed.0,
+            })
+            .collect(),
+        slice_starts: raw.slice_starts.clone(),
+        rewarm_samples: raw.rewarm_samples,
+        config: ConfigRecord {
+            warm_up_time_s: secs(config.warm_up_time),
+            warm_up_window: config.warm_up_window,
+            warm_up_cv: config.warm_up_cv,
+            measure_time_s: secs(config.measure_time),
+            stop_rule: match config.stop_rule {
+                StopRule::Precision => StopRuleKind::Precision,
+                StopRule::TimeBudget => StopRuleKind::TimeBudget,
+            },
+            max_time_s: secs(config.max_time),
+            min_samples: config.min_samples,
+            max_samples: config.max_samples,
+            min_sample_time_ns: config.min_sample_time.0,
+        },
+        warm_up: WarmUpRecord {
+            time_ns: raw.warm_up.time.0,
+            samples: raw.warm_up.samples,
+            steady: raw.warm_up.steady,
+            final_cv: raw.warm_up.final_cv.and_then(finite),
+        },
+        stop: stop_kind(raw.stop),
+        setup_time_ns: raw.setup_time.0,
+        total_time_ns: raw.total_time.0,
+        estimate: estimate(m),
+        summary: summary(&m.summary),
+        outliers: OutliersRecord {
+            fences: FencesRecord {
+                q1_ns: fences.q1,
+                q3_ns: fences.q3,
+                lower_outer_ns: fences.lower_outer,
+                lower_inner_ns: fences.lower_inner,
+                upper_inner_ns: fences.upper_inner,
+                upper_outer_ns: fences.upper_outer,
+            },
+            low_severe: m.outliers.low_severe,
+            low_mild: m.outliers.low_mild,
+            high_mild: m.outliers.high_mild,
+            high_severe: m.outliers.high_severe,
+            beyond_3_sigma: m.outliers.beyond_3_sigma,
+        },
+        filtered: m.filtered.as_ref().map(summary),
+        within_slice_spread: m.within_slice_spread,
+        drift: m.drift.and_then(finite),
+        notes: m.notes.iter().map(ToString::to_string).collect(),
+        note_kinds: m.notes.iter().map(|note| note.kind().to_string()).collect(),
+        counters: m
+            .extras
+            .counters
+            .iter()
+            .filter_map(|(event, _)| {
+                let value = m.extras.per_iteration(*event).and_then(finite)?;
+                Some((event.name().to_string(), value))
+            })
+            .collect(),
+        allocations: m.allocations().map(|a| AllocationsRecord {
+            allocations: a.allocations,
+            deallocations: a.deallocations,
+            reallocations: a.reallocations,
+            bytes_allocated: a.bytes_allocated,
+        }),
+        cpu: m.extras.cpu.map(|(cpu, wall)| CpuRecord {
+            user_ns: cpu.user.0,
+            system_ns: cpu.system.0,
+            wall_ns: wall.0,
+        }),
+        cpus: m.extras.cpus.clone(),
+        forks: m.forks.as_ref().map(|f| ForksRecord {
+            process_estimates_ns: f.process_estimates.clone(),
+            between_process_spread: finite(f.between).unwrap_or(0.0),
+            within_process_spread: finite(f.within).unwrap_or(0.0),
+            p_value: f.p_value.and_then(finite),
+        }),
+    }
+}
+
+fn summary(s: &Summary) -> SummaryRecord {
+    let interval = |ci: Option<Interval>| {
+        ci.map(|ci| IntervalRecord {
+            low_ns: ci.lower,
+            high_ns: ci.upper,
+            confidence: ci.confidence,
+        })
+    };
+    SummaryRecord {
+        n: s.n,
+        min_ns: s.min,
+        max_ns: s.max,
+        mean_ns: s.mean,
+        median_ns: s.median,
+        std_dev_ns: s.std_dev,
+        coefficient_of_variation: finite(s.coefficient_of_variation),
+        mad_ns: s.median_absolute_deviation,
+        percentiles: PercentilesRecord {
+            p50_ns: s.percentiles.p50,
+            p90_ns: s.percentiles.p90,
+            p95_ns: s.percentiles.p95,
+            p99_ns: s.percentiles.p99,
+            p99_9_ns: s.percentiles.p99_9,
+        },
+        mean_ci: interval(s.mean_interval),
+        median_ci: interval(s.median_interval),
+    }
+}
+
+fn stop_kind(stop: StopReason) -> StopKind {
+    match stop {
+        StopReason::Precise => StopKind::Precise,
+        StopReason::TimeBudget => StopKind::TimeBudget,
+        StopReason::SampleCap => StopKind::SampleCap,
+        StopReason::MaxTime => StopKind::MaxTime,
+        StopReason::Abandoned => StopKind::Abandoned,
+    }
+}
+
+/// JSON has no NaN or infinity: an undefined ratio is written as null.
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}

@@ -1,0 +1,76 @@
+//! The way back from a document to the result model: what a parent under
+//! `--forks` analyses of its children's documents.
+
+use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, WarmUp};
+
+use super::{MeasurementRecord, OverheadRecord, StopKind, StopRuleKind};
+use crate::run::Overhead;
+
+impl MeasurementRecord {
+    /// The sampler's measurement back, as [`super::assemble()`] wrote it
+    /// (all but `wall_capped`, which the document does not carry): what a
+    /// parent under `--forks` analyses of its children's.
+    pub fn raw(&self) -> Measurement {
+        Measurement {
+            samples: self
+                .samples
+                .iter()
+                .map(|s| Sample {
+                    iters: s.iters,
+                    elapsed: Nanos(s.elapsed_ns),
+                })
+                .collect(),
+            stop: stop_reason(self.stop),
+            warm_up: WarmUp {
+                time: Nanos(self.warm_up.time_ns),
+                samples: self.warm_up.samples,
+                steady: self.warm_up.steady,
+                final_cv: self.warm_up.final_cv,
+            },
+            rewarm_samples: self.rewarm_samples,
+            setup_time: Nanos(self.setup_time_ns),
+            slice_starts: self.slice_starts.clone(),
+            total_time: Nanos(self.total_time_ns),
+            wall_capped: false,
+        }
+    }
+
+    /// The sampler's settings back.
+    pub fn sampler_config(&self) -> SamplerConfig {
+        let c = &self.config;
+        SamplerConfig {
+            warm_up_time: Nanos::from_secs(c.warm_up_time_s),
+            warm_up_window: c.warm_up_window,
+            warm_up_cv: c.warm_up_cv,
+            measure_time: Nanos::from_secs(c.measure_time_s),
+            stop_rule: match c.stop_rule {
+                StopRuleKind::Precision => StopRule::Precision,
+                StopRuleKind::TimeBudget => StopRule::TimeBudget,
+            },
+            max_time: Nanos::from_secs(c.max_time_s),
+            min_samples: c.min_samples,
+            max_samples: c.max_samples,
+            min_sample_time: Nanos(c.min_sample_time_ns),
+        }
+    }
+}
+
+impl OverheadRecord {
+    /// The overhead it records.
+    pub fn overhead(&self) -> Overhead {
+        Overhead {
+            per_sample: Nanos(self.per_sample_ns),
+            per_iter: Nanos(self.per_iter_ns),
+        }
+    }
+}
+
+fn stop_reason(stop: StopKind) -> StopReason {
+    match stop {
+        StopKind::Precise => StopReason::Precise,
+        StopKind::TimeBudget => StopReason::TimeBudget,
+        StopKind::SampleCap => StopReason::SampleCap,
+        StopKind::MaxTime => StopReason::MaxTime,
+        StopKind::Abandoned => StopReason::Abandoned,
+    }
+}

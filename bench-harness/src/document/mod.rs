@@ -1,0 +1,464 @@
+//! The results document: the run's environment and method, and per
+//! benchmark every raw sample next to the figures computed from it.
+//! docs/json-schema.md describes every field and how to recompute the
+//! figures from the samples.
+//!
+//! One document serves three readers: `--format json`, saved baselines
+//! ([`crate::baseline`]) and the `--forks` channel (a child writes its
+//! results as a document, the parent loads it and decodes the samples back
+//! into measurements). It is built from a run in one place,
+//! [`assemble()`], so the three never drift apart.
+//!
+//! The document's types are separate from the result model
+//! ([`crate::results`]) so that the schema is explicit and changes only on
+//! purpose: a breaking change bumps [`SCHEMA_VERSION`], and [`parse`] refuses
+//! documents newer than it understands.
+//!
+//! Floating-point numbers are written in their shortest exact form and read
+//! back exactly (see [`parse`]), so a document read back equals the one
+//! written and figures recomputed from its samples match to the last bit
+//! where the method is exact.
+
+mod assemble;
+mod decode;
+mod layout;
+mod load;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::environment::Environment;
+
+pub use assemble::assemble;
+pub use layout::{to_string, write};
+pub use load::{load, parse, LoadError};
+
+// Shim: the old `report::json::{estimate, complexity}` re-export these until
+// lib.rs builds its documents with `assemble` alone.
+pub(crate) use assemble::{complexity, estimate};
+
+/// The version of the document's schema. Bumped on every change that an
+/// older reader would misread (a field removed, renamed, retyped or given a
+/// new meaning); new optional fields do not bump it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The value of every document's `harness` field: what tells our documents
+/// from other JSON.
+pub const HARNESS_TAG: &str = "bench-harness";
+
+/// A whole run: where, how, and what each benchmark measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Document {
+    /// [`SCHEMA_VERSION`] of the writer.
+    pub schema_version: u32,
+    /// Always [`HARNESS_TAG`].
+    pub harness: String,
+    pub environment: Environment,
+    pub methodology: Methodology,
+    /// True when the run was interrupted and some benchmarks are missing or
+    /// incomplete.
+    #[serde(default)]
+    pub partial: bool,
+    /// In the order the report lists them (by name).
+    pub benchmarks: Vec<BenchRecord>,
+    /// The harness's own reference kernel, measured in the same schedule when
+    /// the run saves or compares a baseline: comparing it between two runs
+    /// says how much the machine itself changed speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_reference: Option<EstimateRecord>,
+    /// Growth classes fitted over benchmarks' numeric `args`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub complexity: Vec<ComplexityRecord>,
+}
+
+/// A growth class fitted over one function's `args`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComplexityRecord {
+    /// The function's full name without an argument: `sort` for `sort/1000`.
+    pub function: String,
+    #[serde(default)]
+    pub group: Option<String>,
+    /// `[argument, headline ns]` of each measured benchmark fitted.
+    pub points: Vec<(f64, f64)>,
+    /// `constant`, `logarithmic`, `linear`, `linearithmic`, `quadratic`,
+    /// `cubic`; absent when no fit was possible.
+    #[serde(default)]
+    pub class: Option<String>,
+    /// `O(1)` … `O(n³)`.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Time per unit of the class's growth function, in ns.
+    #[serde(default)]
+    pub coefficient_ns: Option<f64>,
+    /// Root-mean-square of the residuals relative to each time (over the
+    /// mean time where some time is not positive).
+    #[serde(default)]
+    pub rms: Option<f64>,
+    /// Why no fit was possible.
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+impl Document {
+    /// The benchmark with this full name.
+    pub fn benchmark(&self, name: &str) -> Option<&BenchRecord> {
+        self.benchmarks.iter().find(|b| b.name == name)
+    }
+}
+
+/// The method in force for the whole run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Methodology {
+    /// The clock that timed the samples: `rdtsc (invariant TSC)`, `os`, ...
+    pub clock: String,
+    /// Its frequency, in ticks per second.
+    pub clock_hz: f64,
+    /// The smallest step the clock showed.
+    pub resolution_ns: f64,
+    /// What one start/stop pair of clock reads costs.
+    pub read_pair_ns: f64,
+    /// The shortest sample the clock allows (1,000 resolutions, 100 read
+    /// pairs, 10 µs).
+    pub sample_floor_ns: f64,
+    /// The timing loop's own cost, subtracted from every sample.
+    pub overhead: OverheadRecord,
+    pub schedule: ScheduleKind,
+    /// When sampling stops once the measuring budget is spent.
+    pub stop_rule: RunStopRule,
+    /// Seed of the interleaved shuffles (`--seed` repeats the order). May
+    /// exceed 2^53.
+    pub seed: u64,
+    /// The confidence level of every interval in the document (0.95).
+    pub confidence_level: f64,
+    /// Blocks a benchmark measured in one go is cut into for the headline.
+    pub blocks_in_one_go: usize,
+    /// The headline's definition, in words.
+    pub headline: String,
+    /// The percentile rule, in words.
+    pub percentiles: String,
+}
+
+/// The loop overhead subtracted from every sample: a sample of `iters`
+/// iterations that took `elapsed_ns` counts as
+/// `(elapsed_ns − per_sample_ns) / iters − per_iter_ns` per iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OverheadRecord {
+    /// Whether it was subtracted (always true in schema version 1).
+    pub subtracted: bool,
+    /// Inside every sample whatever its size: the clock reads.
+    pub per_sample_ns: f64,
+    /// Per iteration: the loop around the routine.
+    pub per_iter_ns: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScheduleKind {
+    /// Rounds of shuffled slices: each benchmark's samples come in slices.
+    Interleaved,
+    /// One benchmark after the other, each in one go.
+    Sequential,
+}
+
+/// The run's stop rule.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum RunStopRule {
+    /// Until the time's 95% interval is within `target` of the time, relative
+    /// (0.01 = ±1%), after the measuring budget; or `max_time`.
+    Precision { target: f64 },
+    /// When the measuring budget is spent.
+    TimeBudget,
+}
+
+/// One benchmark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchRecord {
+    /// The full name: module path below the bench file, then the name.
+    pub name: String,
+    /// The group the benchmark belongs to, if any.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// The benchmark's parameters, one field each.
+    #[serde(default)]
+    pub params: BTreeMap<String, Value>,
+    pub outcome: OutcomeKind,
+    /// Present when `outcome` is `failed`.
+    #[serde(default)]
+    pub failure: Option<FailureRecord>,
+    /// Present when `outcome` is `measured`.
+    #[serde(default)]
+    pub measurement: Option<MeasurementRecord>,
+    /// Work per iteration, when the benchmark declares it.
+    #[serde(default)]
+    pub throughput: Option<Throughput>,
+}
+
+impl BenchRecord {
+    /// The headline in nanoseconds per iteration, when measured.
+    pub fn headline_ns(&self) -> Option<f64> {
+        self.measurement.as_ref().map(|m| m.estimate.time_ns)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    Measured,
+    /// Ran once as a smoke test (`cargo test --benches`).
+    Passed,
+    Failed,
+    Ignored,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureRecord {
+    pub message: String,
+    /// `file:line:column` of the panic, when it was one.
+    pub location: Option<String>,
+}
+
+/// Work done by one iteration, to turn times into rates.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Throughput {
+    pub unit: ThroughputUnit,
+    pub per_iteration: u64,
+    /// Units per second at the headline time, when measured.
+    #[serde(default)]
+    pub per_second: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThroughputUnit {
+    Bytes,
+    #[serde(alias = "elements")]
+    Items,
+}
+
+/// A measured benchmark: the raw samples and everything computed from them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeasurementRecord {
+    /// Every recorded sample, in the order taken (warm-up excluded).
+    pub samples: Vec<SampleRecord>,
+    /// Index in `samples` where each slice begins: `[0]` for a benchmark
+    /// measured in one go.
+    pub slice_starts: Vec<usize>,
+    /// Samples run after a pause and discarded (interleaved schedule).
+    pub rewarm_samples: usize,
+    pub config: ConfigRecord,
+    pub warm_up: WarmUpRecord,
+    /// Why sampling stopped.
+    pub stop: StopKind,
+    /// The benchmark's set-up, before its first sample.
+    pub setup_time_ns: f64,
+    /// Wall time spent on the benchmark, set-up and warm-up included.
+    pub total_time_ns: f64,
+    /// The headline.
+    pub estimate: EstimateRecord,
+    /// Over all per-iteration values pooled.
+    pub summary: SummaryRecord,
+    pub outliers: OutliersRecord,
+    /// The summary of the per-iteration values within the inner fences;
+    /// null when no value lies outside them.
+    pub filtered: Option<SummaryRecord>,
+    /// Standard deviation within blocks (block medians taken out, outliers
+    /// excluded), relative to `estimate.reference_ns`.
+    pub within_slice_spread: f64,
+    /// Standard deviation of the block medians relative to
+    /// `estimate.reference_ns`; null with fewer than 3 blocks or blocks of
+    /// under 5 samples (median).
+    pub drift: Option<f64>,
+    /// What the reader must know to trust the figures, with remedies.
+    pub notes: Vec<String>,
+    /// The kind of each of `notes`, in the same order: a stable snake_case
+    /// name ([`crate::results::Note::kind`]) to group or count them by.
+    /// Empty in documents written before kinds were recorded.
+    #[serde(default)]
+    pub note_kinds: Vec<String>,
+    /// Counters per iteration (`--counters`), the cost of reading them
+    /// subtracted, by event name; empty when none were measured.
+    #[serde(default)]
+    pub counters: BTreeMap<String, f64>,
+    /// Allocations per iteration, the harness's own subtracted, when
+    /// `CountingAlloc` is the global allocator.
+    #[serde(default)]
+    pub allocations: Option<AllocationsRecord>,
+    /// The benchmark thread's CPU time over its slices, against their wall
+    /// time.
+    #[serde(default)]
+    pub cpu: Option<CpuRecord>,
+    /// The CPUs its slices ran on.
+    #[serde(default)]
+    pub cpus: Vec<usize>,
+    /// Under `--forks`: the processes' estimates and their spread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forks: Option<ForksRecord>,
+}
+
+/// A benchmark measured in several processes (`--forks`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForksRecord {
+    /// Each process's headline, in the order they ran.
+    pub process_estimates_ns: Vec<f64>,
+    /// Standard deviation of `process_estimates_ns`, relative to the
+    /// headline's `reference_ns`.
+    pub between_process_spread: f64,
+    /// The pooled standard deviation of the block medians within each
+    /// process, relative to the headline's `reference_ns`.
+    pub within_process_spread: f64,
+    /// One-way analysis of variance of the block medians by process: the
+    /// chance of processes differing this much if only the blocks varied;
+    /// null when it cannot be computed.
+    pub p_value: Option<f64>,
+}
+
+/// Allocations per iteration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AllocationsRecord {
+    pub allocations: f64,
+    pub deallocations: f64,
+    pub reallocations: f64,
+    pub bytes_allocated: f64,
+}
+
+/// CPU time against wall time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CpuRecord {
+    pub user_ns: f64,
+    pub system_ns: f64,
+    pub wall_ns: f64,
+}
+
+/// One sample as the clock read it: `iters` iterations in `elapsed_ns`,
+/// overhead not subtracted.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SampleRecord {
+    pub iters: u64,
+    pub elapsed_ns: f64,
+}
+
+/// The benchmark's sampling budgets and limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfigRecord {
+    pub warm_up_time_s: f64,
+    pub warm_up_window: usize,
+    pub warm_up_cv: f64,
+    pub measure_time_s: f64,
+    pub stop_rule: StopRuleKind,
+    pub max_time_s: f64,
+    pub min_samples: usize,
+    pub max_samples: usize,
+    pub min_sample_time_ns: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopRuleKind {
+    Precision,
+    TimeBudget,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WarmUpRecord {
+    /// Calibration and warm-up together.
+    pub time_ns: f64,
+    /// Samples run and discarded, calibration included.
+    pub samples: usize,
+    /// Whether the rolling coefficient of variation settled.
+    pub steady: bool,
+    /// The rolling coefficient of variation at the end; null if the window
+    /// never filled.
+    pub final_cv: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopKind {
+    Precise,
+    TimeBudget,
+    SampleCap,
+    MaxTime,
+    Abandoned,
+}
+
+/// The headline: the mean over blocks of each block's median.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EstimateRecord {
+    /// Nanoseconds per iteration.
+    pub time_ns: f64,
+    /// The 95% Student-t interval over the block medians; null with one block.
+    pub ci_low_ns: Option<f64>,
+    pub ci_high_ns: Option<f64>,
+    /// The interval's larger distance from `time_ns`, relative to
+    /// `reference_ns`.
+    pub relative_half_width: Option<f64>,
+    /// What relative figures are relative to: `time_ns`, or the loop's cost
+    /// per iteration when the body is cheaper than that.
+    pub reference_ns: f64,
+    /// Each block's median, in time order.
+    pub block_medians_ns: Vec<f64>,
+}
+
+/// Location, spread and intervals of per-iteration values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRecord {
+    pub n: usize,
+    pub min_ns: f64,
+    pub max_ns: f64,
+    pub mean_ns: f64,
+    pub median_ns: f64,
+    /// Sample standard deviation (n − 1).
+    pub std_dev_ns: f64,
+    /// `std_dev_ns / mean_ns`; null when not finite (a zero mean).
+    pub coefficient_of_variation: Option<f64>,
+    /// Raw median absolute deviation, not scaled.
+    pub mad_ns: f64,
+    pub percentiles: PercentilesRecord,
+    /// 95% Student-t interval of the mean; null for n < 2.
+    pub mean_ci: Option<IntervalRecord>,
+    /// Distribution-free interval of the median from order statistics; null
+    /// for n ≤ 5.
+    pub median_ci: Option<IntervalRecord>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PercentilesRecord {
+    pub p50_ns: f64,
+    pub p90_ns: f64,
+    pub p95_ns: f64,
+    pub p99_ns: f64,
+    pub p99_9_ns: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct IntervalRecord {
+    pub low_ns: f64,
+    pub high_ns: f64,
+    /// The coverage probability achieved (at least 0.95).
+    pub confidence: f64,
+}
+
+/// Tukey's fences over the per-iteration values, and the counts beyond them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OutliersRecord {
+    pub fences: FencesRecord,
+    pub low_severe: usize,
+    pub low_mild: usize,
+    pub high_mild: usize,
+    pub high_severe: usize,
+    /// Farther than 3 standard deviations from the mean (either side).
+    pub beyond_3_sigma: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FencesRecord {
+    pub q1_ns: f64,
+    pub q3_ns: f64,
+    pub lower_outer_ns: f64,
+    pub lower_inner_ns: f64,
+    pub upper_inner_ns: f64,
+    pub upper_outer_ns: f64,
+}

@@ -1,0 +1,316 @@
+//! The words of each [`Note`]: what the reader must know, from the numbers
+//! the model recorded, and what to do about it. Every output that shows a
+//! note (the table, Markdown, the JSON document's `notes`) shows this text.
+//!
+//! The model ([`crate::results`]) holds the numbers only, so that outputs
+//! can group, count and restyle notes by [`Note::kind`] without parsing
+//! sentences; the wording lives here, with the other formatting.
+
+use std::fmt;
+
+use super::format::{percent, time};
+use crate::results::Note;
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::FewSamples {
+                max_time,
+                samples,
+                min_samples,
+                iteration,
+            } => write!(
+                f,
+                "stopped at --max-time ({}) with {samples} of {min_samples} samples: one \
+                 iteration takes {}; raise --max-time for more samples",
+                time(max_time.0),
+                time(iteration.0),
+            ),
+            Note::BudgetUnspent {
+                max_time,
+                measure_time,
+            } => write!(
+                f,
+                "--max-time ({}) ended the run before --measure-time ({}) was spent: \
+                 set-up, warm-up and measurement do not fit; raise --max-time",
+                time(max_time.0),
+                time(measure_time.0),
+            ),
+            Note::NotPrecise {
+                max_time,
+                achieved,
+                target,
+            } => {
+                let reached = achieved.map_or(String::new(), |p| {
+                    format!(" with the time known to ±{}", percent(p))
+                });
+                write!(
+                    f,
+                    "not precise: --max-time ({}) ran out{reached}, target ±{}; the benchmark \
+                     or the machine is noisy: close other programs, raise --max-time, or accept \
+                     a wider --precision",
+                    time(max_time.0),
+                    percent(*target),
+                )
+            }
+            Note::SampleCap { max_samples } => write!(
+                f,
+                "stopped at the sample cap ({max_samples}) before the stop rule was met: the \
+                 benchmark is very fast and noisy; accept a wider --precision to stop sooner",
+            ),
+            Note::OneSample => f.write_str(
+                "1 sample: mean, median, min and max are that sample and no spread can be \
+                 estimated; raise --max-time for more",
+            ),
+            Note::WarmUpUnsettled {
+                warm_up_time,
+                final_cv,
+                window,
+                threshold,
+            } => {
+                let cv = final_cv.map_or("never computed".to_string(), percent);
+                write!(
+                    f,
+                    "warm-up did not settle within --warm-up-time ({}): rolling CV {cv} over \
+                     {window} samples, threshold {}; early samples may still carry warm-up \
+                     effects: raise --warm-up-time",
+                    time(warm_up_time.0),
+                    percent(*threshold),
+                )
+            }
+            Note::ShortSamples {
+                median,
+                read_cost,
+                wall_cap,
+            } => {
+                let remedy = match wall_cap {
+                    None => "raise --max-time so samples can grow".to_string(),
+                    Some(cap) => format!(
+                        "the untimed set-up of each input dominates a sample, and a sample's \
+                         wall time is capped at {}; raise --measure-time so samples can grow, \
+                         or make the set-up cheaper",
+                        time(cap.0)
+                    ),
+                };
+                write!(
+                    f,
+                    "samples last {} (median), under 100× the timer's read cost ({}): the \
+                     clock's own cost distorts them; {remedy}",
+                    time(median.0),
+                    time(read_cost.0),
+                )
+            }
+            Note::HighSpread { spread } => write!(
+                f,
+                "high spread: within slices, outliers excluded, the standard deviation is {} of \
+                 the time per iteration; the work varies between iterations or the machine is \
+                 busy: close other programs, or give the body a fixed input",
+                percent(*spread),
+            ),
+            Note::SpeedChanged {
+                fastest,
+                slowest,
+                drift,
+            } => write!(
+                f,
+                "this benchmark's speed changed while measuring: slice medians range from {} to \
+                 {} (CV {}); the estimate averages over them: look for state that grows between \
+                 iterations (a collection, a cache), or rerun",
+                time(fastest.0),
+                time(slowest.0),
+                percent(*drift),
+            ),
+            Note::Multimodal { mvalue } => write!(
+                f,
+                "the samples look multimodal within slices (mvalue {mvalue:.1}): either the \
+                 benchmark has more than one speed (a second code path, an allocator's slow \
+                 path) or the machine switched speed within slices; rerun, and if it persists \
+                 look at the raw samples",
+            ),
+            Note::LowCpu { share } => write!(
+                f,
+                "CPU time was {} of wall time: the benchmark waited (I/O, a lock, a sleep) or \
+                 was descheduled; if it should be CPU-bound, look for the wait or quieten the \
+                 machine",
+                percent(*share),
+            ),
+            Note::ProcessesDiffer {
+                processes,
+                fastest,
+                slowest,
+                spread,
+            } => write!(
+                f,
+                "the processes differ more than their slices explain: {processes} processes \
+                 measured {} to {} (CV {}); memory layout (ASLR, allocation addresses, code \
+                 alignment) or the machine's speed while each ran moves this benchmark, so its \
+                 ± spans the processes: raise --forks to narrow it",
+                time(fastest.0),
+                time(slowest.0),
+                percent(*spread),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bench_runtime::Nanos;
+
+    use super::*;
+
+    /// One note of each kind, with the text every output shows for it.
+    fn every_kind() -> Vec<(Note, &'static str)> {
+        vec![
+            (
+                Note::FewSamples {
+                    max_time: Nanos(2e9),
+                    samples: 1,
+                    min_samples: 10,
+                    iteration: Nanos(1.5e9),
+                },
+                "stopped at --max-time (2.000 s) with 1 of 10 samples: one iteration takes \
+                 1.500 s; raise --max-time for more samples",
+            ),
+            (
+                Note::BudgetUnspent {
+                    max_time: Nanos(5e8),
+                    measure_time: Nanos(1e9),
+                },
+                "--max-time (500.0 ms) ended the run before --measure-time (1.000 s) was spent: \
+                 set-up, warm-up and measurement do not fit; raise --max-time",
+            ),
+            (
+                Note::NotPrecise {
+                    max_time: Nanos(2e9),
+                    achieved: None,
+                    target: 0.01,
+                },
+                "not precise: --max-time (2.000 s) ran out, target ±1.00%; the benchmark or the \
+                 machine is noisy: close other programs, raise --max-time, or accept a wider \
+                 --precision",
+            ),
+            (
+                Note::SampleCap { max_samples: 500 },
+                "stopped at the sample cap (500) before the stop rule was met: the benchmark is \
+                 very fast and noisy; accept a wider --precision to stop sooner",
+            ),
+            (
+                Note::OneSample,
+                "1 sample: mean, median, min and max are that sample and no spread can be \
+                 estimated; raise --max-time for more",
+            ),
+            (
+                Note::WarmUpUnsettled {
+                    warm_up_time: Nanos(1e8),
+                    final_cv: None,
+                    window: 10,
+                    threshold: 0.05,
+                },
+                "warm-up did not settle within --warm-up-time (100.0 ms): rolling CV never \
+                 computed over 10 samples, threshold 5.00%; early samples may still carry \
+                 warm-up effects: raise --warm-up-time",
+            ),
+            (
+                Note::ShortSamples {
+                    median: Nanos(2078.0),
+                    read_cost: Nanos(30.0),
+                    wall_cap: Some(Nanos(3e7)),
+                },
+                "samples last 2.078 µs (median), under 100× the timer's read cost (30.00 ns): \
+                 the clock's own cost distorts them; the untimed set-up of each input dominates \
+                 a sample, and a sample's wall time is capped at 30.00 ms; raise --measure-time \
+                 so samples can grow, or make the set-up cheaper",
+            ),
+            (
+                Note::HighSpread { spread: 0.153 },
+                "high spread: within slices, outliers excluded, the standard deviation is 15.3% \
+                 of the time per iteration; the work varies between iterations or the machine is \
+                 busy: close other programs, or give the body a fixed input",
+            ),
+            (
+                Note::SpeedChanged {
+                    fastest: Nanos(10.0),
+                    slowest: Nanos(13.0),
+                    drift: 0.12,
+                },
+                "this benchmark's speed changed while measuring: slice medians range from 10.00 \
+                 ns to 13.00 ns (CV 12.0%); the estimate averages over them: look for state that \
+                 grows between iterations (a collection, a cache), or rerun",
+            ),
+            (
+                Note::Multimodal { mvalue: 2.46 },
+                "the samples look multimodal within slices (mvalue 2.5): either the benchmark \
+                 has more than one speed (a second code path, an allocator's slow path) or the \
+                 machine switched speed within slices; rerun, and if it persists look at the raw \
+                 samples",
+            ),
+            (
+                Note::LowCpu { share: 0.4 },
+                "CPU time was 40.0% of wall time: the benchmark waited (I/O, a lock, a sleep) or \
+                 was descheduled; if it should be CPU-bound, look for the wait or quieten the \
+                 machine",
+            ),
+            (
+                Note::ProcessesDiffer {
+                    processes: 3,
+                    fastest: Nanos(10.0),
+                    slowest: Nanos(11.0),
+                    spread: 0.0476,
+                },
+                "the processes differ more than their slices explain: 3 processes measured \
+                 10.00 ns to 11.00 ns (CV 4.76%); memory layout (ASLR, allocation addresses, \
+                 code alignment) or the machine's speed while each ran moves this benchmark, so \
+                 its ± spans the processes: raise --forks to narrow it",
+            ),
+        ]
+    }
+
+    #[test]
+    fn each_note_reads_as_one_line_with_its_numbers() {
+        for (note, text) in every_kind() {
+            assert_eq!(note.to_string(), text, "{note:?}");
+        }
+    }
+
+    #[test]
+    fn each_kind_has_a_name_of_its_own_in_snake_case() {
+        let kinds: Vec<&str> = every_kind().iter().map(|(note, _)| note.kind()).collect();
+        for (i, kind) in kinds.iter().enumerate() {
+            assert!(
+                kind.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{kind}"
+            );
+            assert!(!kinds[..i].contains(kind), "{kind} twice");
+        }
+    }
+
+    #[test]
+    fn a_reached_precision_and_a_settling_cv_are_shown() {
+        let not_precise = Note::NotPrecise {
+            max_time: Nanos(2e9),
+            achieved: Some(0.0264),
+            target: 0.01,
+        };
+        assert!(not_precise
+            .to_string()
+            .starts_with("not precise: --max-time (2.000 s) ran out with the time known to ±2.64%, target ±1.00%;"));
+        let warm_up = Note::WarmUpUnsettled {
+            warm_up_time: Nanos(1e8),
+            final_cv: Some(0.08),
+            window: 10,
+            threshold: 0.05,
+        };
+        assert!(warm_up
+            .to_string()
+            .contains("rolling CV 8.00% over 10 samples"));
+        let short = Note::ShortSamples {
+            median: Nanos(2078.0),
+            read_cost: Nanos(30.0),
+            wall_cap: None,
+        };
+        assert!(short
+            .to_string()
+            .ends_with("distorts them; raise --max-time so samples can grow"));
+    }
+}
