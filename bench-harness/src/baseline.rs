@@ -12,10 +12,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::document::{self, Document, LoadError};
+use crate::fs::write_atomically;
 
 // Shim: `write_atomically` lives in `crate::fs` now; this path is kept so
 // that callers compile unchanged until they move to the new one.
-pub use crate::fs::write_atomically;
 
 /// The directory baselines live in.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -33,8 +33,8 @@ use bench_runtime::counter::alloc::AllocCounts;
 use bench_runtime::counter::{Counters, Event, Refusal};
 use bench_runtime::Nanos;
 
+use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::instruments::Extras;
-use crate::report::json::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::results::{Context, Measured};
 use crate::run::{Failure, Job, Overhead};
 
@@ -237,7 +237,7 @@ fn run_child(
     argv: &[OsString],
     output: &Path,
     job: &Job,
-) -> Result<Option<json::Document>, String> {
+) -> Result<Option<document::Document>, String> {
     let mut command = Command::new(exe);
     command
         .args(argv)
@@ -288,7 +288,7 @@ fn run_child(
     let status = status?;
     if interrupted_at.is_some() {
         // Whatever it wrote before it stopped; nothing is no failure.
-        return Ok(json::load(output).ok());
+        return Ok(document::load(output).ok());
     }
     if timed_out {
         return Err(format!(
@@ -310,7 +310,7 @@ fn run_child(
     if let Some(death) = killed_by(status) {
         return Err(format!("was killed by {death}{last_line}"));
     }
-    match json::load(output) {
+    match document::load(output) {
         Ok(document) => Ok(Some(document)),
         Err(_) => Err(format!(
             "exited with {} and wrote no results{last_line}",

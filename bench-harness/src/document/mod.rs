@@ -35,10 +35,6 @@ pub use assemble::assemble;
 pub use layout::{to_string, write};
 pub use load::{load, parse, LoadError};
 
-// Shim: the old `report::json::{estimate, complexity}` re-export these until
-// lib.rs builds its documents with `assemble` alone.
-pub(crate) use assemble::{complexity, estimate};
-
 /// The version of the document's schema. Bumped on every change that an
 /// older reader would misread (a field removed, renamed, retyped or given a
 /// new meaning); new optional fields do not bump it.

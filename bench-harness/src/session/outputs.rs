@@ -6,9 +6,11 @@ use std::io::{self, Write};
 
 use termcolor::NoColor;
 
-use crate::baseline::{self, Store};
+use crate::baseline::Store;
 use crate::cli::{Args, OutputFormat};
+use crate::document::{self, Document};
 use crate::environment::Environment;
+use crate::fs;
 use crate::report::terminal::{Layout, Terminal};
 use crate::report::{self, console};
 use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
@@ -20,6 +22,20 @@ pub(super) struct Run<'a> {
     pub(super) results: &'a [BenchResult],
     pub(super) complexity: &'a [ComplexityReport],
     pub(super) machine_reference: Option<&'a Measured>,
+}
+
+impl Run<'_> {
+    /// The results document: what `--format json` writes and a baseline
+    /// saves, the same in both.
+    fn document(&self) -> Document {
+        document::assemble(
+            self.environment,
+            self.info,
+            self.results,
+            self.complexity,
+            self.machine_reference,
+        )
+    }
 }
 
 /// Writes the `--format` output and the baseline the command line asks
@@ -55,9 +71,9 @@ fn save_baseline(store: &Store, name: &str, run: &Run<'_>) -> Result<String, Str
             failed.join(", ")
         ));
     }
-    let mut document = report::json::document(run.environment, run.info, run.results);
-    document.machine_reference = run.machine_reference.map(report::json::estimate);
-    let path = store.save(name, &document).map_err(|e| e.to_string())?;
+    let path = store
+        .save(name, &run.document())
+        .map_err(|e| e.to_string())?;
     Ok(format!("saved baseline '{name}' to {}", path.display()))
 }
 
@@ -71,17 +87,7 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
         (format, _) => {
             let mut bytes = Vec::new();
             let written = match format {
-                OutputFormat::Json => {
-                    let mut document =
-                        report::json::document(run.environment, run.info, run.results);
-                    document.machine_reference = run.machine_reference.map(report::json::estimate);
-                    document.complexity = run
-                        .complexity
-                        .iter()
-                        .map(report::json::complexity)
-                        .collect();
-                    report::json::write(&mut bytes, &document)
-                }
+                OutputFormat::Json => report::json::write(&mut bytes, &run.document()),
                 OutputFormat::Csv => report::csv::write(&mut bytes, run.info, run.results),
                 OutputFormat::Markdown => {
                     report::markdown::write(&mut bytes, run.info, run.results)
@@ -94,7 +100,7 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
     };
     let bytes = rendered.map_err(|e| format!("cannot render the results: {e}"))?;
     match &output.path {
-        Some(path) => baseline::write_atomically(path, &bytes).map_err(|e| {
+        Some(path) => fs::write_atomically(path, &bytes).map_err(|e| {
             format!(
                 "cannot write --output {}: {e}; check the directory exists and is writable",
                 path.display()

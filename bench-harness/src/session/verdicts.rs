@@ -4,7 +4,7 @@
 
 use crate::analysis::compare::{self, Comparison};
 use crate::cli::BaselineOptions;
-use crate::report::json::Document;
+use crate::document::Document;
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Measured};
 use crate::run;
 
