@@ -18,16 +18,14 @@
 //! assert!(measurement.samples.iter().all(|s| s.per_iter() == Nanos(50.0)));
 //! ```
 
+pub mod affinity;
 pub mod bencher;
 pub mod clock;
 pub mod counter;
 pub mod sampler;
 pub mod signal;
+mod sys;
 pub mod units;
-
-// Pinning lives with the clocks (a thread's clock reads depend on the CPU it
-// runs on), so that `unsafe` stays in the clock, counter and signal modules.
-pub use clock::affinity;
 
 pub use bencher::{Bencher, Driver, Routine, Throughput};
 pub use clock::{Clock, ClockError, ClockKind, TimerChoice, TimerPrecision};

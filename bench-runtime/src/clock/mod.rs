@@ -9,7 +9,6 @@
 //! Each architecture's counter lives in its own file under `arch/`, behind
 //! one small interface; `arch` picks the file by `cfg`.
 
-pub mod affinity;
 mod arch;
 mod calibrate;
 pub mod cpu;

@@ -1,0 +1,17 @@
+//! Every call into the operating system, each behind a thin safe wrapper:
+//! one system call (or two that only make sense together), its result
+//! checked, plain values out, and the `errno` as an `i32` when it fails.
+//! What a result means (a refusal's advice, how a reading is scaled, what
+//! Ctrl-C does) is decided by the modules that call these.
+//!
+//! A file here is compiled only where its calls exist (the `cfg` is on its
+//! `mod` line below); the caller decides what happens elsewhere.
+
+#[cfg(target_os = "linux")]
+pub(crate) mod affinity;
+
+/// The `errno` the last failed call set (0 if it set none).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn last_errno() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
