@@ -9,6 +9,8 @@
 
 #[cfg(target_os = "linux")]
 pub(crate) mod affinity;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) mod time;
 
 /// The `errno` the last failed call set (0 if it set none).
 #[cfg(any(target_os = "linux", target_os = "android"))]
