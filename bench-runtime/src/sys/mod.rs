@@ -9,6 +9,8 @@
 
 #[cfg(target_os = "linux")]
 pub(crate) mod affinity;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) mod perf_event;
 #[cfg(unix)]
 pub(crate) mod signal;
 #[cfg(any(target_os = "linux", target_os = "android"))]
