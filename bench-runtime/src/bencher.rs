@@ -1,7 +1,5 @@
 //! The handle a benchmark body receives, and the interface to whoever runs it.
 
-#![forbid(unsafe_code)]
-
 use std::future::Future;
 use std::hint::black_box;
 use std::pin::pin;

@@ -18,12 +18,18 @@
 //! assert!(measurement.samples.iter().all(|s| s.per_iter() == Nanos(50.0)));
 //! ```
 
+// `unsafe` is allowed only where it cannot be avoided, each place opting in
+// with `#[allow(unsafe_code)]`: `sys` (calls into the OS), `clock::arch`
+// (inline asm) and the counting allocator's `GlobalAlloc` impl.
+#![deny(unsafe_code)]
+
 pub mod affinity;
 pub mod bencher;
 pub mod clock;
 pub mod counter;
 pub mod sampler;
 pub mod signal;
+#[allow(unsafe_code)]
 mod sys;
 pub mod units;
 

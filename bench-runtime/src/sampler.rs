@@ -34,8 +34,6 @@
 //! ([`Sampler::resume`]), interleaved with other benchmarks; the first sample
 //! after a pause is discarded when it is short (under 1 ms).
 
-#![forbid(unsafe_code)]
-
 use std::collections::VecDeque;
 
 use crate::units::Nanos;

@@ -1,7 +1,5 @@
 //! Quantities that carry their unit.
 
-#![forbid(unsafe_code)]
-
 use std::iter::Sum;
 use std::ops::{Add, AddAssign, Div, Mul, Sub};
 

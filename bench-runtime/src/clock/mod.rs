@@ -9,6 +9,7 @@
 //! Each architecture's counter lives in its own file under `arch/`, behind
 //! one small interface; `arch` picks the file by `cfg`.
 
+#[allow(unsafe_code)]
 mod arch;
 mod calibrate;
 pub mod cpu;
