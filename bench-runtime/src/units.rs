@@ -30,10 +30,6 @@ impl Nanos {
     pub fn max(self, other: Nanos) -> Nanos {
         Nanos(self.0.max(other.0))
     }
-
-    pub fn min(self, other: Nanos) -> Nanos {
-        Nanos(self.0.min(other.0))
-    }
 }
 
 impl Add for Nanos {
