@@ -6,11 +6,14 @@ use crate::units::Nanos;
 /// User and system CPU time of a thread.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct CpuTime {
+    /// Time spent running the thread's own code.
     pub user: Nanos,
+    /// Time the kernel spent on the thread's behalf (system calls, faults).
     pub system: Nanos,
 }
 
 impl CpuTime {
+    /// User and system time together.
     pub fn total(self) -> Nanos {
         self.user + self.system
     }

@@ -102,6 +102,7 @@ impl Clock {
         Ok(Clock::os())
     }
 
+    /// Which kind of clock this is.
     pub fn kind(&self) -> ClockKind {
         self.kind
     }
