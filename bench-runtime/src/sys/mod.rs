@@ -1,8 +1,9 @@
-//! Every call into the operating system, each behind a thin safe wrapper:
-//! one system call (or two that only make sense together), its result
-//! checked, plain values out, and the `errno` as an `i32` when it fails.
-//! What a result means (a refusal's advice, how a reading is scaled, what
-//! Ctrl-C does) is decided by the modules that call these.
+//! Every call into the operating system, each behind a thin safe wrapper
+//! that makes the call, checks its result and returns plain values (the
+//! `errno` as an `i32` where the caller needs to know why it failed); and
+//! the SIGINT handler, which the kernel calls. What a result means (a
+//! refusal's advice, how a reading is scaled, what Ctrl-C does) is decided
+//! by the modules that call these.
 //!
 //! A file here is compiled only where its calls exist (the `cfg` is on its
 //! `mod` line below); the caller decides what happens elsewhere.
