@@ -1,7 +1,5 @@
 //! The handle a benchmark body receives, and the interface to whoever runs it.
 
-#![forbid(unsafe_code)]
-
 use std::future::Future;
 use std::hint::black_box;
 use std::pin::pin;
@@ -74,6 +72,7 @@ impl std::fmt::Debug for Bencher<'_> {
 impl<'a> Bencher<'a> {
     /// Used by the harness: a bencher whose samples `driver` decides and
     /// `clock` times.
+    #[doc(hidden)]
     pub fn new(driver: &'a mut dyn Driver, clock: Clock) -> Bencher<'a> {
         Bencher {
             driver,
@@ -83,7 +82,8 @@ impl<'a> Bencher<'a> {
         }
     }
 
-    /// True once one of the `iter` methods has run.
+    /// Used by the harness: true once one of the `iter` methods has run.
+    #[doc(hidden)]
     pub fn has_iterated(&self) -> bool {
         self.iterated
     }
@@ -104,7 +104,9 @@ impl<'a> Bencher<'a> {
         self.throughput = Some(throughput);
     }
 
-    /// What [`Bencher::throughput`] set, if it was called.
+    /// Used by the harness: what [`Bencher::throughput`] set, if it was
+    /// called.
+    #[doc(hidden)]
     pub fn throughput_set(&self) -> Option<Throughput> {
         self.throughput
     }

@@ -5,6 +5,14 @@
 //! This crate does no statistics and prints nothing; users depend on
 //! `bench-harness`, which re-exports what they need from here.
 //!
+//! The crate root holds the types a harness drives a benchmark with; the
+//! modules hold the rest: [`clock`] (the OS clock, the cycle counter, a
+//! thread's CPU time, kernels of known cost), [`counter`] (perf_event
+//! counters and allocation counts), [`affinity`] (pinning the measuring
+//! thread) and [`signal`] (Ctrl-C). Every call into the OS goes through one
+//! private module, `sys`; with the per-architecture clock code and the
+//! counting allocator, it is the only code allowed `unsafe`.
+//!
 //! ```
 //! use bench_runtime::{Sampler, SamplerConfig, Nanos};
 //!
@@ -18,16 +26,24 @@
 //! assert!(measurement.samples.iter().all(|s| s.per_iter() == Nanos(50.0)));
 //! ```
 
-pub mod bencher;
+// `unsafe` is allowed only where it cannot be avoided, each place opting in
+// with `#[allow(unsafe_code)]`: `sys` (calls into the OS), `clock::arch`
+// (inline asm) and the counting allocator's `GlobalAlloc` impl.
+#![deny(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
+
+pub mod affinity;
 pub mod clock;
 pub mod counter;
-pub mod sampler;
 pub mod signal;
-pub mod units;
 
-// Pinning lives with the clocks (a thread's clock reads depend on the CPU it
-// runs on), so that `unsafe` stays in the clock, counter and signal modules.
-pub use clock::affinity;
+// Their public items are re-exported below, at the crate root.
+mod bencher;
+mod sampler;
+mod units;
+
+#[allow(unsafe_code)]
+mod sys;
 
 pub use bencher::{Bencher, Driver, Routine, Throughput};
 pub use clock::{Clock, ClockError, ClockKind, TimerChoice, TimerPrecision};

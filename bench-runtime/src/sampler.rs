@@ -34,8 +34,6 @@
 //! ([`Sampler::resume`]), interleaved with other benchmarks; the first sample
 //! after a pause is discarded when it is short (under 1 ms).
 
-#![forbid(unsafe_code)]
-
 use std::collections::VecDeque;
 
 use crate::units::Nanos;
@@ -61,6 +59,7 @@ pub struct SamplerConfig {
     pub warm_up_cv: f64,
     /// Time spent recording before the stop rule applies.
     pub measure_time: Nanos,
+    /// What ends recording once `measure_time` is spent.
     pub stop_rule: StopRule,
     /// Hard bound on everything: set-up, calibration, warm-up, measurement.
     pub max_time: Nanos,
@@ -110,7 +109,9 @@ impl Default for SamplerConfig {
 /// One recorded sample: `iters` iterations took `elapsed` in total.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Sample {
+    /// Iterations the sample ran.
     pub iters: u64,
+    /// Their total time, timed region only.
     pub elapsed: Nanos,
 }
 
@@ -162,8 +163,12 @@ pub struct WarmUp {
 /// Everything a driver hands back once a sampler is done.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
+    /// The recorded samples, in order; warm-up and re-warm samples are not
+    /// among them.
     pub samples: Vec<Sample>,
+    /// Why recording stopped.
     pub stop: StopReason,
+    /// What happened before recording started.
     pub warm_up: WarmUp,
     /// Samples run after a pause and discarded (interleaved schedules).
     pub rewarm_samples: usize,
@@ -205,6 +210,7 @@ pub struct Sampler {
 const REWARM_LIMIT: Nanos = Nanos(1_000_000.0);
 
 impl Sampler {
+    /// A sampler for one benchmark, about to calibrate.
     pub fn new(config: SamplerConfig) -> Sampler {
         Sampler {
             window: VecDeque::with_capacity(config.warm_up_window),

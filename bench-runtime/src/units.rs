@@ -1,7 +1,5 @@
 //! Quantities that carry their unit.
 
-#![forbid(unsafe_code)]
-
 use std::iter::Sum;
 use std::ops::{Add, AddAssign, Div, Mul, Sub};
 
@@ -15,26 +13,27 @@ pub struct Ticks(pub u64);
 pub struct Nanos(pub f64);
 
 impl Nanos {
+    /// No time at all.
     pub const ZERO: Nanos = Nanos(0.0);
 
+    /// `secs` seconds.
     pub fn from_secs(secs: f64) -> Nanos {
         Nanos(secs * 1e9)
     }
 
+    /// The same span as `d`.
     pub fn from_duration(d: std::time::Duration) -> Nanos {
         Nanos(d.as_nanos() as f64)
     }
 
+    /// This span in seconds.
     pub fn as_secs(self) -> f64 {
         self.0 * 1e-9
     }
 
+    /// The longer of the two.
     pub fn max(self, other: Nanos) -> Nanos {
         Nanos(self.0.max(other.0))
-    }
-
-    pub fn min(self, other: Nanos) -> Nanos {
-        Nanos(self.0.min(other.0))
     }
 }
 

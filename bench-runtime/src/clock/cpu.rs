@@ -6,11 +6,14 @@ use crate::units::Nanos;
 /// User and system CPU time of a thread.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct CpuTime {
+    /// Time spent running the thread's own code.
     pub user: Nanos,
+    /// Time the kernel spent on the thread's behalf (system calls, faults).
     pub system: Nanos,
 }
 
 impl CpuTime {
+    /// User and system time together.
     pub fn total(self) -> Nanos {
         self.user + self.system
     }
@@ -34,21 +37,14 @@ impl CpuTime {
 /// benchmark that never left the CPU.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub fn thread_cpu_time() -> Option<CpuTime> {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
-    let mut now = std::mem::MaybeUninit::<libc::timespec>::uninit();
-    // SAFETY: `usage` and `now` are valid, writable values of the types the
-    // two calls fill completely when they return 0; we read them only then.
-    let (usage, now) = unsafe {
-        if libc::getrusage(libc::RUSAGE_THREAD, usage.as_mut_ptr()) != 0
-            || libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, now.as_mut_ptr()) != 0
-        {
-            return None;
-        }
-        (usage.assume_init(), now.assume_init())
-    };
-    let micros = |t: libc::timeval| t.tv_sec as f64 * 1e6 + t.tv_usec as f64;
-    let (user, system) = (micros(usage.ru_utime), micros(usage.ru_stime));
-    let total = now.tv_sec as f64 * 1e9 + now.tv_nsec as f64;
+    use crate::sys::time;
+    use std::time::Duration;
+
+    let (user, system) = time::thread_user_and_system_time()?;
+    let total = time::thread_cpu_time()?;
+    let micros = |t: Duration| t.as_secs() as f64 * 1e6 + f64::from(t.subsec_micros());
+    let (user, system) = (micros(user), micros(system));
+    let total = total.as_secs() as f64 * 1e9 + f64::from(total.subsec_nanos());
     let user_share = if user + system > 0.0 {
         user / (user + system)
     } else {

@@ -18,9 +18,17 @@ pub enum ClockError {
     /// The cycle counter went backwards between two reads.
     CounterWentBackwards,
     /// Calibration rounds disagreed on the counter's rate.
-    UnstableFrequency { min_hz: f64, max_hz: f64 },
-    /// The OS clock could not be read (`errno` from `clock_gettime`).
-    OsClockUnreadable { errno: i32 },
+    UnstableFrequency {
+        /// The slowest round's rate, in ticks per second.
+        min_hz: f64,
+        /// The fastest round's rate, in ticks per second.
+        max_hz: f64,
+    },
+    /// The OS clock could not be read.
+    OsClockUnreadable {
+        /// What `clock_gettime` set `errno` to.
+        errno: i32,
+    },
 }
 
 const USE_OS: &str = "use --timer os (or --timer auto to fall back)";

@@ -10,6 +10,7 @@
 //! differences, so figures such as
 //! `(est(10000) − est(100)) / (est(1000) − est(100))` have an exact truth
 //! (11) that does not depend on the clock rate or on the harness's overhead.
+//! Each architecture's chain lives beside its cycle counter, in `arch/`.
 //!
 //! # Why the fence
 //!
@@ -52,84 +53,5 @@
 /// ```
 #[inline(always)]
 pub fn imul_chain<const N: usize>(x: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn chain<const N: usize>(mut v: u64) -> u64 {
-        // SAFETY: IMUL and LFENCE exist on every x86_64 CPU; the block only
-        // reads and writes `v`'s register and the flags (IMUL sets CF and OF,
-        // so the flags are not preserved), and touches neither memory nor
-        // the stack. It is not `pure`, so the compiler keeps every instance
-        // and its fence.
-        unsafe {
-            core::arch::asm!(
-                ".rept {n}",
-                "imul {v}, {v}",
-                ".endr",
-                "lfence",
-                v = inout(reg) v,
-                n = const N,
-                options(nomem, nostack),
-            );
-        }
-        v
-    }
-
-    #[cfg(target_arch = "aarch64")]
-    #[inline(always)]
-    fn chain<const N: usize>(mut v: u64) -> u64 {
-        // SAFETY: MUL and ISB are base AArch64 instructions available at EL0;
-        // the block only reads and writes `v`'s register (MUL leaves NZCV
-        // alone) and touches neither memory nor the stack. It is not `pure`,
-        // so the compiler keeps every instance and its barrier.
-        unsafe {
-            core::arch::asm!(
-                ".rept {n}",
-                "mul {v}, {v}, {v}",
-                ".endr",
-                "isb",
-                v = inout(reg) v,
-                n = const N,
-                options(nomem, nostack, preserves_flags),
-            );
-        }
-        v
-    }
-
-    #[cfg(target_arch = "riscv64")]
-    #[inline(always)]
-    fn chain<const N: usize>(mut v: u64) -> u64 {
-        // SAFETY: MUL (the M extension, part of every riscv64gc target) and
-        // FENCE are user-mode instructions; the block only reads and writes
-        // `v`'s register and neither accesses memory nor the stack (FENCE
-        // orders accesses, it makes none). It is not `pure`, so the compiler
-        // keeps every instance and its fence.
-        unsafe {
-            core::arch::asm!(
-                ".rept {n}",
-                "mul {v}, {v}, {v}",
-                ".endr",
-                "fence",
-                v = inout(reg) v,
-                n = const N,
-                options(nomem, nostack, preserves_flags),
-            );
-        }
-        v
-    }
-
-    // The same value, at a cost that is not known exactly (module docs).
-    #[cfg(not(any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    )))]
-    #[inline(always)]
-    fn chain<const N: usize>(mut v: u64) -> u64 {
-        for _ in 0..N {
-            v = v.wrapping_mul(v);
-        }
-        v
-    }
-
-    chain::<N>(x)
+    super::arch::imul_chain::<N>(x)
 }

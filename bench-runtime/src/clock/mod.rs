@@ -6,37 +6,17 @@
 //! ticks: [`Clock::cycles`] checks that it is usable and calibrates it against
 //! the OS clock.
 //!
-//! Each architecture's counter lives in its own file behind the same small
-//! interface (`NAME`, `check_usable`, `reported_frequency_hz`, `read_start`,
-//! `read_stop`); this module picks one by `cfg` and is the only code that does.
+//! Each architecture's counter lives in its own file under `arch/`, behind
+//! one small interface; `arch` picks the file by `cfg`.
 
-pub mod affinity;
+#[allow(unsafe_code)]
+mod arch;
 mod calibrate;
 pub mod cpu;
 mod error;
 pub mod known_cost;
 mod os;
 mod precision;
-
-#[cfg(target_arch = "x86_64")]
-#[path = "x86_64.rs"]
-mod counter;
-
-#[cfg(target_arch = "aarch64")]
-#[path = "aarch64.rs"]
-mod counter;
-
-#[cfg(target_arch = "riscv64")]
-#[path = "riscv64.rs"]
-mod counter;
-
-#[cfg(not(any(
-    target_arch = "x86_64",
-    target_arch = "aarch64",
-    target_arch = "riscv64"
-)))]
-#[path = "fallback.rs"]
-mod counter;
 
 use std::sync::OnceLock;
 
@@ -95,12 +75,10 @@ impl Clock {
         static CALIBRATED: OnceLock<Result<Clock, ClockError>> = OnceLock::new();
         CALIBRATED
             .get_or_init(|| {
-                counter::check_usable()?;
+                arch::check_usable()?;
                 os::check()?;
-                let ticks_per_second = calibrate::ticks_per_second(
-                    counter::read_start,
-                    counter::reported_frequency_hz(),
-                )?;
+                let ticks_per_second =
+                    calibrate::ticks_per_second(arch::read_start, arch::reported_frequency_hz())?;
                 Ok(Clock {
                     kind: ClockKind::Cycles,
                     nanos_per_tick: 1e9 / ticks_per_second,
@@ -124,6 +102,7 @@ impl Clock {
         Ok(Clock::os())
     }
 
+    /// Which kind of clock this is.
     pub fn kind(&self) -> ClockKind {
         self.kind
     }
@@ -133,7 +112,7 @@ impl Clock {
     pub fn name(&self) -> &'static str {
         match self.kind {
             ClockKind::Os => os::NAME,
-            ClockKind::Cycles => counter::NAME,
+            ClockKind::Cycles => arch::NAME,
         }
     }
 
@@ -156,7 +135,7 @@ impl Clock {
     pub fn start(&self) -> Ticks {
         match self.kind {
             ClockKind::Os => os::now(),
-            ClockKind::Cycles => counter::read_start(),
+            ClockKind::Cycles => arch::read_start(),
         }
     }
 
@@ -165,7 +144,7 @@ impl Clock {
     pub fn stop(&self) -> Ticks {
         match self.kind {
             ClockKind::Os => os::now(),
-            ClockKind::Cycles => counter::read_stop(),
+            ClockKind::Cycles => arch::read_stop(),
         }
     }
 

@@ -11,21 +11,10 @@ use crate::units::Ticks;
 pub(super) const NAME: &str = "CLOCK_MONOTONIC_RAW";
 
 /// Reads the clock, or says why the OS refused.
-// PERF: since Linux 5.3 `CLOCK_MONOTONIC_RAW` is served by the vDSO without a
-// system call, like `CLOCK_MONOTONIC`.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 #[inline(always)]
 fn try_now() -> Result<Ticks, i32> {
-    let mut ts = std::mem::MaybeUninit::<libc::timespec>::uninit();
-    // SAFETY: `ts` is valid for writes of one `timespec`, which is all
-    // clock_gettime writes.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_RAW, ts.as_mut_ptr()) };
-    if rc != 0 {
-        return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
-    }
-    // SAFETY: clock_gettime returned 0, so it filled in `ts`.
-    let ts = unsafe { ts.assume_init() };
-    Ok(Ticks(ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64))
+    crate::sys::time::monotonic_raw_nanos().map(Ticks)
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]

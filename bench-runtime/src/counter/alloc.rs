@@ -83,6 +83,7 @@ impl<A> CountingAlloc<A> {
 // to statics: it neither allocates, nor locks, nor unwinds, nor uses
 // thread-locals (which could recurse into the allocator or be gone at thread
 // teardown).
+#[allow(unsafe_code)]
 unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAlloc<A> {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {

@@ -6,75 +6,23 @@
 //! context switches are the exception, since they only ever happen in the
 //! kernel (counted user-only they are always 0).
 //!
-//! libc 0.2 defines the system call's number and the `ioctl` encoding but not
-//! `struct perf_event_attr` or the perf constants, so they are spelled out
-//! here from `include/uapi/linux/perf_event.h`.
+//! The system calls themselves, and the kernel's structure and constants,
+//! are in `sys::perf_event`; this file decides what to open and what a
+//! refusal means.
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 
 use super::{Event, Reading};
-
-/// The first published `struct perf_event_attr` (`PERF_ATTR_SIZE_VER0`,
-/// Linux 2.6.31), which holds every field used here; the kernel takes the
-/// fields after it as zero.
-#[repr(C)]
-#[derive(Default)]
-struct PerfEventAttr {
-    /// `type`: `PERF_TYPE_*`.
-    kind: u32,
-    size: u32,
-    config: u64,
-    sample_period: u64,
-    sample_type: u64,
-    read_format: u64,
-    /// The bit fields `disabled`, `inherit`, ... (`ATTR_*`).
-    flags: u64,
-    wakeup_events: u32,
-    bp_type: u32,
-    config1: u64,
-}
-
-const PERF_ATTR_SIZE_VER0: u32 = 64;
-const _: () = assert!(size_of::<PerfEventAttr>() == PERF_ATTR_SIZE_VER0 as usize);
-
-const PERF_TYPE_HARDWARE: u32 = 0;
-const PERF_TYPE_SOFTWARE: u32 = 1;
-const PERF_TYPE_HW_CACHE: u32 = 3;
-
-const PERF_COUNT_HW_CPU_CYCLES: u64 = 0;
-const PERF_COUNT_HW_INSTRUCTIONS: u64 = 1;
-const PERF_COUNT_HW_CACHE_REFERENCES: u64 = 2;
-const PERF_COUNT_HW_CACHE_MISSES: u64 = 3;
-const PERF_COUNT_HW_BRANCH_INSTRUCTIONS: u64 = 4;
-const PERF_COUNT_HW_BRANCH_MISSES: u64 = 5;
-
-const PERF_COUNT_HW_CACHE_L1D: u64 = 0;
-const PERF_COUNT_HW_CACHE_OP_READ: u64 = 0;
-const PERF_COUNT_HW_CACHE_RESULT_ACCESS: u64 = 0;
-const PERF_COUNT_HW_CACHE_RESULT_MISS: u64 = 1;
-
-const PERF_COUNT_SW_TASK_CLOCK: u64 = 1;
-const PERF_COUNT_SW_PAGE_FAULTS: u64 = 2;
-const PERF_COUNT_SW_CONTEXT_SWITCHES: u64 = 3;
-
-const PERF_FORMAT_TOTAL_TIME_ENABLED: u64 = 1 << 0;
-const PERF_FORMAT_TOTAL_TIME_RUNNING: u64 = 1 << 1;
-const PERF_FORMAT_ID: u64 = 1 << 2;
-const PERF_FORMAT_GROUP: u64 = 1 << 3;
-
-const ATTR_DISABLED: u64 = 1 << 0;
-const ATTR_EXCLUDE_KERNEL: u64 = 1 << 5;
-const ATTR_EXCLUDE_HV: u64 = 1 << 6;
-
-const PERF_FLAG_FD_CLOEXEC: libc::c_ulong = 1 << 3;
-
-/// `ioctl` numbers: `_IO('$', n)` and `_IOR('$', 7, __u64 *)`.
-const PERF_IOCTL_TYPE: u32 = b'$' as u32;
-const PERF_EVENT_IOC_ENABLE: u32 = 0;
-const PERF_EVENT_IOC_RESET: u32 = 3;
-const PERF_EVENT_IOC_ID: u32 = 7;
-const PERF_IOC_FLAG_GROUP: libc::c_ulong = 1 << 0;
+use crate::sys::perf_event::{
+    self, PerfEventAttr, ATTR_DISABLED, ATTR_EXCLUDE_HV, ATTR_EXCLUDE_KERNEL, PERF_ATTR_SIZE_VER0,
+    PERF_COUNT_HW_BRANCH_INSTRUCTIONS, PERF_COUNT_HW_BRANCH_MISSES, PERF_COUNT_HW_CACHE_L1D,
+    PERF_COUNT_HW_CACHE_MISSES, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_REFERENCES,
+    PERF_COUNT_HW_CACHE_RESULT_ACCESS, PERF_COUNT_HW_CACHE_RESULT_MISS, PERF_COUNT_HW_CPU_CYCLES,
+    PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_PAGE_FAULTS,
+    PERF_COUNT_SW_TASK_CLOCK, PERF_FORMAT_GROUP, PERF_FORMAT_ID, PERF_FORMAT_TOTAL_TIME_ENABLED,
+    PERF_FORMAT_TOTAL_TIME_RUNNING, PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE, PERF_TYPE_SOFTWARE,
+};
 
 /// `read()`'s layout with `PERF_FORMAT_GROUP`: `nr`, `time_enabled`,
 /// `time_running`, then `{ value, id }` per event.
@@ -103,7 +51,7 @@ impl Group {
         let mut refused = Vec::new();
         for &event in events {
             let leader = fds.first();
-            match open_event(event, leader).and_then(|fd| Ok((id_of(&fd)?, fd))) {
+            match open_event(event, leader).and_then(|fd| Ok((perf_event::id(&fd)?, fd))) {
                 Ok((id, fd)) => {
                     fds.push(fd);
                     opened.push(event);
@@ -115,7 +63,7 @@ impl Group {
         let Some(leader) = fds.first() else {
             return (None, refused);
         };
-        if let Err(errno) = enable(leader) {
+        if let Err(errno) = perf_event::reset_and_enable_group(leader) {
             let reason = refusal_reason(opened[0], errno, None);
             refused.extend(opened.into_iter().map(|event| (event, reason.clone())));
             return (None, refused);
@@ -139,12 +87,9 @@ impl Group {
     #[inline]
     pub(super) fn read(&mut self) -> Reading {
         let len = size_of_val(self.buf.as_slice());
-        // SAFETY: `buf` is valid for writes of `len` bytes, its whole length,
-        // and read() writes at most that many.
-        let read =
-            unsafe { libc::read(self.fds[0].as_raw_fd(), self.buf.as_mut_ptr().cast(), len) };
-        if read != len as isize {
-            read_failed(read, len);
+        match perf_event::read(&self.fds[0], &mut self.buf) {
+            Ok(read) if read == len => {}
+            result => read_failed(result, len),
         }
         let (header, entries) = self.buf.split_at(READ_HEADER);
         let [nr, time_enabled, time_running] = [header[0], header[1], header[2]];
@@ -164,11 +109,10 @@ impl Group {
 
 #[cold]
 #[inline(never)]
-fn read_failed(read: isize, len: usize) -> ! {
-    let why = if read < 0 {
-        io::Error::last_os_error().to_string()
-    } else {
-        format!("{read} bytes instead of {len}")
+fn read_failed(result: Result<usize, i32>, len: usize) -> ! {
+    let why = match result {
+        Err(errno) => io::Error::from_raw_os_error(errno).to_string(),
+        Ok(read) => format!("{read} bytes instead of {len}"),
     };
     panic!("reading the perf_event counter group failed: {why}")
 }
@@ -229,69 +173,7 @@ fn counts_in_kernel(event: Event) -> bool {
 /// Opens `event` for the calling thread on any CPU, joining `leader`'s group
 /// if given, or says the errno.
 fn open_event(event: Event, leader: Option<&OwnedFd>) -> Result<OwnedFd, i32> {
-    let attr = attr(event, leader.is_none());
-    let group_fd = leader.map_or(-1, |fd| fd.as_raw_fd());
-    let (pid, cpu): (libc::pid_t, libc::c_int) = (0, -1);
-    // SAFETY: `attr` is a `perf_event_attr` of the size its `size` field
-    // declares, which the kernel only reads; the other arguments are plain
-    // integers of the types the system call takes.
-    let fd = unsafe {
-        libc::syscall(
-            libc::SYS_perf_event_open,
-            &attr as *const PerfEventAttr,
-            pid,
-            cpu,
-            group_fd,
-            PERF_FLAG_FD_CLOEXEC,
-        )
-    };
-    if fd < 0 {
-        return Err(last_errno());
-    }
-    // SAFETY: perf_event_open returned a new descriptor that nothing else
-    // owns; an fd fits in a c_int.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd as libc::c_int) })
-}
-
-/// The kernel's id for the event behind `fd`, which group reads carry.
-fn id_of(fd: &OwnedFd) -> Result<u64, i32> {
-    let mut id: u64 = 0;
-    // SAFETY: PERF_EVENT_IOC_ID writes one u64 through the pointer, which
-    // points to `id`.
-    let rc = unsafe {
-        libc::ioctl(
-            fd.as_raw_fd(),
-            libc::_IOR::<*mut u64>(PERF_IOCTL_TYPE, PERF_EVENT_IOC_ID),
-            &mut id as *mut u64,
-        )
-    };
-    if rc < 0 {
-        return Err(last_errno());
-    }
-    Ok(id)
-}
-
-/// Zeroes the group's counts and starts it counting.
-fn enable(leader: &OwnedFd) -> Result<(), i32> {
-    for request in [PERF_EVENT_IOC_RESET, PERF_EVENT_IOC_ENABLE] {
-        // SAFETY: these requests take an integer argument (the group flag)
-        // and touch no memory of ours.
-        let rc = unsafe {
-            libc::ioctl(
-                leader.as_raw_fd(),
-                libc::_IO(PERF_IOCTL_TYPE, request),
-                PERF_IOC_FLAG_GROUP,
-            )
-        };
-        if rc < 0 {
-            return Err(last_errno());
-        }
-    }
-    Ok(())
-}
-
-fn last_errno() -> i32 {
-    io::Error::last_os_error().raw_os_error().unwrap_or(0)
+    perf_event::open(&attr(event, leader.is_none()), leader)
 }
 
 /// One line naming why the kernel refused `event` and what to do, from the

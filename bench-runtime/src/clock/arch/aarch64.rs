@@ -1,4 +1,5 @@
-//! aarch64: the generic timer's virtual counter, `CNTVCT_EL0`.
+//! aarch64: the generic timer's virtual counter, `CNTVCT_EL0`, and the
+//! known-cost chain of `mul`s ended by `isb`.
 //!
 //! It ticks at a fixed rate, stated in `CNTFRQ_EL0` (which firmware sets and
 //! sometimes sets wrong, so calibration checks it), and Linux and macOS let
@@ -6,18 +7,18 @@
 
 use core::arch::asm;
 
-use super::ClockError;
+use crate::clock::ClockError;
 use crate::units::Ticks;
 
-pub(super) const NAME: &str = "cntvct_el0";
+pub(crate) const NAME: &str = "cntvct_el0";
 
 /// The counter is always readable from user mode on the systems we run on.
-pub(super) fn check_usable() -> Result<(), ClockError> {
+pub(crate) fn check_usable() -> Result<(), ClockError> {
     Ok(())
 }
 
 /// The rate firmware stored in `CNTFRQ_EL0`, unless it left it zero.
-pub(super) fn reported_frequency_hz() -> Option<f64> {
+pub(crate) fn reported_frequency_hz() -> Option<f64> {
     let hz: u64;
     // SAFETY: CNTFRQ_EL0 is readable at EL0 wherever CNTVCT_EL0 is; the read
     // only writes the output register.
@@ -32,12 +33,12 @@ pub(super) fn reported_frequency_hz() -> Option<f64> {
 }
 
 #[inline(always)]
-pub(super) fn read_start() -> Ticks {
+pub(crate) fn read_start() -> Ticks {
     read()
 }
 
 #[inline(always)]
-pub(super) fn read_stop() -> Ticks {
+pub(crate) fn read_stop() -> Ticks {
     read()
 }
 
@@ -60,4 +61,26 @@ fn read() -> Ticks {
         );
     }
     Ticks(ticks)
+}
+
+/// `N` dependent `mul`s, then `isb`, so that the next call's chain cannot
+/// start before this one has finished (see `clock::known_cost`).
+#[inline(always)]
+pub(crate) fn imul_chain<const N: usize>(mut v: u64) -> u64 {
+    // SAFETY: MUL and ISB are base AArch64 instructions available at EL0;
+    // the block only reads and writes `v`'s register (MUL leaves NZCV
+    // alone) and touches neither memory nor the stack. It is not `pure`,
+    // so the compiler keeps every instance and its barrier.
+    unsafe {
+        asm!(
+            ".rept {n}",
+            "mul {v}, {v}, {v}",
+            ".endr",
+            "isb",
+            v = inout(reg) v,
+            n = const N,
+            options(nomem, nostack, preserves_flags),
+        );
+    }
+    v
 }

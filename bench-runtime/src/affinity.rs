@@ -1,35 +1,25 @@
 //! Where the measuring thread runs: pinning it to one CPU (`--pin`), and
-//! asking which CPU it is on. Re-exported as `bench_runtime::affinity`.
+//! asking which CPU it is on.
 
 /// Pins the calling thread to `cpu` (`sched_setaffinity`). The error says
 /// why, in a sentence that names the CPU.
 #[cfg(target_os = "linux")]
 pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
-    if cpu >= libc::CPU_SETSIZE as usize {
+    if cpu >= crate::sys::affinity::CPU_SET_SIZE {
         return Err(format!("CPU {cpu} is beyond what the OS can address"));
     }
-    // SAFETY: a zeroed cpu_set_t is the empty set; CPU_SET writes inside it
-    // (cpu < CPU_SETSIZE, checked above); sched_setaffinity reads
-    // `size_of::<cpu_set_t>()` bytes of it for the calling thread (pid 0).
-    let result = unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpu, &mut set);
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set)
-    };
-    if result == 0 {
-        Ok(())
-    } else {
-        Err(format!(
+    crate::sys::affinity::pin_current_thread(cpu).map_err(|errno| {
+        format!(
             "cannot pin to CPU {cpu}: {} (the CPUs this process may use: {})",
-            std::io::Error::last_os_error(),
+            std::io::Error::from_raw_os_error(errno),
             allowed_cpus().map_or("unknown".to_string(), |cpus| {
                 cpus.iter()
                     .map(usize::to_string)
                     .collect::<Vec<_>>()
                     .join(", ")
             })
-        ))
-    }
+        )
+    })
 }
 
 /// Pinning needs Linux's `sched_setaffinity`.
@@ -43,9 +33,7 @@ pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
 /// The CPU the calling thread is running on now.
 #[cfg(target_os = "linux")]
 pub fn current_cpu() -> Option<usize> {
-    // SAFETY: sched_getcpu takes no arguments and only returns a number.
-    let cpu = unsafe { libc::sched_getcpu() };
-    usize::try_from(cpu).ok()
+    crate::sys::affinity::current_cpu()
 }
 
 /// Not known off Linux.
@@ -57,20 +45,7 @@ pub fn current_cpu() -> Option<usize> {
 /// The CPUs the calling thread may run on.
 #[cfg(target_os = "linux")]
 pub fn allowed_cpus() -> Option<Vec<usize>> {
-    // SAFETY: a zeroed cpu_set_t is valid; sched_getaffinity fills
-    // `size_of::<cpu_set_t>()` bytes of it; CPU_ISSET reads inside it for
-    // every index below CPU_SETSIZE.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return None;
-        }
-        Some(
-            (0..libc::CPU_SETSIZE as usize)
-                .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
-                .collect(),
-        )
-    }
+    crate::sys::affinity::allowed_cpus()
 }
 
 /// Not known off Linux.

@@ -1,4 +1,5 @@
-//! x86_64: the time-stamp counter, read with RDTSC and RDTSCP.
+//! x86_64: the time-stamp counter, read with RDTSC and RDTSCP, and the
+//! known-cost chain of `imul`s ended by `lfence`.
 //!
 //! Only an invariant TSC (constant rate across frequency changes, running in
 //! every sleep state) measures time; CPUID says whether this one is.
@@ -6,10 +7,10 @@
 use core::arch::asm;
 use core::arch::x86_64::{__cpuid, CpuidResult};
 
-use super::ClockError;
+use crate::clock::ClockError;
 use crate::units::Ticks;
 
-pub(super) const NAME: &str = "rdtsc (invariant TSC)";
+pub(crate) const NAME: &str = "rdtsc (invariant TSC)";
 
 /// CPUID leaf 0x8000_0001 EDX: RDTSCP is supported.
 const RDTSCP: u32 = 1 << 27;
@@ -19,7 +20,7 @@ const INVARIANT_TSC: u32 = 1 << 8;
 /// Ok when the TSC is invariant and RDTSCP exists.
 // `__cpuid` is a safe function on recent Rust but unsafe on our MSRV (1.85).
 #[allow(unused_unsafe)]
-pub(super) fn check_usable() -> Result<(), ClockError> {
+pub(crate) fn check_usable() -> Result<(), ClockError> {
     tsc_usability(|leaf| {
         // SAFETY: every x86_64 CPU has CPUID, and `tsc_usability` asks only
         // for leaves the CPU reports supporting.
@@ -49,14 +50,14 @@ fn tsc_usability(cpuid: impl Fn(u32) -> CpuidResult) -> Result<(), ClockError> {
 }
 
 /// The TSC's nominal rate is not reliably reported; it is calibrated.
-pub(super) fn reported_frequency_hz() -> Option<f64> {
+pub(crate) fn reported_frequency_hz() -> Option<f64> {
     None
 }
 
 /// Reads the TSC once all earlier instructions have completed, and before
 /// any later one starts.
 #[inline(always)]
-pub(super) fn read_start() -> Ticks {
+pub(crate) fn read_start() -> Ticks {
     let low: u32;
     let high: u32;
     // PERF: LFENCE before RDTSC waits for earlier instructions (set-up) to
@@ -81,7 +82,7 @@ pub(super) fn read_start() -> Ticks {
 /// Reads the TSC once the timed code has completed, and before any later
 /// instruction starts.
 #[inline(always)]
-pub(super) fn read_stop() -> Ticks {
+pub(crate) fn read_stop() -> Ticks {
     let low: u32;
     let high: u32;
     // PERF: RDTSCP waits for earlier instructions to complete; LFENCE keeps
@@ -99,6 +100,29 @@ pub(super) fn read_stop() -> Ticks {
         );
     }
     Ticks(u64::from(high) << 32 | u64::from(low))
+}
+
+/// `N` dependent `imul`s, then `lfence`, so that the next call's chain
+/// cannot start before this one has finished (see `clock::known_cost`).
+#[inline(always)]
+pub(crate) fn imul_chain<const N: usize>(mut v: u64) -> u64 {
+    // SAFETY: IMUL and LFENCE exist on every x86_64 CPU; the block only
+    // reads and writes `v`'s register and the flags (IMUL sets CF and OF,
+    // so the flags are not preserved), and touches neither memory nor
+    // the stack. It is not `pure`, so the compiler keeps every instance
+    // and its fence.
+    unsafe {
+        asm!(
+            ".rept {n}",
+            "imul {v}, {v}",
+            ".endr",
+            "lfence",
+            v = inout(reg) v,
+            n = const N,
+            options(nomem, nostack),
+        );
+    }
+    v
 }
 
 #[cfg(test)]
