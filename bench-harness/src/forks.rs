@@ -159,7 +159,7 @@ pub fn measure(
                 // Stopped by Ctrl-C before its first sample.
                 continue;
             };
-            match measured_of(record, job, overhead, context) {
+            match measured_of(record, overhead, context) {
                 Ok(Some(measured)) => {
                     overheads.push(overhead);
                     runs[index].push(measured);
@@ -183,11 +183,7 @@ pub fn measure(
             Some(failure) => Some(Err(failure)),
             None if runs.is_empty() => None,
             None => {
-                let context = Context {
-                    target_precision: job.precision,
-                    ..*context
-                };
-                let mut pooled = Measured::pool(runs, &context);
+                let mut pooled = Measured::pool(runs, context);
                 pooled.extras.refusals = if job.counters {
                     refusals.clone()
                 } else {
@@ -350,7 +346,6 @@ fn killed_by(_status: ExitStatus) -> Option<String> {
 /// overhead: `Ok(None)` when it recorded no sample (Ctrl-C).
 fn measured_of(
     record: &BenchRecord,
-    job: &Job,
     overhead: Overhead,
     context: &Context,
 ) -> Result<Option<Measured>, Failure> {
@@ -362,7 +357,6 @@ fn measured_of(
         (OutcomeKind::Measured, Some(m), _) if !m.samples.is_empty() => {
             let context = Context {
                 overhead,
-                target_precision: job.precision,
                 ..*context
             };
             let mut measured = Measured::analyse(m.raw(), m.sampler_config(), &context);

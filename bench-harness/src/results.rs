@@ -2,9 +2,7 @@
 //! measured, the statistics over it and the notes a reader needs.
 //! Statistics are computed here, once; reporters only format them.
 
-use bench_runtime::{
-    Measurement, Nanos, SamplerConfig, StopReason, StopRule, Throughput, TimerPrecision,
-};
+use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, Throughput, TimerPrecision};
 
 use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Summary};
@@ -389,7 +387,6 @@ fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
 pub struct Context {
     pub overhead: Overhead,
     pub timer: TimerPrecision,
-    pub target_precision: f64,
 }
 
 impl Measured {
@@ -670,11 +667,11 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note> {
                 measure_time: config.measure_time,
             });
         }
-        StopReason::MaxTime if config.stop_rule == StopRule::Precision => {
+        StopReason::MaxTime if config.stop_rule.precision_target().is_some() => {
             notes.push(Note::NotPrecise {
                 max_time: config.max_time,
                 achieved: m.precision,
-                target: context.target_precision,
+                target: config.stop_rule.precision_target().unwrap_or_default(),
             });
         }
         StopReason::SampleCap => notes.push(Note::SampleCap {

@@ -134,10 +134,9 @@ impl Settings {
             warm_up_window: self.warm_up_window.unwrap_or(defaults.warm_up_window),
             warm_up_cv: self.warm_up_cv.unwrap_or(defaults.warm_up_cv),
             measure_time,
-            stop_rule: if self.precision_or_default() > 0.0 {
-                StopRule::Precision
-            } else {
-                StopRule::TimeBudget
+            stop_rule: match self.precision_or_default() {
+                0.0 => StopRule::TimeBudget,
+                target => StopRule::Precision { target },
             },
             max_time: secs(self.max_time, default_max),
             min_samples: self.min_samples.unwrap_or(defaults.min_samples),
@@ -216,7 +215,7 @@ mod tests {
         };
         assert_eq!(off.sampler_config(floor).stop_rule, StopRule::TimeBudget);
         let default = Settings::NONE.sampler_config(floor);
-        assert_eq!(default.stop_rule, StopRule::Precision);
+        assert_eq!(default.stop_rule, StopRule::Precision { target: 0.01 });
         assert_eq!(default.min_sample_time, floor);
     }
 

@@ -76,7 +76,6 @@ fn analyse() -> Measured {
                 resolution: Nanos(1.0),
                 overhead: Nanos(30.0),
             },
-            target_precision: 0.0,
         },
     )
 }

@@ -26,7 +26,6 @@ fn context(overhead: Overhead) -> Context {
             resolution: Nanos(1.0),
             overhead: Nanos(30.0),
         },
-        target_precision: 0.0,
     }
 }
 

@@ -86,7 +86,7 @@ fn config() -> SamplerConfig {
         warm_up_window: 10,
         warm_up_cv: 0.05,
         measure_time: Nanos::from_secs(0.3),
-        stop_rule: StopRule::Precision,
+        stop_rule: StopRule::Precision { target: 0.01 },
         max_time: Nanos::from_secs(2.0),
         min_samples: 10,
         max_samples: 1_000_000,
@@ -108,7 +108,6 @@ fn measured(name: &str, measurement: Measurement) -> BenchResult {
     let context = Context {
         overhead: OVERHEAD,
         timer: TIMER,
-        target_precision: 0.01,
     };
     BenchResult::new(
         name,

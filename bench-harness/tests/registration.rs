@@ -14,6 +14,9 @@ static RETURNS_A_VALUE_CALLS: AtomicU64 = AtomicU64::new(0);
 static TAKES_A_BENCHER_CALLS: AtomicU64 = AtomicU64::new(0);
 static TAKES_A_BENCHER_SETUPS: AtomicU64 = AtomicU64::new(0);
 static RETURNS_NOTHING_CALLS: AtomicU64 = AtomicU64::new(0);
+/// Held by the tests that call the counted bodies, so one does not count
+/// the other's calls (libtest runs them on parallel threads).
+static COUNTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 const RETURNS_A_VALUE_LINE: u32 = line!() + 2;
 #[benchmark]
@@ -169,6 +172,7 @@ fn options_are_registered_as_written() {
 
 #[test]
 fn running_an_entry_drives_its_body() {
+    let _serial = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     let counters = [
         ("returns_a_value", &RETURNS_A_VALUE_CALLS),
         ("takes_a_bencher", &TAKES_A_BENCHER_CALLS),
@@ -196,6 +200,7 @@ fn running_an_entry_drives_its_body() {
 
 #[test]
 fn the_function_stays_callable() {
+    let _serial = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     assert_eq!(returns_a_value(), 40);
     renamed_with_every_option();
 }

@@ -39,13 +39,27 @@ use std::collections::VecDeque;
 use crate::units::Nanos;
 
 /// When recording stops once the measurement budget is spent.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub enum StopRule {
     /// Stop when `measure_time` is spent (and `min_samples` recorded).
     TimeBudget,
     /// Keep recording until the driver finds the estimate precise enough and
     /// calls [`Sampler::stop_precise`], or until `max_time`.
-    Precision,
+    Precision {
+        /// The relative half-width of the estimate's 95% confidence
+        /// interval that counts as precise enough (0.01 for ±1%).
+        target: f64,
+    },
+}
+
+impl StopRule {
+    /// The precision target, under [`StopRule::Precision`].
+    pub fn precision_target(&self) -> Option<f64> {
+        match *self {
+            StopRule::Precision { target } => Some(target),
+            StopRule::TimeBudget => None,
+        }
+    }
 }
 
 /// Budgets and limits for one benchmark.
@@ -97,7 +111,7 @@ impl Default for SamplerConfig {
             warm_up_window: 10,
             warm_up_cv: 0.05,
             measure_time: Nanos::from_secs(0.3),
-            stop_rule: StopRule::Precision,
+            stop_rule: StopRule::Precision { target: 0.01 },
             max_time: Nanos::from_secs(2.0),
             min_samples: 10,
             max_samples: 1_000_000,
@@ -297,7 +311,7 @@ impl Sampler {
     /// `min_samples` recorded.
     pub fn wants_precision_check(&self) -> bool {
         self.phase == Phase::Measure
-            && self.config.stop_rule == StopRule::Precision
+            && self.config.stop_rule.precision_target().is_some()
             && self.budget_spent()
     }
 

@@ -7,8 +7,6 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use bench_runtime::TimerChoice;
-
 use super::values::percentage_text;
 use crate::settings::Settings;
 
@@ -58,12 +56,7 @@ fn setting_args(settings: &Settings) -> Vec<String> {
             argv.push(value);
         }
     };
-    let timer = timer.map(|timer| match timer {
-        TimerChoice::Auto => "auto".to_string(),
-        TimerChoice::Os => "os".to_string(),
-        TimerChoice::Cycles => "cycles".to_string(),
-    });
-    value("--timer", timer);
+    value("--timer", timer.map(|timer| timer.to_string()));
     value("--warm-up-time", warm_up_time.map(|s| s.to_string()));
     value("--measure-time", measure_time.map(|s| s.to_string()));
     value("--max-time", max_time.map(|s| s.to_string()));
@@ -90,6 +83,7 @@ mod tests {
     use crate::cli::{self, Action};
     use crate::select::Ignored;
     use crate::settings::{Schedule, MAX_COUNT, MAX_SECONDS};
+    use bench_runtime::TimerChoice;
     use proptest::prelude::*;
 
     fn child_of(settings: &Settings, name: &str) -> cli::Args {

@@ -18,8 +18,6 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use bench_runtime::TimerChoice;
-
 use crate::select::{Filter, Ignored};
 use crate::settings::{Schedule, Settings};
 
@@ -184,16 +182,6 @@ impl FromStr for Color {
     }
 }
 
-/// `--timer`'s words.
-fn timer_choice(text: &str) -> Result<TimerChoice, ()> {
-    match text {
-        "auto" => Ok(TimerChoice::Auto),
-        "os" => Ok(TimerChoice::Os),
-        "cycles" => Ok(TimerChoice::Cycles),
-        _ => Err(()),
-    }
-}
-
 /// A command line the harness cannot run. Its `Display` is one line that
 /// names the flag and value and says what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,11 +256,7 @@ where
             }
             // Measuring settings: each has its inverse in `child.rs`.
             Long("timer") => {
-                let text = utf8("--timer", parser.value()?)?;
-                settings.timer = Some(
-                    timer_choice(&text)
-                        .map_err(|()| bad_choice("--timer", &text, "auto, os or cycles"))?,
-                );
+                settings.timer = Some(choice("--timer", parser.value()?, "auto, os or cycles")?)
             }
             Long("warm-up-time") => {
                 settings.warm_up_time = Some(seconds("--warm-up-time", parser.value()?, true)?)
@@ -416,6 +400,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bench_runtime::TimerChoice;
 
     #[test]
     fn help_mentions_every_flag_the_parser_accepts() {

@@ -178,9 +178,10 @@ fn measurement(m: &Measured) -> MeasurementRecord {
             warm_up_cv: config.warm_up_cv,
             measure_time_s: secs(config.measure_time),
             stop_rule: match config.stop_rule {
-                StopRule::Precision => StopRuleKind::Precision,
+                StopRule::Precision { .. } => StopRuleKind::Precision,
                 StopRule::TimeBudget => StopRuleKind::TimeBudget,
             },
+            precision_target: config.stop_rule.precision_target(),
             max_time_s: secs(config.max_time),
             min_samples: config.min_samples,
             max_samples: config.max_samples,

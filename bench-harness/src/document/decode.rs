@@ -1,6 +1,7 @@
 //! The way back from a document to the result model: what a parent under
 //! `--forks` analyses of its children's documents.
 
+use crate::settings::DEFAULT_PRECISION;
 use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, WarmUp};
 
 use super::{MeasurementRecord, OverheadRecord, StopKind, StopRuleKind};
@@ -44,7 +45,9 @@ impl MeasurementRecord {
             warm_up_cv: c.warm_up_cv,
             measure_time: Nanos::from_secs(c.measure_time_s),
             stop_rule: match c.stop_rule {
-                StopRuleKind::Precision => StopRule::Precision,
+                StopRuleKind::Precision => StopRule::Precision {
+                    target: c.precision_target.unwrap_or(DEFAULT_PRECISION),
+                },
                 StopRuleKind::TimeBudget => StopRule::TimeBudget,
             },
             max_time: Nanos::from_secs(c.max_time_s),

@@ -344,6 +344,11 @@ pub struct ConfigRecord {
     pub warm_up_cv: f64,
     pub measure_time_s: f64,
     pub stop_rule: StopRuleKind,
+    /// Under the precision rule, its target (a fraction). Documents written
+    /// before it was recorded lack it; they are read with the default
+    /// target, which only the "not precise" note's text shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision_target: Option<f64>,
     pub max_time_s: f64,
     pub min_samples: usize,
     pub max_samples: usize,

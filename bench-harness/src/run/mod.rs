@@ -34,10 +34,9 @@ pub use crate::settings::Schedule;
 #[derive(Debug, Clone)]
 pub struct Job {
     pub bench: Benchmark,
+    /// The sampler's settings, the stop rule with its precision target
+    /// among them.
     pub config: SamplerConfig,
-    /// The precision rule's target: the relative half-width of the
-    /// headline's 95% CI (`--precision`, or the attribute's `precision`).
-    pub precision: f64,
     /// Members of one A/B group (a group with a `baseline`) share a number:
     /// they are measured round by round, one sample each per round.
     pub paired_group: Option<usize>,

@@ -173,7 +173,9 @@ impl Worker {
         let (commands, inbox) = mpsc::channel();
         let (outbox, replies) = mpsc::channel();
         let clock = plan.clock;
-        let precision = PrecisionCheck::new(job.precision, plan.overhead);
+        // A job that stops at its time budget never asks for the check.
+        let target = job.config.stop_rule.precision_target().unwrap_or(0.0);
+        let precision = PrecisionCheck::new(target, plan.overhead);
         let (pin, cold) = (plan.pin, plan.cold.clone());
         let thread = thread::Builder::new()
             .name(job.bench.entry.name.replace('\0', "?"))

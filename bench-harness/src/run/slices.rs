@@ -180,7 +180,7 @@ mod tests {
             warm_up_window: 10,
             warm_up_cv: 0.05,
             measure_time: Nanos(2_000_000.0),
-            stop_rule: StopRule::Precision,
+            stop_rule: StopRule::Precision { target: 0.01 },
             max_time: Nanos(50_000_000.0),
             min_samples: 10,
             max_samples: 1_000_000,

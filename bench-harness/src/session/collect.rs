@@ -66,10 +66,6 @@ pub(super) fn collect(
     }
     let context = context(&info);
     let analyse = |job: usize, (m, extras)| {
-        let context = Context {
-            target_precision: jobs[job].precision,
-            ..context
-        };
         let mut measured = Measured::analyse(m, jobs[job].config.clone(), &context);
         measured.attach(extras, harness_allocations);
         measured
@@ -114,6 +110,5 @@ fn context(info: &RunInfo) -> Context {
     Context {
         overhead: info.overhead,
         timer: info.precision,
-        target_precision: info.target_precision,
     }
 }

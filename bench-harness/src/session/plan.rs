@@ -163,7 +163,6 @@ pub(super) fn plan(
 fn job(bench: registry::Benchmark, command_line: &Settings, floor: Nanos) -> run::Job {
     let settings = bench.entry.options.settings.overridden_by(*command_line);
     run::Job {
-        precision: settings.precision_or_default(),
         config: settings.sampler_config(floor),
         paired_group: None,
         counters: settings.counters_or_default(),

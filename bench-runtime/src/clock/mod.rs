@@ -36,6 +36,38 @@ pub enum TimerChoice {
     Cycles,
 }
 
+impl TimerChoice {
+    /// Every choice, in the order `--help` lists them.
+    pub const ALL: [TimerChoice; 3] = [TimerChoice::Auto, TimerChoice::Os, TimerChoice::Cycles];
+
+    /// The word for it on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimerChoice::Auto => "auto",
+            TimerChoice::Os => "os",
+            TimerChoice::Cycles => "cycles",
+        }
+    }
+}
+
+impl std::fmt::Display for TimerChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for TimerChoice {
+    type Err = ();
+
+    /// The inverse of [`TimerChoice::name`].
+    fn from_str(text: &str) -> Result<Self, ()> {
+        TimerChoice::ALL
+            .into_iter()
+            .find(|choice| choice.name() == text)
+            .ok_or(())
+    }
+}
+
 /// The kind of clock in use.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ClockKind {

@@ -198,7 +198,7 @@ fn sample_cap_stops_recording() {
 #[test]
 fn precision_rule_asks_only_after_the_budget_and_min_samples() {
     let config = SamplerConfig {
-        stop_rule: StopRule::Precision,
+        stop_rule: StopRule::Precision { target: 0.01 },
         ..config()
     };
     let mut clock = FakeClock::new(constant(3.0));
@@ -223,7 +223,7 @@ fn precision_rule_asks_only_after_the_budget_and_min_samples() {
 #[test]
 fn an_estimate_never_precise_runs_to_max_time() {
     let config = SamplerConfig {
-        stop_rule: StopRule::Precision,
+        stop_rule: StopRule::Precision { target: 0.01 },
         ..config()
     };
     let mut clock = FakeClock::new(constant(3.0));
@@ -236,7 +236,7 @@ fn an_estimate_never_precise_runs_to_max_time() {
 #[test]
 fn set_up_time_counts_against_max_time() {
     let mut sampler = Sampler::new(SamplerConfig {
-        stop_rule: StopRule::Precision,
+        stop_rule: StopRule::Precision { target: 0.01 },
         ..config()
     });
     sampler.charge(Nanos(90_000_000.0)); // 90 ms of set-up
