@@ -258,3 +258,6 @@ fn plural(n: usize, word: &str) -> String {
         format!("{word}s")
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -55,6 +55,8 @@ pub mod run;
 mod select;
 mod session;
 mod settings;
+#[cfg(test)]
+mod testing;
 
 use std::ffi::OsString;
 

@@ -734,3 +734,6 @@ fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note> {
     }
     notes
 }
+
+#[cfg(test)]
+mod tests;

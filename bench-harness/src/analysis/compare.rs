@@ -668,13 +668,4 @@ fn cohens_d(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mid_ranks_and_tie_term() {
-        let (ranks, tie_term) = average_ranks(&[3.0, 1.0, 3.0, 2.0, 3.0]);
-        assert_eq!(ranks, [4.0, 1.0, 4.0, 2.0, 4.0]);
-        assert_eq!(tie_term, 24.0);
-    }
-}
+mod tests;

@@ -40,6 +40,8 @@ pub mod outliers;
 mod overhead;
 mod percentile;
 mod summary;
+#[cfg(test)]
+mod tests;
 
 pub use anova::{one_way_anova, Anova};
 pub use blocks::{

@@ -21,8 +21,12 @@
 
 mod assemble;
 mod decode;
+#[cfg(test)]
+mod fuzz;
 mod layout;
 mod load;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 

@@ -8,4 +8,6 @@ pub mod json;
 pub mod markdown;
 pub mod notes;
 pub mod terminal;
+#[cfg(test)]
+mod tests;
 pub mod tree;

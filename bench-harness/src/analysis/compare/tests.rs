@@ -6,10 +6,9 @@
 //! quoted below. (SciPy 1.17 calls the normal approximation of
 //! `stats.wilcoxon` `method='asymptotic'`; the older name was `'approx'`.)
 
-use bench_harness::analysis::compare::{
-    compare, compare_paired, effective_sample_size, ChangeMethod, Comparison, Verdict,
-};
 use proptest::prelude::*;
+
+use super::*;
 
 fn assert_close(what: &str, actual: f64, expected: f64, relative: f64) {
     let tolerance = relative * expected.abs().max(f64::MIN_POSITIVE);
@@ -525,4 +524,14 @@ proptest! {
         assert_near("p", p.p_t, s.p_t)?;
         prop_assert_eq!(p.rounds, n);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Ranks, as Mann–Whitney and Wilcoxon use them.
+
+#[test]
+fn mid_ranks_and_tie_term() {
+    let (ranks, tie_term) = average_ranks(&[3.0, 1.0, 3.0, 2.0, 3.0]);
+    assert_eq!(ranks, [4.0, 1.0, 4.0, 2.0, 4.0]);
+    assert_eq!(tie_term, 24.0);
 }
