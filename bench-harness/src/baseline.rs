@@ -14,9 +14,6 @@ use std::path::{Path, PathBuf};
 use crate::document::{self, Document, LoadError};
 use crate::fs::write_atomically;
 
-// Shim: `write_atomically` lives in `crate::fs` now; this path is kept so
-// that callers compile unchanged until they move to the new one.
-
 /// The directory baselines live in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Store {

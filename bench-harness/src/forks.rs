@@ -33,10 +33,12 @@ use bench_runtime::counter::alloc::AllocCounts;
 use bench_runtime::counter::{Counters, Event, Refusal};
 use bench_runtime::Nanos;
 
+use crate::analysis::Overhead;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
+use crate::failure::Failure;
 use crate::instruments::Extras;
 use crate::results::{Context, Measured};
-use crate::run::{Failure, Job, Overhead};
+use crate::run::Job;
 
 /// What the forked processes measured.
 #[derive(Debug)]

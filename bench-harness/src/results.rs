@@ -5,9 +5,10 @@
 use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, Throughput, TimerPrecision};
 
 use crate::analysis::compare::{Comparison, PairedComparison};
-use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Summary};
+use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Overhead, Summary};
+use crate::failure::Failure;
 use crate::instruments::{AllocRates, Extras};
-use crate::run::{Failure, Overhead, Schedule};
+use crate::settings::Schedule;
 
 /// Facts about the whole run and the method in force, printed in the header.
 #[derive(Debug, Clone)]

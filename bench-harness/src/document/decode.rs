@@ -5,7 +5,7 @@ use crate::settings::DEFAULT_PRECISION;
 use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, WarmUp};
 
 use super::{MeasurementRecord, OverheadRecord, StopKind, StopRuleKind};
-use crate::run::Overhead;
+use crate::analysis::Overhead;
 
 impl MeasurementRecord {
     /// The sampler's measurement back, as [`super::assemble()`] wrote it

@@ -18,7 +18,7 @@ use crate::results::{
     BenchResult, Compared, ComplexityReport, ForkSpread, GroupReport, Measured, Outcome, RunInfo,
     HIGH_CV, MACHINE_DRIFT,
 };
-use crate::run::Schedule;
+use crate::settings::Schedule;
 
 const TIME_WIDTH: usize = 10;
 const SHORT_WIDTH: usize = 7;
@@ -836,7 +836,7 @@ fn signed_percent(fraction: f64) -> String {
     }
 }
 
-fn failures(results: &[BenchResult]) -> impl Iterator<Item = (&str, &crate::run::Failure)> {
+fn failures(results: &[BenchResult]) -> impl Iterator<Item = (&str, &crate::failure::Failure)> {
     results.iter().filter_map(|r| match &r.outcome {
         Outcome::Failed(failure) => Some((r.name.as_str(), failure)),
         _ => None,

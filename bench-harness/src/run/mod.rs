@@ -25,10 +25,9 @@ use crate::registry::Benchmark;
 pub use schedule::measure;
 pub use slices::PrecisionCheck;
 
-// Old homes, until the reporters import from the new ones.
-pub use crate::analysis::Overhead;
-pub use crate::failure::Failure;
-pub use crate::settings::Schedule;
+use crate::analysis::Overhead;
+use crate::failure::Failure;
+use crate::settings::Schedule;
 
 /// One benchmark to measure.
 #[derive(Debug, Clone)]
