@@ -1,18 +1,26 @@
 //! The result model every reporter consumes: what was run, what it
 //! measured, the statistics over it and the notes a reader needs.
 //! Statistics are computed here, once; reporters only format them.
+//!
+//! [`run_suite`](crate::run_suite) returns one [`BenchResult`] per benchmark.
+//! Its public part is what a bench target needs to read the figures: the
+//! name and where the benchmark sits, its [`Outcome`], and for a measured
+//! one ([`Measured`]) the raw samples, the headline time per iteration with
+//! its precision, and the [`Note`]s. The analysis behind them (summaries,
+//! outliers, comparisons) is the harness's own and stays inside the crate.
 
 use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, Throughput, TimerPrecision};
 
 use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Overhead, Summary};
-use crate::failure::Failure;
 use crate::instruments::{AllocRates, Extras};
 use crate::settings::Schedule;
 
+pub use crate::failure::Failure;
+
 /// Facts about the whole run and the method in force, printed in the header.
 #[derive(Debug, Clone)]
-pub struct RunInfo {
+pub(crate) struct RunInfo {
     pub harness_version: &'static str,
     pub clock_name: &'static str,
     pub clock_hz: f64,
@@ -35,6 +43,8 @@ pub struct RunInfo {
 /// One benchmark's line in the report.
 #[derive(Debug, Clone)]
 pub struct BenchResult {
+    /// The name users see and filter on: the module path below the crate
+    /// root, the function, its type and its argument (`kernels::sort/1000`).
     pub name: String,
     /// Where the row sits in the report's tree, below its group: the module
     /// path, the function, its type and its argument, e.g. `["kernels",
@@ -48,14 +58,15 @@ pub struct BenchResult {
     pub type_name: Option<String>,
     /// The `args` value's name.
     pub arg: Option<String>,
+    /// Whether it was measured, ran once, failed or was skipped.
     pub outcome: Outcome,
     /// Against `--baseline`, when one was given and this was measured.
-    pub comparison: Option<Compared>,
+    pub(crate) comparison: Option<Compared>,
 }
 
 /// A growth class fitted over one function's `args` (`complexity`).
 #[derive(Debug, Clone)]
-pub struct ComplexityReport {
+pub(crate) struct ComplexityReport {
     /// The function's name without an argument: `sort` for `sort/1000`.
     pub function: String,
     /// Its tree path (as [`BenchResult::path`] without the argument).
@@ -70,7 +81,7 @@ pub struct ComplexityReport {
 impl ComplexityReport {
     /// Fits the measured benchmarks among `results` whose names are
     /// `function/ARG` with a numeric argument.
-    pub fn fit(function: &str, results: &[BenchResult]) -> Option<ComplexityReport> {
+    pub(crate) fn fit(function: &str, results: &[BenchResult]) -> Option<ComplexityReport> {
         let members: Vec<&BenchResult> = results
             .iter()
             .filter(|r| {
@@ -100,7 +111,7 @@ impl ComplexityReport {
 
 /// A benchmark's standing against the baseline.
 #[derive(Debug, Clone)]
-pub enum Compared {
+pub(crate) enum Compared {
     /// Measured in both runs.
     Against(Comparison),
     /// Not in the baseline, or not measured there (failed, ignored).
@@ -110,7 +121,7 @@ pub enum Compared {
 /// An in-run A/B comparison: each member against the group's baseline,
 /// from samples paired round by round.
 #[derive(Debug, Clone)]
-pub struct GroupReport {
+pub(crate) struct GroupReport {
     pub group: String,
     /// The member marked `baseline`.
     pub baseline: String,
@@ -122,7 +133,7 @@ pub struct GroupReport {
 impl BenchResult {
     /// A result with no group, throughput nor comparison, its tree path
     /// the name's `::` segments.
-    pub fn new(name: impl Into<String>, outcome: Outcome) -> BenchResult {
+    pub(crate) fn new(name: impl Into<String>, outcome: Outcome) -> BenchResult {
         let name = name.into();
         BenchResult {
             path: name.split("::").map(str::to_string).collect(),
@@ -156,13 +167,18 @@ impl BenchResult {
     }
 }
 
+/// What became of a benchmark in this run.
 #[derive(Debug, Clone)]
 pub enum Outcome {
     /// Measured under `cargo bench`.
     Measured(Box<Measured>),
     /// Ran once under `cargo test --benches`.
     Passed,
+    /// Panicked (in its set-up, its routine or its `args`), or returned
+    /// without calling `Bencher::iter`: nothing was measured.
     Failed(Failure),
+    /// Marked `#[benchmark(ignore)]` and not brought back by `--ignored` or
+    /// `--include-ignored`: listed, not run.
     Ignored,
 }
 
@@ -172,51 +188,53 @@ pub struct Measured {
     /// The raw samples (iterations and elapsed time as the clock read them),
     /// where each slice starts, why sampling stopped, and the warm-up.
     pub measurement: Measurement,
+    /// The sampler's settings: the attribute's, overridden by the command
+    /// line's, with the defaults filled in.
     pub config: SamplerConfig,
     /// What was subtracted from every sample.
-    pub overhead: Overhead,
+    pub(crate) overhead: Overhead,
     /// Nanoseconds per iteration of each sample with the overhead taken out,
     /// in the order taken.
     pub per_iter: Vec<f64>,
     /// The headline: the mean over slices of each slice's median of
-    /// `per_iter`, with its 95% interval (see [`analysis::block_estimate`]).
-    pub estimate: BlockEstimate,
+    /// `per_iter`, with its 95% interval (see `analysis::block_estimate`).
+    pub(crate) estimate: BlockEstimate,
     /// What relative figures (±, spread) are relative to: the headline, or
-    /// the loop's own cost per iteration when the body is cheaper than that
-    /// (see [`Overhead::reference`]), so they stay meaningful for a body that
-    /// costs almost nothing.
+    /// the loop's own cost per iteration when the body is cheaper than that,
+    /// so they stay meaningful for a body that costs almost nothing.
     pub reference: f64,
     /// Over all of `per_iter` pooled: median, mean, spread, percentiles.
-    pub summary: Summary,
+    pub(crate) summary: Summary,
     /// Tukey-fence and 3σ counts over `per_iter`.
-    pub outliers: Outliers,
+    pub(crate) outliers: Outliers,
     /// Over `per_iter` within the inner (1.5 IQR) fences; `None` when no
     /// sample lies outside them.
-    pub filtered: Option<Summary>,
-    /// The relative half-width of the headline's 95% CI.
+    pub(crate) filtered: Option<Summary>,
+    /// The half-width of the headline's 95% CI relative to `reference`;
+    /// `None` without an interval (fewer than two blocks of samples).
     pub precision: Option<f64>,
     /// Standard deviation within slices (the machine's speed changes between
     /// slices taken out, outliers excluded), relative to `reference`.
     pub within_slice_spread: f64,
     /// The standard deviation of the slice medians relative to `reference`:
     /// how much the machine's speed changed while measuring. `None` with
-    /// fewer than three slices or fewer than [`MIN_SLICE_SAMPLES`] a slice.
+    /// fewer than three slices or fewer than five samples a slice.
     pub drift: Option<f64>,
     /// Things the reader must know to trust (or distrust) the figures.
     pub notes: Vec<Note>,
     /// Counters, allocations, CPU time and the CPUs it ran on.
-    pub extras: Extras,
+    pub(crate) extras: Extras,
     /// What the harness itself allocates per sample, subtracted from
     /// [`Extras::allocations`].
-    pub harness_allocations: AllocRates,
+    pub(crate) harness_allocations: AllocRates,
     /// Under `--forks`: how the processes' estimates spread.
-    pub forks: Option<ForkSpread>,
+    pub(crate) forks: Option<ForkSpread>,
 }
 
 /// How much a benchmark's time depends on the process it ran in
 /// (`--forks`): the processes' estimates against the spread within them.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ForkSpread {
+pub(crate) struct ForkSpread {
     /// Each process's headline, in the order they ran.
     pub process_estimates: Vec<f64>,
     /// The standard deviation of `process_estimates`, relative to the
@@ -236,7 +254,7 @@ pub struct ForkSpread {
 }
 
 /// Below this p-value the processes are said to differ (`--forks`).
-pub const PROCESS_EFFECT_P: f64 = 0.05;
+pub(crate) const PROCESS_EFFECT_P: f64 = 0.05;
 
 /// Processes that differ get a note when their estimates spread by more
 /// than this (CV): smaller differences widen the interval but change no
@@ -268,77 +286,111 @@ impl ForkSpread {
 
     /// Whether the processes differ by more than chance (p below
     /// [`PROCESS_EFFECT_P`]).
-    pub fn process_effect(&self) -> bool {
+    pub(crate) fn process_effect(&self) -> bool {
         self.p_value.is_some_and(|p| p < PROCESS_EFFECT_P)
     }
 }
 
 /// Something the reader must know to trust (or distrust) a benchmark's
-/// figures, with the numbers it rests on. The reporter words it, with what
-/// to do about it (`Display`, in `report/notes.rs`); [`Note::kind`] names it
-/// for outputs that group or count notes.
+/// figures, with the numbers it rests on. `Display` words it, with what to
+/// do about it, as the report prints it (`report/notes.rs`); [`Note::kind`]
+/// names it for outputs that group or count notes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Note {
     /// `--max-time` stopped sampling before `min_samples` samples; one
     /// iteration took `iteration`.
     FewSamples {
+        /// The bound in force.
         max_time: Nanos,
+        /// The samples recorded before it.
         samples: usize,
+        /// The samples asked for.
         min_samples: usize,
+        /// The time of one iteration.
         iteration: Nanos,
     },
     /// `--max-time` ended the run before `--measure-time` was spent.
     BudgetUnspent {
+        /// The bound in force.
         max_time: Nanos,
+        /// The measuring time asked for.
         measure_time: Nanos,
     },
     /// `--max-time` ran out before the headline's relative half-width
     /// (`achieved`, when there is an interval) reached `target`.
     NotPrecise {
+        /// The bound in force.
         max_time: Nanos,
+        /// The relative half-width reached, if any.
         achieved: Option<f64>,
+        /// The relative half-width asked for (`--precision`).
         target: f64,
     },
     /// The sample cap stopped sampling before the stop rule was met.
-    SampleCap { max_samples: usize },
+    SampleCap {
+        /// The cap.
+        max_samples: usize,
+    },
     /// One sample: no spread can be estimated.
     OneSample,
     /// The warm-up's rolling coefficient of variation (`final_cv`, `None`
     /// when its `window` never filled) stayed above `threshold`.
     WarmUpUnsettled {
+        /// The warm-up's cap (`--warm-up-time`).
         warm_up_time: Nanos,
+        /// The last coefficient of variation over the window.
         final_cv: Option<f64>,
+        /// The samples in the rolling window (`--warm-up-window`).
         window: usize,
+        /// Steady below this coefficient of variation (`--warm-up-cv`).
         threshold: f64,
     },
     /// The median sample lasted under 100 clock read pairs; `wall_cap` is
     /// the cap on a sample's wall time when that is what kept samples short.
     ShortSamples {
+        /// The median sample's time.
         median: Nanos,
+        /// The cost of one pair of clock reads.
         read_cost: Nanos,
+        /// The cap on a sample's wall time, when it was reached.
         wall_cap: Option<Nanos>,
     },
-    /// The spread within slices (outliers excluded, relative) is above
-    /// [`HIGH_CV`].
-    HighSpread { spread: f64 },
+    /// The spread within slices (outliers excluded, relative) is above 5%.
+    HighSpread {
+        /// That spread, as a fraction.
+        spread: f64,
+    },
     /// The slice medians, between `fastest` and `slowest`, vary by `drift`
     /// (relative standard deviation): the benchmark's own speed changed.
     SpeedChanged {
+        /// The fastest slice's median.
         fastest: Nanos,
+        /// The slowest slice's median.
         slowest: Nanos,
+        /// The slice medians' relative standard deviation.
         drift: f64,
     },
     /// The values within slices look multimodal (Gregg's mvalue).
-    Multimodal { mvalue: f64 },
+    Multimodal {
+        /// Their mvalue: 2 for one clean mode, up to 2 more per further mode.
+        mvalue: f64,
+    },
     /// The benchmark's thread was on the CPU for this `share` of wall time.
-    LowCpu { share: f64 },
+    LowCpu {
+        /// CPU time over wall time, below 0.9.
+        share: f64,
+    },
     /// Under `--forks`: the processes' estimates, from `fastest` to
     /// `slowest`, differ by more than their slices explain (`spread`: their
     /// relative standard deviation).
     ProcessesDiffer {
+        /// The processes the benchmark ran in.
         processes: usize,
+        /// The fastest process's estimate.
         fastest: Nanos,
+        /// The slowest process's estimate.
         slowest: Nanos,
+        /// The estimates' relative standard deviation.
         spread: f64,
     },
 }
@@ -385,13 +437,17 @@ fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
 
 /// What the analysis needs besides the samples.
 #[derive(Debug, Clone, Copy)]
-pub struct Context {
-    pub overhead: Overhead,
-    pub timer: TimerPrecision,
+pub(crate) struct Context {
+    pub(crate) overhead: Overhead,
+    pub(crate) timer: TimerPrecision,
 }
 
 impl Measured {
-    pub fn analyse(measurement: Measurement, config: SamplerConfig, context: &Context) -> Measured {
+    pub(crate) fn analyse(
+        measurement: Measurement,
+        config: SamplerConfig,
+        context: &Context,
+    ) -> Measured {
         let overhead = context.overhead;
         let per_iter: Vec<f64> = measurement
             .samples
@@ -414,7 +470,7 @@ impl Measured {
     /// one-way analysis of variance of the block medians by process says
     /// whether the processes differ (p < [`PROCESS_EFFECT_P`]); a note says
     /// so when they differ by more than 1%.
-    pub fn pool(processes: Vec<Measured>, context: &Context) -> Measured {
+    pub(crate) fn pool(processes: Vec<Measured>, context: &Context) -> Measured {
         let overhead = Overhead::mean(processes.iter().map(|m| m.overhead))
             .expect("a forked benchmark ran in at least one process");
         let config = processes[0].config.clone();
@@ -539,7 +595,7 @@ impl Measured {
     }
 
     /// Adds what the instruments measured, and the notes about it.
-    pub fn attach(&mut self, extras: Extras, harness_allocations: AllocRates) {
+    pub(crate) fn attach(&mut self, extras: Extras, harness_allocations: AllocRates) {
         if let Some(ratio) = extras.cpu_ratio().filter(|&r| r < LOW_CPU_RATIO) {
             self.notes.push(Note::LowCpu { share: ratio });
         }
@@ -549,7 +605,7 @@ impl Measured {
 
     /// Allocations per iteration, the harness's own taken out; `None` when
     /// `CountingAlloc` is not the global allocator.
-    pub fn allocations(&self) -> Option<AllocRates> {
+    pub(crate) fn allocations(&self) -> Option<AllocRates> {
         self.extras
             .allocations_per_iteration(self.harness_allocations)
     }
@@ -562,7 +618,7 @@ impl Measured {
     }
 
     /// A summary's standard deviation relative to [`Measured::reference`].
-    pub fn spread(&self, summary: &Summary) -> f64 {
+    pub(crate) fn spread(&self, summary: &Summary) -> f64 {
         summary.std_dev / self.reference
     }
 
@@ -592,11 +648,11 @@ const LOW_CPU_RATIO: f64 = 0.9;
 
 /// Above this coefficient of variation (within slices, outliers excluded)
 /// the spread is reported as high.
-pub const HIGH_CV: f64 = 0.05;
+pub(crate) const HIGH_CV: f64 = 0.05;
 
 /// Above this coefficient of variation of the slice medians, the machine's
 /// speed is reported (once, under the table) as having changed during the run.
-pub const MACHINE_DRIFT: f64 = 0.02;
+pub(crate) const MACHINE_DRIFT: f64 = 0.02;
 
 /// Above this one, the benchmark itself gets a note: more than machine noise.
 const BENCH_DRIFT: f64 = 0.10;
@@ -607,10 +663,10 @@ const BENCH_DRIFT: f64 = 0.10;
 const MODES_APART: f64 = 0.01;
 
 /// Slices with fewer samples than this (median) get no slice-based notes.
-pub const MIN_SLICE_SAMPLES: usize = 5;
+pub(crate) const MIN_SLICE_SAMPLES: usize = 5;
 
 /// The median number of samples per slice.
-pub fn median_slice_len(measurement: &Measurement) -> usize {
+pub(crate) fn median_slice_len(measurement: &Measurement) -> usize {
     let n = measurement.samples.len();
     let starts = &measurement.slice_starts;
     let mut lengths: Vec<usize> = if starts.len() >= 2 {

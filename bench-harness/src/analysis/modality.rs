@@ -53,26 +53,26 @@ use super::outliers::Fences;
 
 /// Fewest samples for a modality verdict; BenchmarkDotNet's minimum too.
 /// Below it a histogram has too few bars to show two humps.
-pub const MIN_SAMPLES: usize = 15;
+pub(crate) const MIN_SAMPLES: usize = 15;
 
 /// mvalue above which the samples "can have several modes".
-pub const MVALUE_SEVERAL_MODES: f64 = 2.8;
+pub(crate) const MVALUE_SEVERAL_MODES: f64 = 2.8;
 
 /// mvalue above which the samples look bimodal; the threshold of
 /// [`looks_multimodal`].
-pub const MVALUE_BIMODAL: f64 = 3.2;
+pub(crate) const MVALUE_BIMODAL: f64 = 3.2;
 
 /// mvalue above which the samples look multimodal (three modes or more).
-pub const MVALUE_MULTIMODAL: f64 = 4.2;
+pub(crate) const MVALUE_MULTIMODAL: f64 = 4.2;
 
 /// Bimodality coefficient of the uniform distribution, 5/9 ≈ 0.556; larger
 /// values suggest bimodality.
-pub const BIMODALITY_COEFFICIENT_THRESHOLD: f64 = 5.0 / 9.0;
+pub(crate) const BIMODALITY_COEFFICIENT_THRESHOLD: f64 = 5.0 / 9.0;
 
 /// Whether `values` look like they come from two or more distributions:
 /// at least [`MIN_SAMPLES`] samples and an [`mvalue`] above
 /// [`MVALUE_BIMODAL`] (3.2).
-pub fn looks_multimodal(values: &[f64]) -> bool {
+pub(crate) fn looks_multimodal(values: &[f64]) -> bool {
     values.len() >= MIN_SAMPLES && mvalue(values) > MVALUE_BIMODAL
 }
 
@@ -81,7 +81,7 @@ pub fn looks_multimodal(values: &[f64]) -> bool {
 ///
 /// See the [module documentation](self) for the histogram it is computed
 /// on. All-equal samples score exactly 2; an empty slice scores 0.
-pub fn mvalue(values: &[f64]) -> f64 {
+pub(crate) fn mvalue(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_unstable_by(f64::total_cmp);
     let fences = Fences::from_sorted(&sorted);
@@ -149,7 +149,7 @@ fn histogram_mvalue(sorted: &[f64], min: f64, range: f64, bin_width: f64) -> Opt
 /// Skewness and excess kurtosis are the adjusted estimators G1 and G2 (what
 /// `scipy.stats.skew(x, bias=False)` and `scipy.stats.kurtosis(x,
 /// bias=False)` return). None for fewer than 4 samples or no spread.
-pub fn bimodality_coefficient(values: &[f64]) -> Option<f64> {
+pub(crate) fn bimodality_coefficient(values: &[f64]) -> Option<f64> {
     let (skewness, excess_kurtosis) = moments::adjusted_skewness_and_kurtosis(values)?;
     let n = values.len() as f64;
     let small_sample_term = 3.0 * (n - 1.0) * (n - 1.0) / ((n - 2.0) * (n - 3.0));

@@ -33,7 +33,7 @@ const PERCENTILES: &str =
 /// benchmark in `results`, the growth classes fitted over their `args`, and
 /// the harness's reference kernel when it was measured (for comparing the
 /// machine's speed between runs).
-pub fn assemble(
+pub(crate) fn assemble(
     environment: &Environment,
     info: &RunInfo,
     results: &[BenchResult],

@@ -3,6 +3,7 @@
 //! refusal is one line. `FUZZ_CASES` sets the number of inputs per property
 //! (CI runs the default, 4096).
 
+use super::load::parse;
 use crate::document;
 use crate::testing::golden_path;
 use proptest::prelude::*;
@@ -90,7 +91,7 @@ proptest! {
 
     #[test]
     fn the_results_loader_never_panics_and_refuses_in_one_line(text in mutated(golden())) {
-        match document::parse(&text) {
+        match parse(&text) {
             Ok(read) => {
                 // Whatever it accepts is a document of ours.
                 prop_assert_eq!(read.schema_version, document::SCHEMA_VERSION);

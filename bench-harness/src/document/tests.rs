@@ -7,6 +7,8 @@
 use std::fs;
 use std::path::PathBuf;
 
+use super::layout::to_string;
+use super::load::parse;
 use super::{Document, LoadError, MeasurementRecord};
 use crate::document;
 use crate::results::{BenchResult, ComplexityReport};
@@ -18,7 +20,7 @@ fn doc() -> Document {
 }
 
 fn json_text() -> String {
-    document::to_string(&doc())
+    to_string(&doc())
 }
 
 #[test]
@@ -52,10 +54,10 @@ fn json_writes_one_sample_per_line_and_ends_with_a_newline() {
 #[test]
 fn json_reads_back_equal() {
     let doc = doc();
-    let text = document::to_string(&doc);
-    let read = document::parse(&text).unwrap();
+    let text = to_string(&doc);
+    let read = parse(&text).unwrap();
     assert_eq!(read, doc);
-    assert_eq!(document::to_string(&read), text);
+    assert_eq!(to_string(&read), text);
 }
 
 #[test]
@@ -69,7 +71,7 @@ fn numbers_of_seventeen_digits_read_back_exactly() {
         s.elapsed_ns = 10_000.0 + rng.f64() * 1_000.0;
     }
     m.estimate.block_medians_ns = (0..1000).map(|_| rng.f64() * 1e-3).collect();
-    let read = document::parse(&document::to_string(&doc)).unwrap();
+    let read = parse(&to_string(&doc)).unwrap();
     assert_eq!(read, doc);
 }
 
@@ -94,11 +96,7 @@ fn the_assembled_document_carries_complexity_fits_and_the_machine_reference() {
         doc.machine_reference.as_ref(),
         Some(&doc.benchmarks[0].measurement.as_ref().unwrap().estimate)
     );
-    assert_eq!(
-        document::parse(&document::to_string(&doc)).unwrap(),
-        doc,
-        "read back equal"
-    );
+    assert_eq!(parse(&to_string(&doc)).unwrap(), doc, "read back equal");
 }
 
 #[test]
@@ -122,7 +120,7 @@ fn a_document_written_before_note_kinds_still_loads() {
             m.remove("note_kinds");
         }
     }
-    let read = document::parse(&value.to_string()).unwrap();
+    let read = parse(&value.to_string()).unwrap();
     let m = measurement(&read, "fib_20");
     assert_eq!(m.notes.len(), 2);
     assert!(m.note_kinds.is_empty());
@@ -174,7 +172,7 @@ fn close(actual: f64, expected: f64, what: &str) {
 /// the document as read back from its text.
 #[test]
 fn figures_recompute_from_the_raw_samples_as_documented() {
-    let doc = document::parse(&json_text()).unwrap();
+    let doc = parse(&json_text()).unwrap();
     let overhead = doc.methodology.overhead;
     assert!(overhead.subtracted);
     let mut checked = 0;
@@ -449,7 +447,7 @@ fn a_missing_file_is_an_io_error_naming_it() {
 
 #[test]
 fn text_without_a_file_says_so() {
-    let error = document::parse("[").unwrap_err();
+    let error = parse("[").unwrap_err();
     assert_eq!(error.path(), None);
     assert!(
         error.to_string().starts_with("the JSON text is truncated"),

@@ -27,7 +27,7 @@ const SHORT_WIDTH: usize = 7;
 const FILTERED_LABEL: &str = "  without outliers";
 
 /// Writes the report to any colour-aware writer (stdout, or a buffer in tests).
-pub struct Terminal<W: WriteColor> {
+pub(crate) struct Terminal<W: WriteColor> {
     out: W,
     name_width: usize,
     /// The throughput column's width; 0 when no row has a rate.
@@ -36,7 +36,7 @@ pub struct Terminal<W: WriteColor> {
 
 /// How [`Terminal::bench_table`] lays out the names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
+pub(crate) enum Layout {
     /// A tree by group, module, function, type and argument.
     Tree,
     /// One row per benchmark under its full name (`--flat`).
@@ -53,7 +53,7 @@ impl<W: WriteColor> std::fmt::Debug for Terminal<W> {
 
 impl<W: WriteColor> Terminal<W> {
     /// A reporter whose name column fits every name in `names`.
-    pub fn new<'a>(out: W, names: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn new<'a>(out: W, names: impl IntoIterator<Item = &'a str>) -> Self {
         let name_width = names
             .into_iter()
             .map(|n| n.chars().count())
@@ -67,13 +67,13 @@ impl<W: WriteColor> Terminal<W> {
         }
     }
 
-    pub fn into_inner(self) -> W {
+    pub(crate) fn into_inner(self) -> W {
         self.out
     }
 
     /// Before measuring: the machine in one line, then what makes its figures
     /// less trustworthy (the loud ones first), and how the run was set up.
-    pub fn machine(
+    pub(crate) fn machine(
         &mut self,
         header: &str,
         warnings: &[Warning],
@@ -111,7 +111,7 @@ impl<W: WriteColor> Terminal<W> {
 
     /// The whole table: the header, then the rows laid out as `layout`
     /// says, each complexity fit under its function's rows.
-    pub fn bench_table(
+    pub(crate) fn bench_table(
         &mut self,
         info: &RunInfo,
         results: &[BenchResult],
@@ -179,7 +179,7 @@ impl<W: WriteColor> Terminal<W> {
 
     /// The run's header: what clock measures, how finely, what is subtracted,
     /// the stop rule, and the table's column titles.
-    pub fn bench_header(&mut self, info: &RunInfo) -> io::Result<()> {
+    pub(crate) fn bench_header(&mut self, info: &RunInfo) -> io::Result<()> {
         self.dim()?;
         writeln!(
             self.out,
@@ -242,7 +242,7 @@ impl<W: WriteColor> Terminal<W> {
 
     /// One benchmark's row under its full name, and its notes or failure
     /// underneath.
-    pub fn bench_row(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
+    pub(crate) fn bench_row(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
         write!(self.out, "{:<w$}", result.name, w = self.name_width)?;
         self.row_figures(result, details)
     }
@@ -323,7 +323,7 @@ impl<W: WriteColor> Terminal<W> {
 
     /// After the table: each benchmark against baseline `name`, the
     /// machine's own change of speed, and the verdicts by kind.
-    pub fn comparison_table(
+    pub(crate) fn comparison_table(
         &mut self,
         name: &str,
         baseline: &Document,
@@ -446,7 +446,7 @@ impl<W: WriteColor> Terminal<W> {
     /// from samples paired round by round. Pairing cancels the machine's
     /// drift, so a member is called slower or faster as soon as the paired
     /// test is significant and the interval excludes a ratio of 1.
-    pub fn group_table(&mut self, group: &GroupReport) -> io::Result<()> {
+    pub(crate) fn group_table(&mut self, group: &GroupReport) -> io::Result<()> {
         writeln!(self.out)?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         writeln!(
@@ -690,7 +690,11 @@ impl<W: WriteColor> Terminal<W> {
     }
 
     /// The closing line of a measured run.
-    pub fn bench_summary(&mut self, results: &[BenchResult], seconds: f64) -> io::Result<()> {
+    pub(crate) fn bench_summary(
+        &mut self,
+        results: &[BenchResult],
+        seconds: f64,
+    ) -> io::Result<()> {
         let tally = Tally::of(results);
         writeln!(self.out)?;
         let refused = results.iter().find_map(|r| {
@@ -731,13 +735,13 @@ impl<W: WriteColor> Terminal<W> {
     }
 
     /// libtest's opening line.
-    pub fn test_header(&mut self, n: usize) -> io::Result<()> {
+    pub(crate) fn test_header(&mut self, n: usize) -> io::Result<()> {
         let plural = if n == 1 { "" } else { "s" };
         writeln!(self.out, "\nrunning {n} benchmark{plural}")
     }
 
     /// libtest's `test NAME ... ok` line.
-    pub fn test_line(&mut self, result: &BenchResult) -> io::Result<()> {
+    pub(crate) fn test_line(&mut self, result: &BenchResult) -> io::Result<()> {
         write!(self.out, "test {} ... ", result.name)?;
         let (colour, word) = match &result.outcome {
             Outcome::Passed | Outcome::Measured(_) => (Color::Green, "ok"),
@@ -752,7 +756,7 @@ impl<W: WriteColor> Terminal<W> {
 
     /// libtest's failure details and `test result:` line, which CI tools
     /// that read cargo test output understand.
-    pub fn test_summary(
+    pub(crate) fn test_summary(
         &mut self,
         results: &[BenchResult],
         filtered_out: usize,

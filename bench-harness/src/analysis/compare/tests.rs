@@ -10,6 +10,17 @@ use proptest::prelude::*;
 
 use super::*;
 
+/// The example of the module's documentation.
+#[test]
+fn the_documented_example_is_a_ten_percent_regression() {
+    let old = [100.2, 99.1, 100.8, 99.6, 100.4, 99.9, 100.1, 99.3];
+    let new = [110.3, 109.2, 110.9, 109.8, 110.1, 109.5, 110.6, 109.9];
+    let c = compare(&old, &new, 0.02);
+    assert_eq!(c.verdict, Verdict::Regressed);
+    assert!((c.change - 0.1).abs() < 0.005); // about 10% slower
+    assert!(c.change_interval.0 > 0.02);
+}
+
 fn assert_close(what: &str, actual: f64, expected: f64, relative: f64) {
     let tolerance = relative * expected.abs().max(f64::MIN_POSITIVE);
     assert!(
