@@ -412,17 +412,6 @@ pub(crate) struct PairedComparison {
 }
 
 impl PairedComparison {
-    /// Relative change `ratio − 1`, a fraction: positive = the member is
-    /// slower.
-    pub(crate) fn change(&self) -> f64 {
-        self.ratio - 1.0
-    }
-
-    /// 95% interval of [`change`](PairedComparison::change).
-    pub(crate) fn change_interval(&self) -> (f64, f64) {
-        (self.ratio_interval.0 - 1.0, self.ratio_interval.1 - 1.0)
-    }
-
     /// The verdict at `noise_threshold` (a fraction), by the same rule as
     /// [`compare`]'s (see [`Verdict`]), with the paired t-test's p-value and
     /// the interval of the ratio.

@@ -17,13 +17,6 @@ pub(crate) fn write(out: &mut dyn Write, doc: &Document) -> io::Result<()> {
     buffered.flush()
 }
 
-/// The document as a string, as [`write()`] writes it.
-pub(crate) fn to_string(doc: &Document) -> String {
-    let mut bytes = Vec::new();
-    write(&mut bytes, doc).expect("writing to memory does not fail");
-    String::from_utf8(bytes).expect("serde_json writes UTF-8")
-}
-
 /// Arrays of numbers (and of short names) written on one line.
 const INLINE_ARRAYS: [&str; 5] = [
     "slice_starts",

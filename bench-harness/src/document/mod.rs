@@ -196,13 +196,6 @@ pub(crate) struct BenchRecord {
     pub throughput: Option<Throughput>,
 }
 
-impl BenchRecord {
-    /// The headline in nanoseconds per iteration, when measured.
-    pub(crate) fn headline_ns(&self) -> Option<f64> {
-        self.measurement.as_ref().map(|m| m.estimate.time_ns)
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum OutcomeKind {

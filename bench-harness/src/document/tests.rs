@@ -7,7 +7,6 @@
 use std::fs;
 use std::path::PathBuf;
 
-use super::layout::to_string;
 use super::load::parse;
 use super::{Document, LoadError, MeasurementRecord};
 use crate::document;
@@ -17,6 +16,13 @@ use crate::testing::{golden, Scratch};
 
 fn doc() -> Document {
     document::assemble(&environment(), &info(), &results(), &[], None)
+}
+
+/// The document as `document::write` writes it.
+fn to_string(doc: &Document) -> String {
+    let mut bytes = Vec::new();
+    document::write(&mut bytes, doc).unwrap();
+    String::from_utf8(bytes).unwrap()
 }
 
 fn json_text() -> String {

@@ -240,13 +240,6 @@ impl<W: WriteColor> Terminal<W> {
         self.out.reset()
     }
 
-    /// One benchmark's row under its full name, and its notes or failure
-    /// underneath.
-    pub(crate) fn bench_row(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
-        write!(self.out, "{:<w$}", result.name, w = self.name_width)?;
-        self.row_figures(result, details)
-    }
-
     /// A row after its name: the figures, or the failure.
     fn row_figures(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
         match &result.outcome {

@@ -2,7 +2,7 @@
 //! exact output against its golden file in `tests/golden/`, and the format
 //! details the golden files rely on.
 
-use super::terminal::Terminal;
+use super::terminal::{Layout, Terminal};
 use super::{bencher, csv, markdown};
 use crate::results::{BenchResult, RunInfo};
 use crate::testing::fixed_run::{info, results};
@@ -35,8 +35,8 @@ fn bencher_matches_its_golden_file() {
     golden("report.bencher.txt", &render(bencher::write));
 }
 
-/// The pretty table, as `--output FILE` writes it (no colour), with
-/// `--details`.
+/// The pretty table, as `--output FILE --flat --details` writes it (no
+/// colour), and its closing count.
 #[test]
 fn pretty_matches_golden() {
     let results = results();
@@ -44,10 +44,9 @@ fn pretty_matches_golden() {
         termcolor::NoColor::new(Vec::new()),
         results.iter().map(|r| r.name.as_str()),
     );
-    table.bench_header(&info()).unwrap();
-    for result in &results {
-        table.bench_row(result, true).unwrap();
-    }
+    table
+        .bench_table(&info(), &results, &[], Layout::Flat, true)
+        .unwrap();
     table.bench_summary(&results, 1.5).unwrap();
     let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
     golden("report.pretty.txt", &text);
