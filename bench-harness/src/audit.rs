@@ -8,7 +8,7 @@ use crate::environment::{Build, Environment};
 
 /// One thing wrong with the environment, and what to do about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Warning {
+pub(crate) struct Warning {
     /// The figures are meaningless, not just noisy: show it first and
     /// prominently.
     pub loud: bool,
@@ -20,7 +20,7 @@ pub struct Warning {
 /// unoptimised build, a governor other than `performance`, turbo, a load
 /// that leaves no core idle, a hypervisor, ASLR. Facts that are unknown
 /// raise nothing.
-pub fn audit(environment: &Environment) -> Vec<Warning> {
+pub(crate) fn audit(environment: &Environment) -> Vec<Warning> {
     let checks: [fn(&Environment) -> Option<Warning>; 6] = [
         |e| unoptimised_build(&e.build),
         governor,
@@ -136,7 +136,7 @@ fn quiet(message: String) -> Option<Warning> {
 /// ```
 ///
 /// Unknown facts read `n/a`.
-pub fn header(environment: &Environment) -> String {
+pub(crate) fn header(environment: &Environment) -> String {
     const NA: &str = "n/a";
     let e = environment;
     let or_na = |fact: Option<String>| fact.unwrap_or_else(|| NA.to_string());
@@ -258,3 +258,6 @@ fn plural(n: usize, word: &str) -> String {
         format!("{word}s")
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -14,18 +14,15 @@ use std::path::{Path, PathBuf};
 use crate::document::{self, Document, LoadError};
 use crate::fs::write_atomically;
 
-// Shim: `write_atomically` lives in `crate::fs` now; this path is kept so
-// that callers compile unchanged until they move to the new one.
-
 /// The directory baselines live in.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Store {
+pub(crate) struct Store {
     dir: PathBuf,
 }
 
 /// A baseline that cannot be used or saved.
 #[derive(Debug)]
-pub enum BaselineError {
+pub(crate) enum BaselineError {
     /// No file for that name.
     Missing {
         name: String,
@@ -71,7 +68,7 @@ impl Store {
     /// The store of this benchmark binary: under `$CARGO_TARGET_DIR` when
     /// set, else the target directory the binary was built into
     /// (`<target>/<profile>/deps/NAME-HASH`), else `./target`.
-    pub fn locate() -> Store {
+    pub(crate) fn locate() -> Store {
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .filter(|dir| !dir.is_empty())
             .map(PathBuf::from)
@@ -81,22 +78,22 @@ impl Store {
     }
 
     /// A store in `dir` (tests use a temporary one).
-    pub fn at(dir: impl Into<PathBuf>) -> Store {
+    pub(crate) fn at(dir: impl Into<PathBuf>) -> Store {
         Store { dir: dir.into() }
     }
 
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// Where baseline `name` is kept.
-    pub fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.json"))
     }
 
     /// The saved baselines' names, sorted; none when the directory is
     /// missing.
-    pub fn names(&self) -> Vec<String> {
+    pub(crate) fn names(&self) -> Vec<String> {
         let Ok(entries) = fs::read_dir(&self.dir) else {
             return Vec::new();
         };
@@ -113,7 +110,7 @@ impl Store {
     }
 
     /// Reads baseline `name`.
-    pub fn load(&self, name: &str) -> Result<Document, BaselineError> {
+    pub(crate) fn load(&self, name: &str) -> Result<Document, BaselineError> {
         let path = self.path(name);
         if !path.exists() {
             return Err(BaselineError::Missing {
@@ -126,7 +123,7 @@ impl Store {
     }
 
     /// Saves `document` as baseline `name`, atomically; returns its path.
-    pub fn save(&self, name: &str, document: &Document) -> Result<PathBuf, BaselineError> {
+    pub(crate) fn save(&self, name: &str, document: &Document) -> Result<PathBuf, BaselineError> {
         let path = self.path(name);
         let mut bytes = Vec::new();
         document::write(&mut bytes, document).expect("writing to memory cannot fail");

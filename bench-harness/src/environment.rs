@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 /// Fields added after the first schema are `#[serde(default)]`: a document
 /// written before them reads with `None` (and an unknown [`Build`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Environment {
+pub(crate) struct Environment {
     /// When the run started, UTC, RFC 3339 to the second:
     /// `2026-11-21T09:50:00Z`.
     pub timestamp: String,
@@ -96,7 +96,7 @@ pub struct Environment {
 /// the binary's profile, so they are the benchmark's too, unless
 /// `[profile.*.package]` overrides set bench-harness apart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Build {
+pub(crate) struct Build {
     /// `cfg!(debug_assertions)`: on in `cargo test` and `cargo build`, off
     /// in `cargo bench` unless the profile turns it on.
     pub debug_assertions: bool,
@@ -109,7 +109,7 @@ pub struct Build {
 
 impl Build {
     /// The build this code is part of.
-    pub fn current() -> Build {
+    pub(crate) fn current() -> Build {
         Build {
             debug_assertions: cfg!(debug_assertions),
             opt_level: env!("BENCH_HARNESS_OPT_LEVEL").to_string(),
@@ -118,7 +118,7 @@ impl Build {
     }
 
     /// What a document written before builds were recorded reads as.
-    pub fn unknown() -> Build {
+    pub(crate) fn unknown() -> Build {
         Build {
             debug_assertions: false,
             opt_level: "unknown".to_string(),
@@ -129,7 +129,7 @@ impl Build {
 
 impl Environment {
     /// The environment of this process, now.
-    pub fn capture() -> Environment {
+    pub(crate) fn capture() -> Environment {
         let mut environment = Environment::capture_from(Path::new("/"));
         // The process may be confined to fewer cores than are online.
         if let Ok(cores) = std::thread::available_parallelism() {
@@ -142,7 +142,7 @@ impl Environment {
     /// `/sys` under `root` (`/` for this machine); the time, toolchain,
     /// build and git facts are this process's. `logical_cores` is the
     /// number of online CPUs.
-    pub fn capture_from(root: &Path) -> Environment {
+    pub(crate) fn capture_from(root: &Path) -> Environment {
         let machine = Sysfs::at(root);
         let checkout = benched_crate_dir();
         let git_commit = checkout.as_deref().and_then(git_commit);
@@ -177,7 +177,7 @@ impl Environment {
 /// or a copy of the files. Each method reads one fact and returns `None`
 /// when its file is missing, unreadable or not in the expected format.
 #[derive(Debug, Clone)]
-pub struct Sysfs {
+pub(crate) struct Sysfs {
     root: PathBuf,
 }
 
@@ -186,23 +186,23 @@ const CPU_DIR: &str = "sys/devices/system/cpu";
 impl Sysfs {
     /// The files under `root`: `/` for this machine, a fixture's directory
     /// in tests.
-    pub fn at(root: impl Into<PathBuf>) -> Sysfs {
+    pub(crate) fn at(root: impl Into<PathBuf>) -> Sysfs {
         Sysfs { root: root.into() }
     }
 
     /// `/proc/sys/kernel/osrelease`: `6.8.0-1012-gcp`.
-    pub fn os_release(&self) -> Option<String> {
+    pub(crate) fn os_release(&self) -> Option<String> {
         self.read("proc/sys/kernel/osrelease")
     }
 
     /// The first `model name` in `/proc/cpuinfo`.
-    pub fn cpu_model(&self) -> Option<String> {
+    pub(crate) fn cpu_model(&self) -> Option<String> {
         cpu_model(&self.read("proc/cpuinfo")?)
     }
 
     /// CPUs online (`/sys/devices/system/cpu/online`, a list like `0-3,6`),
     /// else the processors `/proc/cpuinfo` lists.
-    pub fn online_cpus(&self) -> Option<usize> {
+    pub(crate) fn online_cpus(&self) -> Option<usize> {
         self.read(&format!("{CPU_DIR}/online"))
             .and_then(|list| cpu_list_len(&list))
             .or_else(|| {
@@ -217,7 +217,7 @@ impl Sysfs {
 
     /// The `scaling_governor` of every CPU that has one, each distinct
     /// value once in CPU order, joined by `/`.
-    pub fn governor(&self) -> Option<String> {
+    pub(crate) fn governor(&self) -> Option<String> {
         let mut governors: Vec<String> = Vec::new();
         for cpu in self.cpu_numbers() {
             let path = format!("{CPU_DIR}/cpu{cpu}/cpufreq/scaling_governor");
@@ -233,7 +233,7 @@ impl Sysfs {
     /// Whether boost/turbo is enabled: the cpufreq driver's global `boost`
     /// switch, else intel_pstate's `no_turbo`, else CPU 0's policy `boost`
     /// (amd-pstate).
-    pub fn boost(&self) -> Option<bool> {
+    pub(crate) fn boost(&self) -> Option<bool> {
         let switch = |path: &str| match self.read(path)?.as_str() {
             "1" => Some(true),
             "0" => Some(false),
@@ -247,12 +247,12 @@ impl Sysfs {
     }
 
     /// `/proc/sys/kernel/randomize_va_space`.
-    pub fn aslr(&self) -> Option<u8> {
+    pub(crate) fn aslr(&self) -> Option<u8> {
         self.parse("proc/sys/kernel/randomize_va_space")
     }
 
     /// The three load averages of `/proc/loadavg`.
-    pub fn load_average(&self) -> Option<[f64; 3]> {
+    pub(crate) fn load_average(&self) -> Option<[f64; 3]> {
         let text = self.read("proc/loadavg")?;
         let mut fields = text.split_whitespace().map(|field| {
             field
@@ -266,7 +266,7 @@ impl Sysfs {
     /// True when `/sys/hypervisor/type` names one; otherwise whether the
     /// first `flags` line of `/proc/cpuinfo` has `hypervisor` (`None` when
     /// there is no such line, as on arm64).
-    pub fn hypervisor(&self) -> Option<bool> {
+    pub(crate) fn hypervisor(&self) -> Option<bool> {
         if self.read("sys/hypervisor/type").is_some() {
             return Some(true);
         }
@@ -274,13 +274,13 @@ impl Sysfs {
     }
 
     /// `/proc/sys/kernel/perf_event_paranoid`.
-    pub fn perf_event_paranoid(&self) -> Option<i32> {
+    pub(crate) fn perf_event_paranoid(&self) -> Option<i32> {
         self.parse("proc/sys/kernel/perf_event_paranoid")
     }
 
     /// The `size` of CPU 0's data or unified cache with the highest
     /// `level` (the largest, if several share it), in bytes.
-    pub fn last_level_cache_bytes(&self) -> Option<u64> {
+    pub(crate) fn last_level_cache_bytes(&self) -> Option<u64> {
         let caches = std::fs::read_dir(self.root.join(CPU_DIR).join("cpu0/cache")).ok()?;
         caches
             .filter_map(|entry| {
@@ -369,7 +369,7 @@ fn cpu_flag(cpuinfo: &str, flag: &str) -> Option<bool> {
 
 /// `time` in UTC as RFC 3339 to the second (`2026-11-21T09:50:00Z`). Times
 /// before 1970 are written as 1970-01-01T00:00:00Z.
-pub fn utc_timestamp(time: SystemTime) -> String {
+pub(crate) fn utc_timestamp(time: SystemTime) -> String {
     let secs = time
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs().min(i64::MAX as u64) as i64);
@@ -377,7 +377,7 @@ pub fn utc_timestamp(time: SystemTime) -> String {
 }
 
 /// Seconds since 1970-01-01T00:00:00Z (negative before) as RFC 3339 UTC.
-pub fn format_unix_seconds(secs: i64) -> String {
+pub(crate) fn format_unix_seconds(secs: i64) -> String {
     let days = secs.div_euclid(86_400);
     let of_day = secs.rem_euclid(86_400);
     let (year, month, day) = civil_from_days(days);
@@ -456,103 +456,4 @@ fn cpu_model(cpuinfo: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn known_dates() {
-        assert_eq!(format_unix_seconds(0), "1970-01-01T00:00:00Z");
-        assert_eq!(format_unix_seconds(1_795_254_600), "2026-11-21T09:50:00Z");
-        assert_eq!(format_unix_seconds(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(format_unix_seconds(951_782_399), "2000-02-28T23:59:59Z");
-        assert_eq!(format_unix_seconds(1_000_000_000), "2001-09-09T01:46:40Z");
-        // 2100 is not a leap year: February 28th is followed by March 1st.
-        assert_eq!(format_unix_seconds(4_107_542_400), "2100-03-01T00:00:00Z");
-        assert_eq!(format_unix_seconds(4_107_542_399), "2100-02-28T23:59:59Z");
-        assert_eq!(format_unix_seconds(-1), "1969-12-31T23:59:59Z");
-        assert_eq!(format_unix_seconds(-11_676_096_000), "1600-01-01T00:00:00Z");
-    }
-
-    #[test]
-    fn consecutive_days_advance_the_date_by_one() {
-        let mut previous = civil_from_days(-800_000);
-        for days in -799_999..800_000 {
-            let (y, m, d) = civil_from_days(days);
-            let (py, pm, pd) = previous;
-            let next_day = (y, m) == (py, pm) && d == pd + 1;
-            let next_month = y == py && m == pm + 1 && d == 1 && pd >= 28;
-            let next_year = y == py + 1 && (m, d, pm, pd) == (1, 1, 12, 31);
-            assert!(
-                next_day || next_month || next_year,
-                "{previous:?} → {y}-{m}-{d}"
-            );
-            let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-            if next_month {
-                let length = match pm {
-                    2 if leap => 29,
-                    2 => 28,
-                    4 | 6 | 9 | 11 => 30,
-                    _ => 31,
-                };
-                assert_eq!(pd, length, "{previous:?}");
-            }
-            previous = (y, m, d);
-        }
-    }
-
-    #[test]
-    fn system_times_before_the_epoch_are_clamped() {
-        let before = UNIX_EPOCH - Duration::from_secs(10);
-        assert_eq!(utc_timestamp(before), "1970-01-01T00:00:00Z");
-        let later = UNIX_EPOCH + Duration::from_millis(1_795_254_600_999);
-        assert_eq!(utc_timestamp(later), "2026-11-21T09:50:00Z");
-    }
-
-    #[test]
-    fn cpu_model_is_the_first_model_name() {
-        let text = "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) CPU @ 2.60GHz\n\nprocessor\t: 1\nmodel name\t: other\n";
-        assert_eq!(
-            cpu_model(text).as_deref(),
-            Some("Intel(R) Xeon(R) CPU @ 2.60GHz")
-        );
-        assert_eq!(cpu_model("processor\t: 0\nBogoMIPS\t: 50.00\n"), None);
-    }
-
-    #[test]
-    fn cpu_lists_count_ranges_and_single_cpus() {
-        assert_eq!(cpu_list_len("0"), Some(1));
-        assert_eq!(cpu_list_len("0-3"), Some(4));
-        assert_eq!(cpu_list_len("0-3,6,8-9"), Some(7));
-        assert_eq!(cpu_list_len("3-1"), None);
-        assert_eq!(cpu_list_len("zero"), None);
-    }
-
-    #[test]
-    fn cache_sizes_in_every_unit() {
-        assert_eq!(cache_size_bytes("32K"), Some(32 * 1024));
-        assert_eq!(cache_size_bytes("2048K"), Some(2 << 20));
-        assert_eq!(cache_size_bytes("8M"), Some(8 << 20));
-        assert_eq!(cache_size_bytes("1G"), Some(1 << 30));
-        assert_eq!(cache_size_bytes("512"), Some(512));
-        assert_eq!(cache_size_bytes("32 KB"), Some(32 * 1024));
-        assert_eq!(cache_size_bytes("K"), None);
-        assert_eq!(cache_size_bytes("32X"), None);
-        assert_eq!(cache_size_bytes("99999999999999999999G"), None);
-    }
-
-    #[test]
-    fn capture_never_fails_and_outside_a_checkout_has_no_commit() {
-        let environment = Environment::capture();
-        assert!(environment.timestamp.ends_with('Z'));
-        assert_eq!(environment.harness_version, env!("CARGO_PKG_VERSION"));
-        assert!(!environment.target.is_empty());
-        assert_eq!(
-            environment.git_dirty.is_some(),
-            environment.git_commit.is_some()
-        );
-        // No such directory: git cannot run there, and that is None, not an error.
-        assert_eq!(git_commit(Path::new("/nonexistent/directory")), None);
-        assert_eq!(git_dirty(Path::new("/nonexistent/directory")), None);
-    }
-}
+mod tests;

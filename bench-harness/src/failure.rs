@@ -8,14 +8,16 @@ use std::sync::Once;
 /// Why a benchmark did not produce a result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
+    /// What went wrong: the panic's message, or what the benchmark must do.
     pub message: String,
-    /// `file:line:column` of the panic, when it was one.
+    /// `file:line:column` of the panic, or `file:line` of a benchmark that
+    /// never called `Bencher::iter`; `None` when unknown.
     pub location: Option<String>,
 }
 
 /// Runs user code (a body, an `args` expression), turning a panic into a
 /// [`Failure`] with its message and location instead of printing it.
-pub fn catching_panics<T>(f: impl FnOnce() -> T) -> Result<T, Failure> {
+pub(crate) fn catching_panics<T>(f: impl FnOnce() -> T) -> Result<T, Failure> {
     install_panic_hook();
     CAPTURING.with(|c| c.set(true));
     let result = panic::catch_unwind(AssertUnwindSafe(f));

@@ -33,14 +33,16 @@ use bench_runtime::counter::alloc::AllocCounts;
 use bench_runtime::counter::{Counters, Event, Refusal};
 use bench_runtime::Nanos;
 
+use crate::analysis::Overhead;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
+use crate::failure::Failure;
 use crate::instruments::Extras;
 use crate::results::{Context, Measured};
-use crate::run::{Failure, Job, Overhead};
+use crate::run::Job;
 
 /// What the forked processes measured.
 #[derive(Debug)]
-pub struct Forked {
+pub(crate) struct Forked {
     /// One per job, in job order: the processes' samples pooled, the first
     /// failure, or `None` when no process finished (Ctrl-C).
     pub outcomes: Vec<Option<Result<Measured, Failure>>>,
@@ -59,20 +61,20 @@ const GRACE: Duration = Duration::from_secs(5);
 /// Set in a child's environment: it measures for a parent, so it does not
 /// fork again (a `main` that adds `--forks` to every command line would
 /// otherwise recurse) and it ends when its parent does.
-pub const CHILD_ENV: &str = "BENCH_HARNESS_FORK_CHILD";
+pub(crate) const CHILD_ENV: &str = "BENCH_HARNESS_FORK_CHILD";
 
 /// Whether this process is a child measuring for a parent's `--forks`.
-pub fn is_child() -> bool {
+pub(crate) fn is_child() -> bool {
     std::env::var_os(CHILD_ENV).is_some()
 }
 
 /// The command line of a child: it measures the benchmark named, with the
 /// shuffles of the seed given, and writes its JSON document to the path.
-pub type ChildArgs<'a> = dyn Fn(u64, &str, &Path) -> Vec<OsString> + 'a;
+pub(crate) type ChildArgs<'a> = dyn Fn(u64, &str, &Path) -> Vec<OsString> + 'a;
 
 /// Measures each job in `processes` child processes of this binary; `seed`
 /// is the run's (printed) seed, from which each process's is derived.
-pub fn measure(
+pub(crate) fn measure(
     child_args: &ChildArgs<'_>,
     jobs: &[Job],
     processes: usize,

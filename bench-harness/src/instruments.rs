@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 /// Totals over a benchmark's recorded samples, and how it ran.
 #[derive(Debug, Clone, Default)]
-pub struct Extras {
+pub(crate) struct Extras {
     /// Iterations over the recorded samples: the divisor of per-iteration
     /// figures.
     pub iterations: u64,
@@ -40,14 +40,17 @@ pub struct Extras {
 
 impl Extras {
     /// A counter per iteration.
-    pub fn per_iteration(&self, event: Event) -> Option<f64> {
+    pub(crate) fn per_iteration(&self, event: Event) -> Option<f64> {
         let total = self.counters.iter().find(|(e, _)| *e == event)?.1;
         (self.iterations > 0).then(|| total / self.iterations as f64)
     }
 
     /// Allocations per iteration, less `overhead_per_sample` (what the
     /// harness itself allocates around a sample).
-    pub fn allocations_per_iteration(&self, overhead_per_sample: AllocRates) -> Option<AllocRates> {
+    pub(crate) fn allocations_per_iteration(
+        &self,
+        overhead_per_sample: AllocRates,
+    ) -> Option<AllocRates> {
         let per_sample = rates(self.allocations?, self.samples);
         let samples = self.samples as f64;
         let n = self.iterations.max(1) as f64;
@@ -66,13 +69,13 @@ impl Extras {
 
     /// Allocations per sample: measured on the empty loop, the harness's
     /// own.
-    pub fn allocations_per_sample(&self) -> AllocRates {
+    pub(crate) fn allocations_per_sample(&self) -> AllocRates {
         rates(self.allocations.unwrap_or_default(), self.samples)
     }
 
     /// Adds the totals of another run of the same benchmark (another
     /// process, `--forks`).
-    pub fn add(&mut self, other: &Extras) {
+    pub(crate) fn add(&mut self, other: &Extras) {
         self.iterations += other.iterations;
         self.samples += other.samples;
         for &(event, total) in &other.counters {
@@ -104,7 +107,7 @@ impl Extras {
     }
 
     /// CPU time over wall time of the benchmark's slices.
-    pub fn cpu_ratio(&self) -> Option<f64> {
+    pub(crate) fn cpu_ratio(&self) -> Option<f64> {
         let (cpu, wall) = self.cpu?;
         (wall.0 > 0.0).then(|| cpu.total().0 / wall.0)
     }
@@ -112,7 +115,7 @@ impl Extras {
 
 /// Allocations per iteration (or per sample).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct AllocRates {
+pub(crate) struct AllocRates {
     pub allocations: f64,
     pub deallocations: f64,
     pub reallocations: f64,
@@ -132,7 +135,7 @@ fn rates(totals: AllocCounts, over: u64) -> AllocRates {
 
 /// The instruments of one worker.
 #[derive(Debug, Default)]
-pub struct Instruments {
+pub(crate) struct Instruments {
     counters: Option<Counters>,
     counter_overhead: Option<Reading>,
     counters_before: Option<Reading>,
@@ -144,13 +147,13 @@ pub struct Instruments {
 
 impl Instruments {
     /// Nothing but time (the tests' fake clock, the smoke test).
-    pub fn none() -> Instruments {
+    pub(crate) fn none() -> Instruments {
         Instruments::default()
     }
 
     /// Opens what was asked on the calling (worker) thread: the counters,
     /// and the run's buffer to walk before each sample (`--cold`).
-    pub fn open(counters: bool, cold: Option<Arc<Mutex<Vec<u8>>>>) -> Instruments {
+    pub(crate) fn open(counters: bool, cold: Option<Arc<Mutex<Vec<u8>>>>) -> Instruments {
         let mut instruments = Instruments::none();
         if counters {
             let (opened, refusals) = Counters::open(&Event::ALL);
@@ -166,7 +169,7 @@ impl Instruments {
     }
 
     /// Before a slice: where the thread runs, and its CPU time so far.
-    pub fn slice_started(&mut self) {
+    pub(crate) fn slice_started(&mut self) {
         if let Some(cpu) = affinity::current_cpu() {
             if let Err(at) = self.extras.cpus.binary_search(&cpu) {
                 self.extras.cpus.insert(at, cpu);
@@ -176,7 +179,7 @@ impl Instruments {
     }
 
     /// After a slice of `wall` time.
-    pub fn slice_ended(&mut self, wall: Nanos) {
+    pub(crate) fn slice_ended(&mut self, wall: Nanos) {
         if let (Some(before), Some(after)) = (self.slice_cpu.take(), thread_cpu_time()) {
             let (cpu, total_wall) = self
                 .extras
@@ -191,7 +194,7 @@ impl Instruments {
 
     /// Just before a sample: evict the caches (`--cold`), then read the
     /// counters and the allocation count.
-    pub fn sample_starting(&mut self) {
+    pub(crate) fn sample_starting(&mut self) {
         if let Some(buffer) = &self.cold {
             // Uncontended: one benchmark runs at a time.
             evict(
@@ -206,7 +209,7 @@ impl Instruments {
 
     /// Right after a sample, before the harness does anything else: what
     /// the counters and the allocator saw during it.
-    pub fn sample_done(&mut self) -> SampleReading {
+    pub(crate) fn sample_done(&mut self) -> SampleReading {
         SampleReading {
             counted: self.counters.as_mut().map(Counters::read),
             allocated: self
@@ -218,7 +221,7 @@ impl Instruments {
 
     /// Adds a sample of `iters` iterations to the totals if the sampler
     /// `recorded` it (warm-up samples are not counted).
-    pub fn account(&mut self, reading: SampleReading, iters: u64, recorded: bool) {
+    pub(crate) fn account(&mut self, reading: SampleReading, iters: u64, recorded: bool) {
         let SampleReading { counted, allocated } = reading;
         let before = self.counters_before.take();
         if !recorded {
@@ -255,7 +258,7 @@ fn add_counts(totals: &mut Option<AllocCounts>, more: AllocCounts) {
 
 /// What one sample's counters and allocations read.
 #[derive(Debug)]
-pub struct SampleReading {
+pub(crate) struct SampleReading {
     counted: Option<Reading>,
     allocated: Option<AllocCounts>,
 }

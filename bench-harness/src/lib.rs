@@ -37,24 +37,27 @@
 //! report reads; [`run_suite`] hands it to a bench target that wants to
 //! post-process its figures.
 #![forbid(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
 
-pub mod analysis;
-pub mod audit;
-pub mod baseline;
+mod analysis;
+mod audit;
+mod baseline;
 mod cli;
-pub mod document;
-pub mod environment;
+mod document;
+mod environment;
 mod failure;
-pub mod forks;
+mod forks;
 mod fs;
-pub mod instruments;
+mod instruments;
 mod registry;
-pub mod report;
+mod report;
 pub mod results;
-pub mod run;
+mod run;
 mod select;
 mod session;
 mod settings;
+#[cfg(test)]
+mod testing;
 
 use std::ffi::OsString;
 
@@ -99,12 +102,12 @@ pub fn main() {
     std::process::exit(run.exit_code);
 }
 
-/// What [`run_suite`] did: the exit code [`main`] would use and every
+/// What [`run_suite`] did: the exit code [`main()`] would use and every
 /// benchmark's result, for a bench target that wants to post-process them
 /// (the calibration target prints ratios of its estimates).
 #[derive(Debug)]
 pub struct SuiteRun {
-    /// What [`main`] would exit with.
+    /// What [`main()`] would exit with.
     pub exit_code: i32,
     /// Empty when nothing was measured or run (`--list`, `--help`, errors).
     pub results: Vec<BenchResult>,

@@ -21,7 +21,9 @@ pub struct BenchEntry {
     pub type_name: Option<&'static str>,
     /// `module_path!()` at the function: its first segment is the crate.
     pub module_path: &'static str,
+    /// `file!()` at the function: where a failure without a panic points.
     pub file: &'static str,
+    /// The line of the function's name, wherever the attribute is.
     pub line: u32,
     /// Per-benchmark options from the attribute.
     pub options: BenchOptions,
@@ -135,7 +137,9 @@ impl BenchEntry {
 /// One benchmark: a registered function, with one of its `args` values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Benchmark {
+    /// The registered function.
     pub entry: &'static BenchEntry,
+    /// The `args` value it runs with; `None` without `args`.
     pub arg: Option<Arg>,
     /// Evaluating the entry's `args` panicked: this benchmark stands for
     /// all of them, and fails with that panic.
@@ -230,6 +234,7 @@ pub fn arg_owned<T>(values: Vec<T>, index: usize) -> T {
             and receive each value once"
 )]
 pub trait FromArg<A>: Sized {
+    /// The parameter's value for one iteration.
     fn from_arg(value: A) -> Self;
 }
 
@@ -252,6 +257,7 @@ impl<T: Copy> FromArg<&&T> for T {
     label = "each `args` value is passed to this parameter"
 )]
 pub trait FromOwnedArg<A>: Sized {
+    /// The parameter's value.
     fn from_owned_arg(value: A) -> Self;
 }
 
@@ -273,7 +279,9 @@ impl<T: Copy> FromOwnedArg<&T> for T {
 #[derive(Debug)]
 pub struct ArgName<'a, T>(pub &'a T);
 
+/// The first choice of [`ArgName`]'s lookup: the value's `Display`.
 pub trait ArgNameByDisplay {
+    /// The value's name in the benchmark's full name.
     fn arg_name(&self) -> String;
 }
 
@@ -283,7 +291,9 @@ impl<T: Display> ArgNameByDisplay for ArgName<'_, T> {
     }
 }
 
+/// The fallback of [`ArgName`]'s lookup: the value's `Debug`.
 pub trait ArgNameByDebug {
+    /// The value's name in the benchmark's full name.
     fn arg_name(&self) -> String;
 }
 
@@ -296,7 +306,7 @@ impl<T: Debug> ArgNameByDebug for &ArgName<'_, T> {
 /// The harness's own reference kernel: a chain of 1,000 dependent
 /// multiplies whose cost depends only on the machine. It is measured
 /// alongside the user's benchmarks when a run saves or compares a baseline.
-pub static MACHINE_REFERENCE: BenchEntry = BenchEntry {
+pub(crate) static MACHINE_REFERENCE: BenchEntry = BenchEntry {
     name: "machine_reference",
     module_path: "bench_harness",
     file: file!(),
@@ -310,7 +320,7 @@ pub static MACHINE_REFERENCE: BenchEntry = BenchEntry {
 
 /// The empty loop, measured alongside the user's benchmarks: its time per
 /// iteration is the loop overhead subtracted from every sample.
-pub static LOOP_OVERHEAD: BenchEntry = BenchEntry {
+pub(crate) static LOOP_OVERHEAD: BenchEntry = BenchEntry {
     name: "loop_overhead",
     module_path: "bench_harness",
     file: file!(),
@@ -321,7 +331,7 @@ pub static LOOP_OVERHEAD: BenchEntry = BenchEntry {
 };
 
 /// Every benchmark function linked into this binary, in registration order.
-pub fn entries() -> impl Iterator<Item = &'static BenchEntry> {
+pub(crate) fn entries() -> impl Iterator<Item = &'static BenchEntry> {
     inventory::iter::<BenchEntry>.into_iter()
 }
 

@@ -1,17 +1,31 @@
 //! The result model every reporter consumes: what was run, what it
 //! measured, the statistics over it and the notes a reader needs.
 //! Statistics are computed here, once; reporters only format them.
+//!
+//! [`run_suite`](crate::run_suite) returns one [`BenchResult`] per benchmark.
+//! Its public part is what a bench target needs to read the figures: the
+//! name and where the benchmark sits, its [`Outcome`], and for a measured
+//! one ([`Measured`]) the raw samples, the headline time per iteration with
+//! its precision, and the [`Note`]s. The analysis behind them (summaries,
+//! outliers, comparisons) is the harness's own and stays inside the crate.
+
+mod notes;
 
 use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, Throughput, TimerPrecision};
 
 use crate::analysis::compare::{Comparison, PairedComparison};
-use crate::analysis::{self, modality, outliers::Outliers, BlockEstimate, Summary};
+use crate::analysis::{self, outliers::Outliers, BlockEstimate, Overhead, Summary};
 use crate::instruments::{AllocRates, Extras};
-use crate::run::{Failure, Overhead, Schedule};
+use crate::settings::Schedule;
+use notes::{notes, LOW_CPU_RATIO};
+
+pub use crate::failure::Failure;
+pub use notes::Note;
+pub(crate) use notes::{HIGH_CV, MACHINE_DRIFT};
 
 /// Facts about the whole run and the method in force, printed in the header.
 #[derive(Debug, Clone)]
-pub struct RunInfo {
+pub(crate) struct RunInfo {
     pub harness_version: &'static str,
     pub clock_name: &'static str,
     pub clock_hz: f64,
@@ -34,6 +48,8 @@ pub struct RunInfo {
 /// One benchmark's line in the report.
 #[derive(Debug, Clone)]
 pub struct BenchResult {
+    /// The name users see and filter on: the module path below the crate
+    /// root, the function, its type and its argument (`kernels::sort/1000`).
     pub name: String,
     /// Where the row sits in the report's tree, below its group: the module
     /// path, the function, its type and its argument, e.g. `["kernels",
@@ -47,14 +63,15 @@ pub struct BenchResult {
     pub type_name: Option<String>,
     /// The `args` value's name.
     pub arg: Option<String>,
+    /// Whether it was measured, ran once, failed or was skipped.
     pub outcome: Outcome,
     /// Against `--baseline`, when one was given and this was measured.
-    pub comparison: Option<Compared>,
+    pub(crate) comparison: Option<Compared>,
 }
 
 /// A growth class fitted over one function's `args` (`complexity`).
 #[derive(Debug, Clone)]
-pub struct ComplexityReport {
+pub(crate) struct ComplexityReport {
     /// The function's name without an argument: `sort` for `sort/1000`.
     pub function: String,
     /// Its tree path (as [`BenchResult::path`] without the argument).
@@ -69,7 +86,7 @@ pub struct ComplexityReport {
 impl ComplexityReport {
     /// Fits the measured benchmarks among `results` whose names are
     /// `function/ARG` with a numeric argument.
-    pub fn fit(function: &str, results: &[BenchResult]) -> Option<ComplexityReport> {
+    pub(crate) fn fit(function: &str, results: &[BenchResult]) -> Option<ComplexityReport> {
         let members: Vec<&BenchResult> = results
             .iter()
             .filter(|r| {
@@ -99,7 +116,7 @@ impl ComplexityReport {
 
 /// A benchmark's standing against the baseline.
 #[derive(Debug, Clone)]
-pub enum Compared {
+pub(crate) enum Compared {
     /// Measured in both runs.
     Against(Comparison),
     /// Not in the baseline, or not measured there (failed, ignored).
@@ -109,7 +126,7 @@ pub enum Compared {
 /// An in-run A/B comparison: each member against the group's baseline,
 /// from samples paired round by round.
 #[derive(Debug, Clone)]
-pub struct GroupReport {
+pub(crate) struct GroupReport {
     pub group: String,
     /// The member marked `baseline`.
     pub baseline: String,
@@ -121,7 +138,7 @@ pub struct GroupReport {
 impl BenchResult {
     /// A result with no group, throughput nor comparison, its tree path
     /// the name's `::` segments.
-    pub fn new(name: impl Into<String>, outcome: Outcome) -> BenchResult {
+    pub(crate) fn new(name: impl Into<String>, outcome: Outcome) -> BenchResult {
         let name = name.into();
         BenchResult {
             path: name.split("::").map(str::to_string).collect(),
@@ -155,13 +172,18 @@ impl BenchResult {
     }
 }
 
+/// What became of a benchmark in this run.
 #[derive(Debug, Clone)]
 pub enum Outcome {
     /// Measured under `cargo bench`.
     Measured(Box<Measured>),
     /// Ran once under `cargo test --benches`.
     Passed,
+    /// Panicked (in its set-up, its routine or its `args`), or returned
+    /// without calling `Bencher::iter`: nothing was measured.
     Failed(Failure),
+    /// Marked `#[benchmark(ignore)]` and not brought back by `--ignored` or
+    /// `--include-ignored`: listed, not run.
     Ignored,
 }
 
@@ -171,51 +193,53 @@ pub struct Measured {
     /// The raw samples (iterations and elapsed time as the clock read them),
     /// where each slice starts, why sampling stopped, and the warm-up.
     pub measurement: Measurement,
+    /// The sampler's settings: the attribute's, overridden by the command
+    /// line's, with the defaults filled in.
     pub config: SamplerConfig,
     /// What was subtracted from every sample.
-    pub overhead: Overhead,
+    pub(crate) overhead: Overhead,
     /// Nanoseconds per iteration of each sample with the overhead taken out,
     /// in the order taken.
     pub per_iter: Vec<f64>,
     /// The headline: the mean over slices of each slice's median of
-    /// `per_iter`, with its 95% interval (see [`analysis::block_estimate`]).
-    pub estimate: BlockEstimate,
+    /// `per_iter`, with its 95% interval (see `analysis::block_estimate`).
+    pub(crate) estimate: BlockEstimate,
     /// What relative figures (±, spread) are relative to: the headline, or
-    /// the loop's own cost per iteration when the body is cheaper than that
-    /// (see [`Overhead::reference`]), so they stay meaningful for a body that
-    /// costs almost nothing.
+    /// the loop's own cost per iteration when the body is cheaper than that,
+    /// so they stay meaningful for a body that costs almost nothing.
     pub reference: f64,
     /// Over all of `per_iter` pooled: median, mean, spread, percentiles.
-    pub summary: Summary,
+    pub(crate) summary: Summary,
     /// Tukey-fence and 3σ counts over `per_iter`.
-    pub outliers: Outliers,
+    pub(crate) outliers: Outliers,
     /// Over `per_iter` within the inner (1.5 IQR) fences; `None` when no
     /// sample lies outside them.
-    pub filtered: Option<Summary>,
-    /// The relative half-width of the headline's 95% CI.
+    pub(crate) filtered: Option<Summary>,
+    /// The half-width of the headline's 95% CI relative to `reference`;
+    /// `None` without an interval (fewer than two blocks of samples).
     pub precision: Option<f64>,
     /// Standard deviation within slices (the machine's speed changes between
     /// slices taken out, outliers excluded), relative to `reference`.
     pub within_slice_spread: f64,
     /// The standard deviation of the slice medians relative to `reference`:
     /// how much the machine's speed changed while measuring. `None` with
-    /// fewer than three slices or fewer than [`MIN_SLICE_SAMPLES`] a slice.
+    /// fewer than three slices or fewer than five samples a slice.
     pub drift: Option<f64>,
     /// Things the reader must know to trust (or distrust) the figures.
     pub notes: Vec<Note>,
     /// Counters, allocations, CPU time and the CPUs it ran on.
-    pub extras: Extras,
+    pub(crate) extras: Extras,
     /// What the harness itself allocates per sample, subtracted from
     /// [`Extras::allocations`].
-    pub harness_allocations: AllocRates,
+    pub(crate) harness_allocations: AllocRates,
     /// Under `--forks`: how the processes' estimates spread.
-    pub forks: Option<ForkSpread>,
+    pub(crate) forks: Option<ForkSpread>,
 }
 
 /// How much a benchmark's time depends on the process it ran in
 /// (`--forks`): the processes' estimates against the spread within them.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ForkSpread {
+pub(crate) struct ForkSpread {
     /// Each process's headline, in the order they ran.
     pub process_estimates: Vec<f64>,
     /// The standard deviation of `process_estimates`, relative to the
@@ -235,7 +259,7 @@ pub struct ForkSpread {
 }
 
 /// Below this p-value the processes are said to differ (`--forks`).
-pub const PROCESS_EFFECT_P: f64 = 0.05;
+pub(crate) const PROCESS_EFFECT_P: f64 = 0.05;
 
 /// Processes that differ get a note when their estimates spread by more
 /// than this (CV): smaller differences widen the interval but change no
@@ -267,99 +291,8 @@ impl ForkSpread {
 
     /// Whether the processes differ by more than chance (p below
     /// [`PROCESS_EFFECT_P`]).
-    pub fn process_effect(&self) -> bool {
+    pub(crate) fn process_effect(&self) -> bool {
         self.p_value.is_some_and(|p| p < PROCESS_EFFECT_P)
-    }
-}
-
-/// Something the reader must know to trust (or distrust) a benchmark's
-/// figures, with the numbers it rests on. The reporter words it, with what
-/// to do about it (`Display`, in `report/notes.rs`); [`Note::kind`] names it
-/// for outputs that group or count notes.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Note {
-    /// `--max-time` stopped sampling before `min_samples` samples; one
-    /// iteration took `iteration`.
-    FewSamples {
-        max_time: Nanos,
-        samples: usize,
-        min_samples: usize,
-        iteration: Nanos,
-    },
-    /// `--max-time` ended the run before `--measure-time` was spent.
-    BudgetUnspent {
-        max_time: Nanos,
-        measure_time: Nanos,
-    },
-    /// `--max-time` ran out before the headline's relative half-width
-    /// (`achieved`, when there is an interval) reached `target`.
-    NotPrecise {
-        max_time: Nanos,
-        achieved: Option<f64>,
-        target: f64,
-    },
-    /// The sample cap stopped sampling before the stop rule was met.
-    SampleCap { max_samples: usize },
-    /// One sample: no spread can be estimated.
-    OneSample,
-    /// The warm-up's rolling coefficient of variation (`final_cv`, `None`
-    /// when its `window` never filled) stayed above `threshold`.
-    WarmUpUnsettled {
-        warm_up_time: Nanos,
-        final_cv: Option<f64>,
-        window: usize,
-        threshold: f64,
-    },
-    /// The median sample lasted under 100 clock read pairs; `wall_cap` is
-    /// the cap on a sample's wall time when that is what kept samples short.
-    ShortSamples {
-        median: Nanos,
-        read_cost: Nanos,
-        wall_cap: Option<Nanos>,
-    },
-    /// The spread within slices (outliers excluded, relative) is above
-    /// [`HIGH_CV`].
-    HighSpread { spread: f64 },
-    /// The slice medians, between `fastest` and `slowest`, vary by `drift`
-    /// (relative standard deviation): the benchmark's own speed changed.
-    SpeedChanged {
-        fastest: Nanos,
-        slowest: Nanos,
-        drift: f64,
-    },
-    /// The values within slices look multimodal (Gregg's mvalue).
-    Multimodal { mvalue: f64 },
-    /// The benchmark's thread was on the CPU for this `share` of wall time.
-    LowCpu { share: f64 },
-    /// Under `--forks`: the processes' estimates, from `fastest` to
-    /// `slowest`, differ by more than their slices explain (`spread`: their
-    /// relative standard deviation).
-    ProcessesDiffer {
-        processes: usize,
-        fastest: Nanos,
-        slowest: Nanos,
-        spread: f64,
-    },
-}
-
-impl Note {
-    /// The note's kind, stable across versions and wordings: the
-    /// document's `note_kinds`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Note::FewSamples { .. } => "few_samples",
-            Note::BudgetUnspent { .. } => "budget_unspent",
-            Note::NotPrecise { .. } => "not_precise",
-            Note::SampleCap { .. } => "sample_cap",
-            Note::OneSample => "one_sample",
-            Note::WarmUpUnsettled { .. } => "warm_up_unsettled",
-            Note::ShortSamples { .. } => "short_samples",
-            Note::HighSpread { .. } => "high_spread",
-            Note::SpeedChanged { .. } => "speed_changed",
-            Note::Multimodal { .. } => "multimodal",
-            Note::LowCpu { .. } => "low_cpu",
-            Note::ProcessesDiffer { .. } => "processes_differ",
-        }
     }
 }
 
@@ -384,13 +317,17 @@ fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
 
 /// What the analysis needs besides the samples.
 #[derive(Debug, Clone, Copy)]
-pub struct Context {
-    pub overhead: Overhead,
-    pub timer: TimerPrecision,
+pub(crate) struct Context {
+    pub(crate) overhead: Overhead,
+    pub(crate) timer: TimerPrecision,
 }
 
 impl Measured {
-    pub fn analyse(measurement: Measurement, config: SamplerConfig, context: &Context) -> Measured {
+    pub(crate) fn analyse(
+        measurement: Measurement,
+        config: SamplerConfig,
+        context: &Context,
+    ) -> Measured {
         let overhead = context.overhead;
         let per_iter: Vec<f64> = measurement
             .samples
@@ -413,7 +350,7 @@ impl Measured {
     /// one-way analysis of variance of the block medians by process says
     /// whether the processes differ (p < [`PROCESS_EFFECT_P`]); a note says
     /// so when they differ by more than 1%.
-    pub fn pool(processes: Vec<Measured>, context: &Context) -> Measured {
+    pub(crate) fn pool(processes: Vec<Measured>, context: &Context) -> Measured {
         let overhead = Overhead::mean(processes.iter().map(|m| m.overhead))
             .expect("a forked benchmark ran in at least one process");
         let config = processes[0].config.clone();
@@ -538,7 +475,7 @@ impl Measured {
     }
 
     /// Adds what the instruments measured, and the notes about it.
-    pub fn attach(&mut self, extras: Extras, harness_allocations: AllocRates) {
+    pub(crate) fn attach(&mut self, extras: Extras, harness_allocations: AllocRates) {
         if let Some(ratio) = extras.cpu_ratio().filter(|&r| r < LOW_CPU_RATIO) {
             self.notes.push(Note::LowCpu { share: ratio });
         }
@@ -548,7 +485,7 @@ impl Measured {
 
     /// Allocations per iteration, the harness's own taken out; `None` when
     /// `CountingAlloc` is not the global allocator.
-    pub fn allocations(&self) -> Option<AllocRates> {
+    pub(crate) fn allocations(&self) -> Option<AllocRates> {
         self.extras
             .allocations_per_iteration(self.harness_allocations)
     }
@@ -561,7 +498,7 @@ impl Measured {
     }
 
     /// A summary's standard deviation relative to [`Measured::reference`].
-    pub fn spread(&self, summary: &Summary) -> f64 {
+    pub(crate) fn spread(&self, summary: &Summary) -> f64 {
         summary.std_dev / self.reference
     }
 
@@ -585,31 +522,11 @@ fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
     values
 }
 
-/// Below this share of wall time spent on the CPU, a benchmark is said to
-/// have waited.
-const LOW_CPU_RATIO: f64 = 0.9;
-
-/// Above this coefficient of variation (within slices, outliers excluded)
-/// the spread is reported as high.
-pub const HIGH_CV: f64 = 0.05;
-
-/// Above this coefficient of variation of the slice medians, the machine's
-/// speed is reported (once, under the table) as having changed during the run.
-pub const MACHINE_DRIFT: f64 = 0.02;
-
-/// Above this one, the benchmark itself gets a note: more than machine noise.
-const BENCH_DRIFT: f64 = 0.10;
-
-/// Several modes are only worth a note when the samples' middle 90% spans
-/// at least this share of the time per iteration: modes 0.2% apart are real
-/// but change no conclusion.
-const MODES_APART: f64 = 0.01;
-
 /// Slices with fewer samples than this (median) get no slice-based notes.
-pub const MIN_SLICE_SAMPLES: usize = 5;
+pub(crate) const MIN_SLICE_SAMPLES: usize = 5;
 
 /// The median number of samples per slice.
-pub fn median_slice_len(measurement: &Measurement) -> usize {
+pub(crate) fn median_slice_len(measurement: &Measurement) -> usize {
     let n = measurement.samples.len();
     let starts = &measurement.slice_starts;
     let mut lengths: Vec<usize> = if starts.len() >= 2 {
@@ -625,112 +542,10 @@ pub fn median_slice_len(measurement: &Measurement) -> usize {
     lengths[lengths.len() / 2]
 }
 
-/// Time spent measuring, after set-up and warm-up.
-fn measuring_time(measurement: &Measurement) -> Nanos {
-    measurement.total_time - measurement.setup_time - measurement.warm_up.time
-}
-
-/// The p5..p95 range of `values` relative to `reference`.
-fn practical_width(values: &[f64], reference: f64) -> f64 {
-    let sorted = sorted(values.iter().copied());
-    (analysis::percentile(&sorted, 95.0) - analysis::percentile(&sorted, 5.0)) / reference
-}
-
 /// The standard deviation of the block medians, relative to `reference`.
 fn drift(estimate: &BlockEstimate, reference: f64) -> Option<f64> {
     (estimate.block_medians.len() >= 3).then(|| estimate.std_dev / reference)
 }
 
-fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note> {
-    let mut notes = Vec::new();
-    let config = &m.config;
-    let measurement = &m.measurement;
-    let n = measurement.samples.len();
-
-    match measurement.stop {
-        StopReason::MaxTime if n < config.min_samples => {
-            let one = measurement
-                .samples
-                .last()
-                .map(|s| s.per_iter())
-                .unwrap_or_default();
-            notes.push(Note::FewSamples {
-                max_time: config.max_time,
-                samples: n,
-                min_samples: config.min_samples,
-                iteration: one,
-            });
-        }
-        StopReason::MaxTime if measuring_time(measurement).0 < config.measure_time.0 => {
-            notes.push(Note::BudgetUnspent {
-                max_time: config.max_time,
-                measure_time: config.measure_time,
-            });
-        }
-        StopReason::MaxTime if config.stop_rule.precision_target().is_some() => {
-            notes.push(Note::NotPrecise {
-                max_time: config.max_time,
-                achieved: m.precision,
-                target: config.stop_rule.precision_target().unwrap_or_default(),
-            });
-        }
-        StopReason::SampleCap => notes.push(Note::SampleCap {
-            max_samples: config.max_samples,
-        }),
-        _ => {}
-    }
-    if n == 1 {
-        notes.push(Note::OneSample);
-    }
-
-    let warm_up = &measurement.warm_up;
-    if !warm_up.steady && n > 1 {
-        notes.push(Note::WarmUpUnsettled {
-            warm_up_time: config.warm_up_time,
-            final_cv: warm_up.final_cv,
-            window: config.warm_up_window,
-            threshold: config.warm_up_cv,
-        });
-    }
-
-    let sample_times = sorted(measurement.samples.iter().map(|s| s.elapsed.0));
-    let median_sample = analysis::percentile(&sample_times, 50.0);
-    let floor = context.timer.overhead.0 * 100.0;
-    if median_sample < floor {
-        // Samples stop growing when their wall time would pass the cap (an
-        // untimed set-up per input, `iter_batched`), or at `max_time`.
-        notes.push(Note::ShortSamples {
-            median: Nanos(median_sample),
-            read_cost: context.timer.overhead,
-            wall_cap: measurement.wall_capped.then(|| config.max_sample_wall()),
-        });
-    }
-
-    // Slice-based figures need slices of several samples: with one or two, a
-    // slice's median is one sample's noise, not the machine's speed.
-    let slices_hold_enough = median_slice_len(measurement) >= MIN_SLICE_SAMPLES;
-    let spread = m.within_slice_spread;
-    if slices_hold_enough && spread > HIGH_CV {
-        notes.push(Note::HighSpread { spread });
-    }
-
-    let medians = &m.estimate.block_medians;
-    if let Some(drift) = m.drift.filter(|&d| slices_hold_enough && d > BENCH_DRIFT) {
-        let (low, high) = min_max(medians.iter().copied());
-        notes.push(Note::SpeedChanged {
-            fastest: Nanos(low),
-            slowest: Nanos(high),
-            drift,
-        });
-    }
-
-    if slices_hold_enough
-        && modality::looks_multimodal(within)
-        && practical_width(within, m.reference) >= MODES_APART
-    {
-        notes.push(Note::Multimodal {
-            mvalue: modality::mvalue(within),
-        });
-    }
-    notes
-}
+#[cfg(test)]
+mod tests;

@@ -3,7 +3,7 @@
 /// Which names the run selects: the command line's filters, `--exact`,
 /// `--skip` and the `ignore` handling.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Filter {
+pub(crate) struct Filter {
     /// Substrings of the full name, OR-ed; empty selects everything.
     pub patterns: Vec<String>,
     /// Patterns and skips match the whole name instead of a substring.
@@ -16,7 +16,7 @@ pub struct Filter {
 
 /// Which benchmarks `#[benchmark(ignore)]` leaves in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Ignored {
+pub(crate) enum Ignored {
     /// The default: ignored benchmarks are skipped (and shown as ignored).
     #[default]
     Skip,
@@ -28,7 +28,7 @@ pub enum Ignored {
 
 /// A benchmark chosen by the filters, and whether it actually runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Selected<T> {
+pub(crate) struct Selected<T> {
     pub name: String,
     pub bench: T,
     /// Ignored by `#[benchmark(ignore)]` and not brought back by
@@ -40,7 +40,7 @@ pub struct Selected<T> {
 /// and no `--skip` pattern, in natural order of their names (`sort/2`
 /// before `sort/10`, see [`natural_cmp`]). `candidates` yields
 /// `(full name, is ignored, benchmark)`.
-pub fn select<T>(
+pub(crate) fn select<T>(
     filter: &Filter,
     candidates: impl IntoIterator<Item = (String, bool, T)>,
 ) -> Vec<Selected<T>> {
@@ -78,7 +78,7 @@ pub fn select<T>(
 /// value (`sort/2` < `sort/10` < `sort/100`), everything else by character.
 /// Numbers that are equal in value but written differently (`007`, `7`)
 /// fall back to plain order, so the order is total.
-pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     let (mut a_rest, mut b_rest) = (a, b);
     loop {
         let (a_chunk, a_tail) = chunk(a_rest);

@@ -7,7 +7,7 @@ use statrs::distribution::{ContinuousCDF, FisherSnedecor};
 
 /// The F test that every group has the same mean.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Anova {
+pub(crate) struct Anova {
     /// The probability of group means at least this far apart if only the
     /// values within groups varied. Zero spread within groups gives 0 when
     /// the means differ, 1 when not.
@@ -18,7 +18,7 @@ pub struct Anova {
 
 /// The F test over `groups`; `None` with fewer than two non-empty groups,
 /// or when no group has two values (no within-group spread to compare with).
-pub fn one_way_anova<G: AsRef<[f64]>>(groups: &[G]) -> Option<Anova> {
+pub(crate) fn one_way_anova<G: AsRef<[f64]>>(groups: &[G]) -> Option<Anova> {
     let groups: Vec<&[f64]> = groups
         .iter()
         .map(AsRef::as_ref)

@@ -24,11 +24,11 @@ use super::percentile::percentile;
 
 /// Blocks a benchmark measured in one go is cut into: enough degrees of
 /// freedom that a check repeated as samples grow rarely passes by luck.
-pub const BLOCKS_IN_ONE_GO: usize = 20;
+pub(crate) const BLOCKS_IN_ONE_GO: usize = 20;
 
 /// The headline over blocks of samples.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BlockEstimate {
+pub(crate) struct BlockEstimate {
     /// The mean of the block medians.
     pub estimate: f64,
     /// Each block's median, in time order.
@@ -44,7 +44,7 @@ pub struct BlockEstimate {
 impl BlockEstimate {
     /// The interval's larger distance from the estimate, relative to
     /// `reference` (a positive time per iteration).
-    pub fn half_width_relative_to(&self, reference: f64) -> Option<f64> {
+    pub(crate) fn half_width_relative_to(&self, reference: f64) -> Option<f64> {
         self.interval
             .map(|ci| (self.estimate - ci.lower).max(ci.upper - self.estimate) / reference)
     }
@@ -53,7 +53,7 @@ impl BlockEstimate {
 /// Cuts `values` (in time order) into blocks: at `slice_starts` when there
 /// are at least two slices, else into [`BLOCKS_IN_ONE_GO`] runs of equal
 /// length (one value each when there are fewer). Empty blocks are dropped.
-pub fn blocks<'a>(values: &'a [f64], slice_starts: &[usize]) -> Vec<&'a [f64]> {
+pub(crate) fn blocks<'a>(values: &'a [f64], slice_starts: &[usize]) -> Vec<&'a [f64]> {
     let n = values.len();
     let mut bounds = block_starts(n, slice_starts);
     bounds.push(n);
@@ -63,7 +63,7 @@ pub fn blocks<'a>(values: &'a [f64], slice_starts: &[usize]) -> Vec<&'a [f64]> {
 /// Where each non-empty block of `n` values begins, as [`blocks`] cuts
 /// them: explicit slice starts, so that values pooled from several runs
 /// (`--forks`) keep each run's blocks.
-pub fn block_starts(n: usize, slice_starts: &[usize]) -> Vec<usize> {
+pub(crate) fn block_starts(n: usize, slice_starts: &[usize]) -> Vec<usize> {
     let starts: Vec<usize> = if slice_starts.len() >= 2 {
         slice_starts.iter().map(|&s| s.min(n)).collect()
     } else {
@@ -82,7 +82,7 @@ pub fn block_starts(n: usize, slice_starts: &[usize]) -> Vec<usize> {
 
 /// The batch-means estimate of `values` (in time order) cut at `slice_starts`.
 /// `None` for no values.
-pub fn block_estimate(values: &[f64], slice_starts: &[usize]) -> Option<BlockEstimate> {
+pub(crate) fn block_estimate(values: &[f64], slice_starts: &[usize]) -> Option<BlockEstimate> {
     let block_medians: Vec<f64> = blocks(values, slice_starts)
         .into_iter()
         .map(|block| {
@@ -118,7 +118,7 @@ pub fn block_estimate(values: &[f64], slice_starts: &[usize]) -> Option<BlockEst
 /// Each value minus its block's median, plus `center`: the samples with the
 /// differences between blocks (the machine's speed changes) taken out, so
 /// what remains is the spread and shape within blocks.
-pub fn within_block(values: &[f64], slice_starts: &[usize], center: f64) -> Vec<f64> {
+pub(crate) fn within_block(values: &[f64], slice_starts: &[usize], center: f64) -> Vec<f64> {
     blocks(values, slice_starts)
         .into_iter()
         .flat_map(|block| {

@@ -40,16 +40,10 @@
 //!
 //! # Example
 //!
-//! ```
-//! use bench_harness::analysis::compare::{compare, Verdict};
-//!
-//! let old = [100.2, 99.1, 100.8, 99.6, 100.4, 99.9, 100.1, 99.3];
-//! let new = [110.3, 109.2, 110.9, 109.8, 110.1, 109.5, 110.6, 109.9];
-//! let c = compare(&old, &new, 0.02);
-//! assert_eq!(c.verdict, Verdict::Regressed);
-//! assert!((c.change - 0.1).abs() < 0.005); // about 10% slower
-//! assert!(c.change_interval.0 > 0.02);
-//! ```
+//! Eight block medians near 100 ns against eight near 110 ns, with a 2%
+//! noise threshold: [`compare`] finds them about 10% slower, the whole
+//! interval of the change above 2%, and says [`Verdict::Regressed`] (the
+//! test `tests::the_documented_example_is_a_ten_percent_regression`).
 
 use std::fmt;
 
@@ -59,12 +53,12 @@ use super::moments::{mean, sample_variance};
 
 /// The significance level of the verdict's tests: 0.05, matching the 95%
 /// intervals.
-pub const SIGNIFICANCE_LEVEL: f64 = 0.05;
+pub(crate) const SIGNIFICANCE_LEVEL: f64 = 0.05;
 
 /// Below this many values on both sides, the normal approximation of
 /// Mann–Whitney's U (and of Wilcoxon's W) is rough: the exact p-value can
 /// differ from it in the second digit.
-pub const SMALL_SAMPLE: usize = 8;
+pub(crate) const SMALL_SAMPLE: usize = 8;
 
 /// Effective number of independent values in a time-ordered `series`:
 /// `n / τ` with `τ = 1 + 2 Σ_{k≥1} ρ_k`, the integrated autocorrelation
@@ -88,7 +82,7 @@ pub const SMALL_SAMPLE: usize = 8;
 ///
 /// Fewer than 4 values, and series without spread (or with non-finite
 /// values) return `n`: there is nothing to estimate the correlation from.
-pub fn effective_sample_size(series: &[f64]) -> f64 {
+pub(crate) fn effective_sample_size(series: &[f64]) -> f64 {
     let n = series.len();
     let count = n as f64;
     if n < 4 {
@@ -145,7 +139,7 @@ pub fn effective_sample_size(series: &[f64]) -> f64 {
 /// undefined (see [`ChangeMethod::Difference`]) the same bounds apply to
 /// `1 + change`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Significantly and practically slower.
     Regressed,
     /// Significantly and practically faster.
@@ -169,7 +163,7 @@ impl fmt::Display for Verdict {
 
 /// How [`Comparison::change`] and its interval were computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ChangeMethod {
+pub(crate) enum ChangeMethod {
     /// `new/old − 1`, with the interval from the log ratio (both estimates
     /// positive: the normal case).
     LogRatio,
@@ -188,7 +182,7 @@ pub enum ChangeMethod {
 /// iteration in the harness); changes, intervals and thresholds are
 /// fractions (0.05 = 5%), never percent.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Comparison {
+pub(crate) struct Comparison {
     /// The baseline's headline: the mean of its block medians (NaN without
     /// blocks).
     pub old: f64,
@@ -284,7 +278,7 @@ pub struct Comparison {
 /// A side with fewer than two blocks gives no spread: the t-test's figures
 /// are NaN, the interval is `(−1, ∞)` and the verdict is
 /// [`Verdict::WithinNoise`]. Values must be finite.
-pub fn compare(old: &[f64], new: &[f64], noise_threshold: f64) -> Comparison {
+pub(crate) fn compare(old: &[f64], new: &[f64], noise_threshold: f64) -> Comparison {
     let noise_threshold = sanitize_threshold(noise_threshold);
     let (n_old, n_new) = (old.len(), new.len());
     let (old_mean, new_mean) = (mean(old), mean(new));
@@ -375,7 +369,7 @@ pub fn compare(old: &[f64], new: &[f64], noise_threshold: f64) -> Comparison {
 ///
 /// Ratios are member/baseline: above 1 = the member is slower.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PairedComparison {
+pub(crate) struct PairedComparison {
     /// Mean over the used rounds of `ln(member/baseline)`: the log of
     /// [`ratio`](PairedComparison::ratio). NaN without usable rounds.
     pub mean_log_ratio: f64,
@@ -418,21 +412,10 @@ pub struct PairedComparison {
 }
 
 impl PairedComparison {
-    /// Relative change `ratio − 1`, a fraction: positive = the member is
-    /// slower.
-    pub fn change(&self) -> f64 {
-        self.ratio - 1.0
-    }
-
-    /// 95% interval of [`change`](PairedComparison::change).
-    pub fn change_interval(&self) -> (f64, f64) {
-        (self.ratio_interval.0 - 1.0, self.ratio_interval.1 - 1.0)
-    }
-
     /// The verdict at `noise_threshold` (a fraction), by the same rule as
     /// [`compare`]'s (see [`Verdict`]), with the paired t-test's p-value and
     /// the interval of the ratio.
-    pub fn verdict(&self, noise_threshold: f64) -> Verdict {
+    pub(crate) fn verdict(&self, noise_threshold: f64) -> Verdict {
         let bound = sanitize_threshold(noise_threshold).ln_1p();
         let (lower, upper) = self.log_ratio_interval;
         decide(self.p_t, lower, upper, -bound, bound)
@@ -453,7 +436,7 @@ impl PairedComparison {
 ///
 /// Rounds where either value is ≤ 0 or not finite are skipped and counted,
 /// as are rounds beyond the shorter slice.
-pub fn compare_paired(baseline: &[f64], member: &[f64]) -> PairedComparison {
+pub(crate) fn compare_paired(baseline: &[f64], member: &[f64]) -> PairedComparison {
     let usable = |x: f64| x > 0.0 && x.is_finite();
     let log_ratios: Vec<f64> = baseline
         .iter()
@@ -668,13 +651,4 @@ fn cohens_d(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mid_ranks_and_tie_term() {
-        let (ranks, tie_term) = average_ranks(&[3.0, 1.0, 3.0, 2.0, 3.0]);
-        assert_eq!(ranks, [4.0, 1.0, 4.0, 2.0, 4.0]);
-        assert_eq!(tie_term, 24.0);
-    }
-}
+mod tests;

@@ -75,27 +75,19 @@
 //!
 //! # Example
 //!
-//! ```
-//! use bench_harness::analysis::complexity::{fit, Complexity};
-//!
-//! let points: Vec<(f64, f64)> = [10.0, 100.0, 1000.0, 10000.0]
-//!     .iter()
-//!     .map(|&n| (n, 3.0 * n))
-//!     .collect();
-//! let best = fit(&points).expect("fittable");
-//! assert_eq!(best.class, Complexity::Linear);
-//! assert!((best.coefficient - 3.0).abs() < 1e-9);
-//! assert_eq!(best.describe(), "O(n): 3.00 ns × n, RMS 0.0%");
-//! ```
+//! Times of exactly 3 ns × n at n = 10, 100, 1000 and 10000: [`fit`] finds
+//! [`Complexity::Linear`] with a coefficient of 3, described as
+//! `O(n): 3.00 ns × n, RMS 0.0%` (the test
+//! `tests::the_documented_example_is_linear_at_three_ns`).
 
 use std::fmt;
 
 /// The fewest distinct argument values [`fit`] and [`fit_all`] accept.
-pub const MIN_DISTINCT_ARGUMENTS: usize = 3;
+pub(crate) const MIN_DISTINCT_ARGUMENTS: usize = 3;
 
 /// A candidate growth class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Complexity {
+pub(crate) enum Complexity {
     /// `O(1)`: the time does not depend on `n`.
     Constant,
     /// `O(log n)`.
@@ -112,7 +104,7 @@ pub enum Complexity {
 
 impl Complexity {
     /// Every class, from the simplest (slowest growing) to the most complex.
-    pub const ALL: [Complexity; 6] = [
+    pub(crate) const ALL: [Complexity; 6] = [
         Complexity::Constant,
         Complexity::Logarithmic,
         Complexity::Linear,
@@ -123,7 +115,7 @@ impl Complexity {
 
     /// The big-O label for people: `"O(1)"`, `"O(log n)"`, `"O(n)"`,
     /// `"O(n log n)"`, `"O(n²)"`, `"O(n³)"`.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Complexity::Constant => "O(1)",
             Complexity::Logarithmic => "O(log n)",
@@ -136,7 +128,7 @@ impl Complexity {
 
     /// Lower-case ASCII name for JSON/CSV: `"constant"`, `"logarithmic"`,
     /// `"linear"`, `"linearithmic"`, `"quadratic"`, `"cubic"`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Complexity::Constant => "constant",
             Complexity::Logarithmic => "logarithmic",
@@ -149,7 +141,7 @@ impl Complexity {
 
     /// The growth function `g(n)`: `1`, `log₂ n`, `n`, `n·log₂ n`, `n²`,
     /// `n³`.
-    pub fn growth(self, n: f64) -> f64 {
+    pub(crate) fn growth(self, n: f64) -> f64 {
         match self {
             Complexity::Constant => 1.0,
             Complexity::Logarithmic => n.log2(),
@@ -176,7 +168,7 @@ impl Complexity {
 
 /// The best fit of `time = coefficient × g(n)` for one class.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Fit {
+pub(crate) struct Fit {
     /// The growth class fitted.
     pub class: Complexity,
     /// Nanoseconds per unit of `g(n)` ([`Complexity::growth`]).
@@ -193,7 +185,7 @@ impl Fit {
     /// The coefficient is written with 3 significant digits, in ps, ns, µs,
     /// ms or s, whichever keeps it between 1 and 1000 when possible; the
     /// RMS as a percentage with one decimal.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!(
             "{}: {}{}, RMS {:.1}%",
             self.class.label(),
@@ -206,7 +198,7 @@ impl Fit {
 
 /// Why no complexity fit could be made.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum NotFittable {
+pub(crate) enum NotFittable {
     /// Fewer than [`MIN_DISTINCT_ARGUMENTS`] distinct argument values.
     TooFewArguments {
         /// How many distinct arguments there were.
@@ -260,7 +252,7 @@ impl std::error::Error for NotFittable {}
 /// them all, best (smallest [`Fit::rms`]) first; exact ties keep the order
 /// of [`Complexity::ALL`], simplest first. See the [module](self) docs for
 /// the method and the requirements.
-pub fn fit_all(points: &[(f64, f64)]) -> Result<Vec<Fit>, NotFittable> {
+pub(crate) fn fit_all(points: &[(f64, f64)]) -> Result<Vec<Fit>, NotFittable> {
     let mean_time = check(points)?;
     let mut fits: Vec<Fit> = Complexity::ALL
         .iter()
@@ -272,7 +264,7 @@ pub fn fit_all(points: &[(f64, f64)]) -> Result<Vec<Fit>, NotFittable> {
 }
 
 /// The best fit: the first of [`fit_all`].
-pub fn fit(points: &[(f64, f64)]) -> Result<Fit, NotFittable> {
+pub(crate) fn fit(points: &[(f64, f64)]) -> Result<Fit, NotFittable> {
     let fits = fit_all(points)?;
     // With at least 3 distinct finite positive arguments the constant class
     // always fits (Σ g² = N > 0), so the list is never empty; the error is
@@ -380,6 +372,19 @@ fn round_significant(x: f64, digits: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The example of the module's documentation.
+    #[test]
+    fn the_documented_example_is_linear_at_three_ns() {
+        let points: Vec<(f64, f64)> = [10.0, 100.0, 1000.0, 10000.0]
+            .iter()
+            .map(|&n| (n, 3.0 * n))
+            .collect();
+        let best = fit(&points).expect("fittable");
+        assert_eq!(best.class, Complexity::Linear);
+        assert!((best.coefficient - 3.0).abs() < 1e-9);
+        assert_eq!(best.describe(), "O(n): 3.00 ns × n, RMS 0.0%");
+    }
 
     /// A fixed linear congruential generator: deterministic "noise".
     struct Lcg(u64);

@@ -6,12 +6,12 @@ use statrs::distribution::{Binomial, DiscreteCDF};
 use super::distributions::students_t_quantile;
 
 /// The confidence level the harness reports intervals at: 95%.
-pub const CONFIDENCE_LEVEL: f64 = 0.95;
+pub(crate) const CONFIDENCE_LEVEL: f64 = 0.95;
 
 /// A confidence interval, in the unit of the values it was computed from
 /// (nanoseconds for per-iteration times).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Interval {
+pub(crate) struct Interval {
     /// Lower bound.
     pub lower: f64,
     /// Upper bound.
@@ -22,20 +22,23 @@ pub struct Interval {
     pub confidence: f64,
 }
 
+// The reports read the bounds themselves; the tests check intervals with
+// these.
+#[cfg_attr(not(test), allow(dead_code))]
 impl Interval {
     /// Half-width relative to `estimate`, as a fraction (0.01 = 1%):
     /// `max(estimate − lower, upper − estimate) / |estimate|`.
     ///
     /// The larger side is used because the median interval is not symmetric
     /// around the median. Infinite (or NaN) when `estimate` is zero.
-    pub fn half_width_relative(&self, estimate: f64) -> f64 {
+    pub(crate) fn half_width_relative(&self, estimate: f64) -> f64 {
         let below = estimate - self.lower;
         let above = self.upper - estimate;
         below.max(above) / estimate.abs()
     }
 
     /// Whether `value` lies within the interval, bounds included.
-    pub fn contains(&self, value: f64) -> bool {
+    pub(crate) fn contains(&self, value: f64) -> bool {
         self.lower <= value && value <= self.upper
     }
 }
@@ -47,7 +50,7 @@ impl Interval {
 /// Exact when the samples are independent and normal, approximate otherwise
 /// (the central limit theorem makes it good for large `n` unless the tail is
 /// very heavy). None for `n < 2`: one sample says nothing about the spread.
-pub fn mean_interval(mean: f64, std_dev: f64, n: usize) -> Option<Interval> {
+pub(crate) fn mean_interval(mean: f64, std_dev: f64, n: usize) -> Option<Interval> {
     if n < 2 {
         return None;
     }
@@ -76,7 +79,7 @@ pub fn mean_interval(mean: f64, std_dev: f64, n: usize) -> Option<Interval> {
 /// None for `n ≤ 5`: even (min, max) then covers the median with less than
 /// 95% probability (15/16 = 93.75% for n = 5), and an interval that cannot
 /// keep its promise is not reported.
-pub fn median_interval(sorted: &[f64]) -> Option<Interval> {
+pub(crate) fn median_interval(sorted: &[f64]) -> Option<Interval> {
     let n = sorted.len();
     let (rank, coverage) = narrowest_median_rank(n)?;
     Some(Interval {

@@ -17,35 +17,31 @@
 //!
 //! # Example
 //!
-//! ```
-//! use bench_harness::analysis::{outliers, summarize};
-//!
-//! let nanos = [102.0, 99.0, 101.0, 100.0, 98.0, 250.0, 100.0, 101.0];
-//! let summary = summarize(&nanos).expect("at least one sample");
-//! assert_eq!(summary.median, 100.5);
-//!
-//! let counts = outliers::classify(&nanos);
-//! assert_eq!(counts.high_severe, 1); // the 250 ns sample
-//! ```
+//! Eight samples near 100 ns, one of them 250 ns: [`summarize`] gives a
+//! median of 100.5 ns, which the slow sample barely moves, and
+//! [`outliers::classify`] counts that sample as a high severe outlier (the
+//! test `tests::the_documented_example_has_one_severe_outlier`).
 
 mod anova;
 mod blocks;
-pub mod compare;
-pub mod complexity;
+pub(crate) mod compare;
+pub(crate) mod complexity;
 mod distributions;
 mod interval;
-pub mod modality;
+pub(crate) mod modality;
 mod moments;
-pub mod outliers;
+pub(crate) mod outliers;
 mod overhead;
 mod percentile;
 mod summary;
+#[cfg(test)]
+mod tests;
 
-pub use anova::{one_way_anova, Anova};
-pub use blocks::{
-    block_estimate, block_starts, blocks, within_block, BlockEstimate, BLOCKS_IN_ONE_GO,
+pub(crate) use anova::one_way_anova;
+pub(crate) use blocks::{
+    block_estimate, block_starts, within_block, BlockEstimate, BLOCKS_IN_ONE_GO,
 };
-pub use interval::{mean_interval, median_interval, Interval, CONFIDENCE_LEVEL};
-pub use overhead::{loop_overhead, Overhead};
-pub use percentile::percentile;
-pub use summary::{summarize, Percentiles, Summary, MAD_NORMAL_CONSISTENCY};
+pub(crate) use interval::{mean_interval, Interval, CONFIDENCE_LEVEL};
+pub(crate) use overhead::{loop_overhead, Overhead};
+pub(crate) use percentile::percentile;
+pub(crate) use summary::{summarize, Summary};

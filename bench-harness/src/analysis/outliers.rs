@@ -17,11 +17,11 @@ use super::percentile::percentile;
 
 /// Tukey's fences, in the unit of the samples (nanoseconds per iteration).
 ///
-/// The quartiles use the rule of [`percentile`](super::percentile);
+/// The quartiles use the rule of [`percentile()`](super::percentile());
 /// `IQR = q3 − q1`. The inner fences sit 1.5 IQR beyond the quartiles, the
 /// outer fences 3 IQR beyond.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Fences {
+pub(crate) struct Fences {
     /// First quartile (25th percentile).
     pub q1: f64,
     /// Third quartile (75th percentile).
@@ -39,7 +39,7 @@ pub struct Fences {
 impl Fences {
     /// The fences of `sorted` (ascending order). All fields are NaN for an
     /// empty slice, so that no value is ever beyond them.
-    pub fn from_sorted(sorted: &[f64]) -> Fences {
+    pub(crate) fn from_sorted(sorted: &[f64]) -> Fences {
         if sorted.is_empty() {
             return Fences::from_quartiles(f64::NAN, f64::NAN);
         }
@@ -58,14 +58,15 @@ impl Fences {
         }
     }
 
-    /// Interquartile range `q3 − q1`.
-    pub fn iqr(&self) -> f64 {
+    /// Interquartile range `q3 − q1`, of which the fences are multiples.
+    #[cfg_attr(not(test), allow(dead_code))] // only the tests read it
+    pub(crate) fn iqr(&self) -> f64 {
         self.q3 - self.q1
     }
 
     /// Whether `value` lies within the inner fences, bounds included: not an
     /// outlier of either kind.
-    pub fn contains(&self, value: f64) -> bool {
+    pub(crate) fn contains(&self, value: f64) -> bool {
         self.lower_inner <= value && value <= self.upper_inner
     }
 }
@@ -73,7 +74,7 @@ impl Fences {
 /// How many samples fall beyond each fence, and beyond 3 standard
 /// deviations.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Outliers {
+pub(crate) struct Outliers {
     /// The fences the Tukey counts refer to.
     pub fences: Fences,
     /// Samples below `lower_outer`.
@@ -91,7 +92,7 @@ pub struct Outliers {
 
 impl Outliers {
     /// All Tukey outliers: mild and severe, low and high.
-    pub fn tukey_total(&self) -> usize {
+    pub(crate) fn tukey_total(&self) -> usize {
         self.low_severe + self.low_mild + self.high_mild + self.high_severe
     }
 }
@@ -99,7 +100,7 @@ impl Outliers {
 /// Counts the outliers among `values` (in any order).
 ///
 /// An empty slice gives NaN fences and zero counts.
-pub fn classify(values: &[f64]) -> Outliers {
+pub(crate) fn classify(values: &[f64]) -> Outliers {
     let mut sorted = values.to_vec();
     sorted.sort_unstable_by(f64::total_cmp);
     let fences = Fences::from_sorted(&sorted);
@@ -137,7 +138,7 @@ pub fn classify(values: &[f64]) -> Outliers {
 
 /// A copy of `values`, in their original order, keeping only those within
 /// the inner (mild) fences, bounds included.
-pub fn without_outliers(values: &[f64], fences: &Fences) -> Vec<f64> {
+pub(crate) fn without_outliers(values: &[f64], fences: &Fences) -> Vec<f64> {
     values
         .iter()
         .copied()

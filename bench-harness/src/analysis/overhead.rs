@@ -5,7 +5,7 @@ use bench_runtime::{Measurement, Nanos, Sample};
 /// The cost the timing loop adds to every measurement, measured at start-up
 /// on an empty routine and subtracted from every sample by the analysis.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Overhead {
+pub(crate) struct Overhead {
     /// Inside each sample, independent of its size: the two clock reads.
     pub per_sample: Nanos,
     /// Each iteration of the loop around the routine.
@@ -13,14 +13,14 @@ pub struct Overhead {
 }
 
 impl Overhead {
-    pub const NONE: Overhead = Overhead {
+    pub(crate) const NONE: Overhead = Overhead {
         per_sample: Nanos::ZERO,
         per_iter: Nanos::ZERO,
     };
 
     /// The mean of `overheads` (several processes' own, `--forks`); `None`
     /// for none.
-    pub fn mean(overheads: impl IntoIterator<Item = Overhead>) -> Option<Overhead> {
+    pub(crate) fn mean(overheads: impl IntoIterator<Item = Overhead>) -> Option<Overhead> {
         let (mut n, mut per_sample, mut per_iter) = (0.0, 0.0, 0.0);
         for overhead in overheads {
             n += 1.0;
@@ -34,7 +34,7 @@ impl Overhead {
     }
 
     /// A sample's time per iteration with the loop's cost taken out.
-    pub fn corrected_per_iter(&self, sample: &Sample) -> f64 {
+    pub(crate) fn corrected_per_iter(&self, sample: &Sample) -> f64 {
         (sample.elapsed.0 - self.per_sample.0) / sample.iters as f64 - self.per_iter.0
     }
 
@@ -42,7 +42,7 @@ impl Overhead {
     /// to: the estimate itself, or the loop's own cost per iteration when the
     /// body is cheaper than that (an empty body is judged against the loop,
     /// not against a time near zero).
-    pub fn reference(&self, estimate: f64) -> f64 {
+    pub(crate) fn reference(&self, estimate: f64) -> f64 {
         estimate.max(self.per_iter.0).max(f64::MIN_POSITIVE)
     }
 }
@@ -50,7 +50,7 @@ impl Overhead {
 /// The loop's cost per iteration from a measurement of the empty routine
 /// taken in the run's own schedule: its block estimate (mean of per-slice
 /// medians) with the per-sample cost taken out.
-pub fn loop_overhead(empty: &Measurement, per_sample: Nanos) -> Overhead {
+pub(crate) fn loop_overhead(empty: &Measurement, per_sample: Nanos) -> Overhead {
     let values: Vec<f64> = empty
         .samples
         .iter()

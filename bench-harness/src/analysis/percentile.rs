@@ -18,7 +18,7 @@
 ///
 /// If `sorted` is empty, or `p` is not within `0.0..=100.0` (NaN included):
 /// both are mistakes of the caller, not properties of the data.
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn percentile(sorted: &[f64], p: f64) -> f64 {
     assert!(!sorted.is_empty(), "percentile of an empty sample");
     assert!(
         (0.0..=100.0).contains(&p),

@@ -6,14 +6,17 @@ use super::percentile::percentile;
 
 /// Factor that turns the raw median absolute deviation into an estimate of
 /// the standard deviation for normally distributed data: `1 / Φ⁻¹(3/4)`.
-pub const MAD_NORMAL_CONSISTENCY: f64 = 1.482_602_218_505_602;
+/// The reports and the document give the raw MAD and say to scale it by
+/// this (docs/json-schema.md); the tests check the factor.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const MAD_NORMAL_CONSISTENCY: f64 = 1.482_602_218_505_602;
 
 /// Location and spread of a benchmark's samples.
 ///
 /// Every field except `n` and `coefficient_of_variation` is in the unit of
 /// the samples: nanoseconds per iteration for the harness.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Number of samples.
     pub n: usize,
     /// Smallest sample.
@@ -47,7 +50,7 @@ pub struct Summary {
 /// Percentiles of the samples, by linear interpolation between closest ranks
 /// (the rule of [`percentile`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Percentiles {
+pub(crate) struct Percentiles {
     /// 50th percentile (equal to the median).
     pub p50: f64,
     /// 90th percentile.
@@ -65,7 +68,8 @@ impl Summary {
     /// standard-deviation estimate that outliers barely move. For normal data
     /// it is close to `std_dev`; much smaller means the spread comes from a
     /// few outliers.
-    pub fn mad_std_dev_estimate(&self) -> f64 {
+    #[cfg_attr(not(test), allow(dead_code))] // only the tests call it
+    pub(crate) fn mad_std_dev_estimate(&self) -> f64 {
         self.median_absolute_deviation * MAD_NORMAL_CONSISTENCY
     }
 }
@@ -75,7 +79,7 @@ impl Summary {
 /// The values are sorted once, on a copy; the caller's slice is untouched.
 /// They should be finite: NaN or infinities do not panic, but make the
 /// statistics meaningless.
-pub fn summarize(values: &[f64]) -> Option<Summary> {
+pub(crate) fn summarize(values: &[f64]) -> Option<Summary> {
     if values.is_empty() {
         return None;
     }

@@ -17,7 +17,7 @@ use super::{
 use crate::analysis::{Interval, Summary, BLOCKS_IN_ONE_GO, CONFIDENCE_LEVEL};
 use crate::environment::Environment;
 use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
-use crate::run::Schedule;
+use crate::settings::Schedule;
 
 const HEADLINE: &str = "mean over blocks of each block's median of the per-iteration times \
      (overhead subtracted); a block is a slice of an interleaved run, or one of \
@@ -33,7 +33,7 @@ const PERCENTILES: &str =
 /// benchmark in `results`, the growth classes fitted over their `args`, and
 /// the harness's reference kernel when it was measured (for comparing the
 /// machine's speed between runs).
-pub fn assemble(
+pub(crate) fn assemble(
     environment: &Environment,
     info: &RunInfo,
     results: &[BenchResult],

@@ -5,13 +5,13 @@ use crate::settings::DEFAULT_PRECISION;
 use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, WarmUp};
 
 use super::{MeasurementRecord, OverheadRecord, StopKind, StopRuleKind};
-use crate::run::Overhead;
+use crate::analysis::Overhead;
 
 impl MeasurementRecord {
     /// The sampler's measurement back, as [`super::assemble()`] wrote it
     /// (all but `wall_capped`, which the document does not carry): what a
     /// parent under `--forks` analyses of its children's.
-    pub fn raw(&self) -> Measurement {
+    pub(crate) fn raw(&self) -> Measurement {
         Measurement {
             samples: self
                 .samples
@@ -37,7 +37,7 @@ impl MeasurementRecord {
     }
 
     /// The sampler's settings back.
-    pub fn sampler_config(&self) -> SamplerConfig {
+    pub(crate) fn sampler_config(&self) -> SamplerConfig {
         let c = &self.config;
         SamplerConfig {
             warm_up_time: Nanos::from_secs(c.warm_up_time_s),
@@ -60,7 +60,7 @@ impl MeasurementRecord {
 
 impl OverheadRecord {
     /// The overhead it records.
-    pub fn overhead(&self) -> Overhead {
+    pub(crate) fn overhead(&self) -> Overhead {
         Overhead {
             per_sample: Nanos(self.per_sample_ns),
             per_iter: Nanos(self.per_iter_ns),

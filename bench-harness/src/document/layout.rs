@@ -9,19 +9,12 @@ use super::Document;
 
 /// Writes `doc` pretty-printed (two-space indent, one sample per line),
 /// ending with a newline.
-pub fn write(out: &mut dyn Write, doc: &Document) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, doc: &Document) -> io::Result<()> {
     let mut buffered = io::BufWriter::new(out);
     let mut serializer = serde_json::Serializer::with_formatter(&mut buffered, Layout::default());
     doc.serialize(&mut serializer)?;
     buffered.write_all(b"\n")?;
     buffered.flush()
-}
-
-/// The document as a string, as [`write()`] writes it.
-pub fn to_string(doc: &Document) -> String {
-    let mut bytes = Vec::new();
-    write(&mut bytes, doc).expect("writing to memory does not fail");
-    String::from_utf8(bytes).expect("serde_json writes UTF-8")
 }
 
 /// Arrays of numbers (and of short names) written on one line.

@@ -12,7 +12,7 @@ use super::{Document, HARNESS_TAG, SCHEMA_VERSION};
 /// Why a file could not be read as a document. Each says what is wrong with
 /// which file, in one line, and what to do.
 #[derive(Debug)]
-pub enum LoadError {
+pub(crate) enum LoadError {
     /// The file could not be read (missing, unreadable).
     Io { path: PathBuf, error: io::Error },
     /// The file is empty (or only white space).
@@ -48,7 +48,7 @@ pub enum LoadError {
 
 impl LoadError {
     /// The file the error is about; `None` for text given to [`parse`].
-    pub fn path(&self) -> Option<&Path> {
+    pub(crate) fn path(&self) -> Option<&Path> {
         match self {
             LoadError::Io { path, .. } => Some(path),
             LoadError::Empty { path }
@@ -60,7 +60,7 @@ impl LoadError {
     }
 
     /// The same error about the file at `file`.
-    pub fn with_path(mut self, file: &Path) -> LoadError {
+    pub(crate) fn with_path(mut self, file: &Path) -> LoadError {
         match &mut self {
             LoadError::Io { path, .. } => *path = file.to_path_buf(),
             LoadError::Empty { path }
@@ -147,7 +147,7 @@ impl std::error::Error for LoadError {
 }
 
 /// Reads the document at `path`; see [`parse`].
-pub fn load(path: &Path) -> Result<Document, LoadError> {
+pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
     let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
         path: path.to_path_buf(),
         error,
@@ -177,7 +177,7 @@ pub fn load(path: &Path) -> Result<Document, LoadError> {
 ///
 /// Numbers are read exactly (serde_json's `float_roundtrip` feature): a
 /// document read back equals the one written.
-pub fn parse(text: &str) -> Result<Document, LoadError> {
+pub(crate) fn parse(text: &str) -> Result<Document, LoadError> {
     if text.trim().is_empty() {
         return Err(LoadError::Empty { path: None });
     }

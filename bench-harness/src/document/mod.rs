@@ -11,18 +11,22 @@
 //!
 //! The document's types are separate from the result model
 //! ([`crate::results`]) so that the schema is explicit and changes only on
-//! purpose: a breaking change bumps [`SCHEMA_VERSION`], and [`parse`] refuses
-//! documents newer than it understands.
+//! purpose: a breaking change bumps [`SCHEMA_VERSION`], and
+//! [`parse`](load::parse) refuses documents newer than it understands.
 //!
 //! Floating-point numbers are written in their shortest exact form and read
-//! back exactly (see [`parse`]), so a document read back equals the one
-//! written and figures recomputed from its samples match to the last bit
-//! where the method is exact.
+//! back exactly (see [`parse`](load::parse)), so a document read back equals
+//! the one written and figures recomputed from its samples match to the
+//! last bit where the method is exact.
 
 mod assemble;
 mod decode;
+#[cfg(test)]
+mod fuzz;
 mod layout;
 mod load;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 
@@ -31,22 +35,22 @@ use serde_json::Value;
 
 use crate::environment::Environment;
 
-pub use assemble::assemble;
-pub use layout::{to_string, write};
-pub use load::{load, parse, LoadError};
+pub(crate) use assemble::assemble;
+pub(crate) use layout::write;
+pub(crate) use load::{load, LoadError};
 
 /// The version of the document's schema. Bumped on every change that an
 /// older reader would misread (a field removed, renamed, retyped or given a
 /// new meaning); new optional fields do not bump it.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// The value of every document's `harness` field: what tells our documents
 /// from other JSON.
-pub const HARNESS_TAG: &str = "bench-harness";
+pub(crate) const HARNESS_TAG: &str = "bench-harness";
 
 /// A whole run: where, how, and what each benchmark measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Document {
+pub(crate) struct Document {
     /// [`SCHEMA_VERSION`] of the writer.
     pub schema_version: u32,
     /// Always [`HARNESS_TAG`].
@@ -71,7 +75,7 @@ pub struct Document {
 
 /// A growth class fitted over one function's `args`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ComplexityRecord {
+pub(crate) struct ComplexityRecord {
     /// The function's full name without an argument: `sort` for `sort/1000`.
     pub function: String,
     #[serde(default)]
@@ -99,14 +103,14 @@ pub struct ComplexityRecord {
 
 impl Document {
     /// The benchmark with this full name.
-    pub fn benchmark(&self, name: &str) -> Option<&BenchRecord> {
+    pub(crate) fn benchmark(&self, name: &str) -> Option<&BenchRecord> {
         self.benchmarks.iter().find(|b| b.name == name)
     }
 }
 
 /// The method in force for the whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Methodology {
+pub(crate) struct Methodology {
     /// The clock that timed the samples: `rdtsc (invariant TSC)`, `os`, ...
     pub clock: String,
     /// Its frequency, in ticks per second.
@@ -140,7 +144,7 @@ pub struct Methodology {
 /// iterations that took `elapsed_ns` counts as
 /// `(elapsed_ns − per_sample_ns) / iters − per_iter_ns` per iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct OverheadRecord {
+pub(crate) struct OverheadRecord {
     /// Whether it was subtracted (always true in schema version 1).
     pub subtracted: bool,
     /// Inside every sample whatever its size: the clock reads.
@@ -151,7 +155,7 @@ pub struct OverheadRecord {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ScheduleKind {
+pub(crate) enum ScheduleKind {
     /// Rounds of shuffled slices: each benchmark's samples come in slices.
     Interleaved,
     /// One benchmark after the other, each in one go.
@@ -161,7 +165,7 @@ pub enum ScheduleKind {
 /// The run's stop rule.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
-pub enum RunStopRule {
+pub(crate) enum RunStopRule {
     /// Until the time's 95% interval is within `target` of the time, relative
     /// (0.01 = ±1%), after the measuring budget; or `max_time`.
     Precision { target: f64 },
@@ -171,7 +175,7 @@ pub enum RunStopRule {
 
 /// One benchmark.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BenchRecord {
+pub(crate) struct BenchRecord {
     /// The full name: module path below the bench file, then the name.
     pub name: String,
     /// The group the benchmark belongs to, if any.
@@ -192,16 +196,9 @@ pub struct BenchRecord {
     pub throughput: Option<Throughput>,
 }
 
-impl BenchRecord {
-    /// The headline in nanoseconds per iteration, when measured.
-    pub fn headline_ns(&self) -> Option<f64> {
-        self.measurement.as_ref().map(|m| m.estimate.time_ns)
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum OutcomeKind {
+pub(crate) enum OutcomeKind {
     Measured,
     /// Ran once as a smoke test (`cargo test --benches`).
     Passed,
@@ -210,7 +207,7 @@ pub enum OutcomeKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailureRecord {
+pub(crate) struct FailureRecord {
     pub message: String,
     /// `file:line:column` of the panic, when it was one.
     pub location: Option<String>,
@@ -218,7 +215,7 @@ pub struct FailureRecord {
 
 /// Work done by one iteration, to turn times into rates.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Throughput {
+pub(crate) struct Throughput {
     pub unit: ThroughputUnit,
     pub per_iteration: u64,
     /// Units per second at the headline time, when measured.
@@ -228,7 +225,7 @@ pub struct Throughput {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ThroughputUnit {
+pub(crate) enum ThroughputUnit {
     Bytes,
     #[serde(alias = "elements")]
     Items,
@@ -236,7 +233,7 @@ pub enum ThroughputUnit {
 
 /// A measured benchmark: the raw samples and everything computed from them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MeasurementRecord {
+pub(crate) struct MeasurementRecord {
     /// Every recorded sample, in the order taken (warm-up excluded).
     pub samples: Vec<SampleRecord>,
     /// Index in `samples` where each slice begins: `[0]` for a benchmark
@@ -296,7 +293,7 @@ pub struct MeasurementRecord {
 
 /// A benchmark measured in several processes (`--forks`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ForksRecord {
+pub(crate) struct ForksRecord {
     /// Each process's headline, in the order they ran.
     pub process_estimates_ns: Vec<f64>,
     /// Standard deviation of `process_estimates_ns`, relative to the
@@ -313,7 +310,7 @@ pub struct ForksRecord {
 
 /// Allocations per iteration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AllocationsRecord {
+pub(crate) struct AllocationsRecord {
     pub allocations: f64,
     pub deallocations: f64,
     pub reallocations: f64,
@@ -322,7 +319,7 @@ pub struct AllocationsRecord {
 
 /// CPU time against wall time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CpuRecord {
+pub(crate) struct CpuRecord {
     pub user_ns: f64,
     pub system_ns: f64,
     pub wall_ns: f64,
@@ -331,14 +328,14 @@ pub struct CpuRecord {
 /// One sample as the clock read it: `iters` iterations in `elapsed_ns`,
 /// overhead not subtracted.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct SampleRecord {
+pub(crate) struct SampleRecord {
     pub iters: u64,
     pub elapsed_ns: f64,
 }
 
 /// The benchmark's sampling budgets and limits.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ConfigRecord {
+pub(crate) struct ConfigRecord {
     pub warm_up_time_s: f64,
     pub warm_up_window: usize,
     pub warm_up_cv: f64,
@@ -357,13 +354,13 @@ pub struct ConfigRecord {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum StopRuleKind {
+pub(crate) enum StopRuleKind {
     Precision,
     TimeBudget,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WarmUpRecord {
+pub(crate) struct WarmUpRecord {
     /// Calibration and warm-up together.
     pub time_ns: f64,
     /// Samples run and discarded, calibration included.
@@ -377,7 +374,7 @@ pub struct WarmUpRecord {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum StopKind {
+pub(crate) enum StopKind {
     Precise,
     TimeBudget,
     SampleCap,
@@ -387,7 +384,7 @@ pub enum StopKind {
 
 /// The headline: the mean over blocks of each block's median.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EstimateRecord {
+pub(crate) struct EstimateRecord {
     /// Nanoseconds per iteration.
     pub time_ns: f64,
     /// The 95% Student-t interval over the block medians; null with one block.
@@ -405,7 +402,7 @@ pub struct EstimateRecord {
 
 /// Location, spread and intervals of per-iteration values.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SummaryRecord {
+pub(crate) struct SummaryRecord {
     pub n: usize,
     pub min_ns: f64,
     pub max_ns: f64,
@@ -426,7 +423,7 @@ pub struct SummaryRecord {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct PercentilesRecord {
+pub(crate) struct PercentilesRecord {
     pub p50_ns: f64,
     pub p90_ns: f64,
     pub p95_ns: f64,
@@ -435,7 +432,7 @@ pub struct PercentilesRecord {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct IntervalRecord {
+pub(crate) struct IntervalRecord {
     pub low_ns: f64,
     pub high_ns: f64,
     /// The coverage probability achieved (at least 0.95).
@@ -444,7 +441,7 @@ pub struct IntervalRecord {
 
 /// Tukey's fences over the per-iteration values, and the counts beyond them.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct OutliersRecord {
+pub(crate) struct OutliersRecord {
     pub fences: FencesRecord,
     pub low_severe: usize,
     pub low_mild: usize,
@@ -455,7 +452,7 @@ pub struct OutliersRecord {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct FencesRecord {
+pub(crate) struct FencesRecord {
     pub q1_ns: f64,
     pub q3_ns: f64,
     pub lower_outer_ns: f64,

@@ -25,7 +25,11 @@ use std::io::{self, Write};
 use crate::results::{BenchResult, Outcome, RunInfo};
 
 /// Writes `running N tests`, one line per result, failures, and `test result:`.
-pub fn write(out: &mut dyn Write, _info: &RunInfo, results: &[BenchResult]) -> io::Result<()> {
+pub(crate) fn write(
+    out: &mut dyn Write,
+    _info: &RunInfo,
+    results: &[BenchResult],
+) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     let width = results
         .iter()

@@ -11,7 +11,7 @@ use super::format::stop_word;
 use crate::results::{BenchResult, Outcome, RunInfo};
 
 /// The header row's columns, in order.
-pub const COLUMNS: [&str; 18] = [
+pub(crate) const COLUMNS: [&str; 18] = [
     "name",
     "group",
     "outcome",
@@ -34,7 +34,11 @@ pub const COLUMNS: [&str; 18] = [
 
 /// Writes the header row and one row per result, in the order given.
 /// `info` is not needed yet: the method is in the JSON document.
-pub fn write(out: &mut dyn Write, _info: &RunInfo, results: &[BenchResult]) -> io::Result<()> {
+pub(crate) fn write(
+    out: &mut dyn Write,
+    _info: &RunInfo,
+    results: &[BenchResult],
+) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     writeln!(out, "{}", COLUMNS.join(","))?;
     for result in results {
@@ -95,7 +99,7 @@ fn number(value: Option<f64>) -> String {
 
 /// `text` as an RFC 4180 field: quoted, with quotes doubled, only when it
 /// holds a comma, a quote or a line break.
-pub fn field(text: &str) -> String {
+pub(crate) fn field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {

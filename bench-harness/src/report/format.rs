@@ -4,7 +4,7 @@ use bench_runtime::{StopReason, Throughput};
 
 /// A time in nanoseconds with four significant digits and a unit scaled to
 /// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
-pub fn time(nanos: f64) -> String {
+pub(crate) fn time(nanos: f64) -> String {
     const UNITS: [(f64, &str); 5] = [
         (1e-3, "ps"),
         (1.0, "ns"),
@@ -28,7 +28,7 @@ pub fn time(nanos: f64) -> String {
 /// Work per second with four significant digits and a decimal unit scaled
 /// to the value: `512.0 B/s`, `3.215 GB/s`, `12.00 items/s`,
 /// `4.100 M items/s`.
-pub fn rate(throughput: Throughput, per_second: f64) -> String {
+pub(crate) fn rate(throughput: Throughput, per_second: f64) -> String {
     const BYTES: [&str; 5] = ["B/s", "KB/s", "MB/s", "GB/s", "TB/s"];
     const ITEMS: [&str; 5] = [
         "items/s",
@@ -54,7 +54,7 @@ pub fn rate(throughput: Throughput, per_second: f64) -> String {
 }
 
 /// Why sampling stopped, in one word: the table's `stop` column and CSV's.
-pub fn stop_word(stop: StopReason) -> &'static str {
+pub(crate) fn stop_word(stop: StopReason) -> &'static str {
     match stop {
         StopReason::Precise => "precise",
         StopReason::TimeBudget => "budget",
@@ -65,7 +65,7 @@ pub fn stop_word(stop: StopReason) -> &'static str {
 }
 
 /// A count with a metric suffix: `950`, `12.3K`, `4.19M`, `1.07G`.
-pub fn count(n: u64) -> String {
+pub(crate) fn count(n: u64) -> String {
     let n = n as f64;
     match n {
         n if n < 1e3 => format!("{n}"),
@@ -76,7 +76,7 @@ pub fn count(n: u64) -> String {
 }
 
 /// A ratio as a percentage with two decimals below 10%, else one.
-pub fn percent(ratio: f64) -> String {
+pub(crate) fn percent(ratio: f64) -> String {
     let pct = ratio * 100.0;
     if pct.abs() < 10.0 {
         format!("{pct:.2}%")
@@ -108,7 +108,7 @@ fn significant3(value: f64) -> String {
 }
 
 /// A p-value: `0.0012`, `<0.0001`.
-pub fn p_value(p: f64) -> String {
+pub(crate) fn p_value(p: f64) -> String {
     if !p.is_finite() {
         "-".to_string()
     } else if p < 1e-4 {

@@ -6,6 +6,6 @@ use std::io::{self, Write};
 use crate::document::Document;
 
 /// Writes `document` as `--format json` prints it.
-pub fn write(out: &mut dyn Write, document: &Document) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, document: &Document) -> io::Result<()> {
     crate::document::write(out, document)
 }

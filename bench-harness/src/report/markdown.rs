@@ -8,10 +8,14 @@ use super::format::stop_word;
 use super::format::{percent, time};
 use crate::analysis::BLOCKS_IN_ONE_GO;
 use crate::results::{BenchResult, Outcome, RunInfo};
-use crate::run::Schedule;
+use crate::settings::Schedule;
 
 /// Writes a one-line description of the method, the table, and the notes.
-pub fn write(out: &mut dyn Write, info: &RunInfo, results: &[BenchResult]) -> io::Result<()> {
+pub(crate) fn write(
+    out: &mut dyn Write,
+    info: &RunInfo,
+    results: &[BenchResult],
+) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     let (schedule, blocks) = match info.schedule {
         Schedule::Interleaved => (

@@ -1,11 +1,13 @@
 //! Reporters: they format the result model and never recompute statistics.
 
-pub mod bencher;
+pub(crate) mod bencher;
 pub(crate) mod console;
-pub mod csv;
-pub mod format;
-pub mod json;
-pub mod markdown;
-pub mod notes;
-pub mod terminal;
-pub mod tree;
+pub(crate) mod csv;
+pub(crate) mod format;
+pub(crate) mod json;
+pub(crate) mod markdown;
+pub(crate) mod notes;
+pub(crate) mod terminal;
+#[cfg(test)]
+mod tests;
+pub(crate) mod tree;

@@ -8,7 +8,7 @@ use crate::select::natural_cmp;
 
 /// One line of the table's name column.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Line {
+pub(crate) enum Line {
     /// A node with rows below it: a group, a module, a function with
     /// arguments or types.
     Node { prefix: String, label: String },
@@ -24,7 +24,7 @@ pub enum Line {
 
 impl Line {
     /// The width of the name column this line needs.
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         match self {
             Line::Node { prefix, label } | Line::Row { prefix, label, .. } => {
                 prefix.chars().count() + label.chars().count()
@@ -43,7 +43,7 @@ fn tree_path(group: Option<&str>, path: &[String]) -> Vec<String> {
 
 /// The lines of the tree: ungrouped benchmarks first, then each group, each
 /// level in natural order; a function's complexity fit after its last row.
-pub fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> {
+pub(crate) fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> {
     let mut order: Vec<(usize, Vec<String>)> = results
         .iter()
         .enumerate()
@@ -107,7 +107,7 @@ pub fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> 
 
 /// The lines of the flat table: each result under its full name, in the
 /// results' order, then every complexity fit.
-pub fn flat(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> {
+pub(crate) fn flat(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> {
     let rows = results.iter().enumerate().map(|(index, result)| Line::Row {
         prefix: String::new(),
         label: result.name.clone(),

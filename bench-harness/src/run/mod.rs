@@ -20,19 +20,15 @@ use std::sync::{Arc, Mutex};
 
 use bench_runtime::{Bencher, Clock, Driver, Nanos, Routine, SamplerConfig, Throughput};
 
-use crate::failure::catching_panics;
+use crate::analysis::Overhead;
+use crate::failure::{catching_panics, Failure};
 use crate::registry::Benchmark;
-pub use schedule::measure;
-pub use slices::PrecisionCheck;
-
-// Old homes, until the reporters import from the new ones.
-pub use crate::analysis::Overhead;
-pub use crate::failure::Failure;
-pub use crate::settings::Schedule;
+use crate::settings::Schedule;
+pub(crate) use schedule::measure;
 
 /// One benchmark to measure.
 #[derive(Debug, Clone)]
-pub struct Job {
+pub(crate) struct Job {
     pub bench: Benchmark,
     /// The sampler's settings, the stop rule with its precision target
     /// among them.
@@ -46,7 +42,7 @@ pub struct Job {
 
 /// Settings every job shares.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub schedule: Schedule,
     pub clock: Clock,
     /// Interleaved: measurement time of one slice.
@@ -65,13 +61,13 @@ pub struct Plan {
 /// For a member of an A/B group: round `r` of the group recorded sample
 /// `log[r]` of this member (`None`: no sample that round, e.g. still warming
 /// up). Samples of different members in the same round are paired.
-pub type RoundLog = Vec<Option<usize>>;
+pub(crate) type RoundLog = Vec<Option<usize>>;
 
 /// Rounds of an A/B group that make one block of each member's headline.
-pub const ROUNDS_PER_BLOCK: usize = 10;
+pub(crate) const ROUNDS_PER_BLOCK: usize = 10;
 
 /// Runs the body once, with one iteration of its routine.
-pub fn run_once(bench: &Benchmark, clock: Clock) -> Result<(), Failure> {
+pub(crate) fn run_once(bench: &Benchmark, clock: Clock) -> Result<(), Failure> {
     struct Once;
     impl Driver for Once {
         fn drive(&mut self, routine: &mut Routine<'_>) {
@@ -83,7 +79,7 @@ pub fn run_once(bench: &Benchmark, clock: Clock) -> Result<(), Failure> {
 
 /// Measures the timing loop's own cost with an empty routine, through the
 /// same [`Bencher::iter`] path a user's benchmark takes.
-pub fn measure_overhead(clock: Clock, floor: Nanos) -> Overhead {
+pub(crate) fn measure_overhead(clock: Clock, floor: Nanos) -> Overhead {
     struct Probe {
         floor: Nanos,
         overhead: Overhead,

@@ -19,7 +19,7 @@ use crate::settings::Schedule;
 /// A/B groups are one unit of the schedule whatever the schedule: in each of
 /// their rounds every member takes one sample, in a shuffled order, so the
 /// machine's drift hits all members alike and their samples pair up.
-pub fn measure(
+pub(crate) fn measure(
     jobs: &[Job],
     plan: &Plan,
     mut done: impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),

@@ -123,7 +123,7 @@ fn run_slice(
 /// be precise too). Checked when the sample count has grown by a tenth since
 /// the last check, so the sorting stays a small share of the run.
 #[derive(Debug, Clone)]
-pub struct PrecisionCheck {
+pub(crate) struct PrecisionCheck {
     target: f64,
     overhead: Overhead,
     next_at: usize,
@@ -132,7 +132,7 @@ pub struct PrecisionCheck {
 }
 
 impl PrecisionCheck {
-    pub fn new(target: f64, overhead: Overhead) -> PrecisionCheck {
+    pub(crate) fn new(target: f64, overhead: Overhead) -> PrecisionCheck {
         PrecisionCheck {
             target,
             overhead,
@@ -154,7 +154,7 @@ impl PrecisionCheck {
 
     /// True when the samples, cut into blocks at `slice_starts`, pin the
     /// headline down to the target.
-    pub fn check(&mut self, samples: &[Sample], slice_starts: &[usize]) -> bool {
+    pub(crate) fn check(&mut self, samples: &[Sample], slice_starts: &[usize]) -> bool {
         self.next_at = samples.len() + (samples.len() / 10).max(1);
         let values: Vec<f64> = samples
             .iter()

@@ -1,9 +1,11 @@
 //! Fuzzing, proptest-style, of saved results files (the command line's
-//! fuzzing is in the crate, `cli/fuzz.rs`): the loader may not panic on any
-//! input; every refusal is one line. `FUZZ_CASES` sets the number of inputs per
-//! property (CI runs the default, 4096).
+//! fuzzing is `cli/fuzz.rs`): the loader may not panic on any input; every
+//! refusal is one line. `FUZZ_CASES` sets the number of inputs per property
+//! (CI runs the default, 4096).
 
-use bench_harness::document;
+use super::load::parse;
+use crate::document;
+use crate::testing::golden_path;
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -15,11 +17,7 @@ fn cases() -> u32 {
 
 /// A valid document to mutate: the golden file the JSON reporter writes.
 fn golden() -> String {
-    std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/golden/report.json"
-    ))
-    .expect("the golden JSON exists")
+    std::fs::read_to_string(golden_path("report.json")).expect("the golden JSON exists")
 }
 
 /// Mutations of a valid document: truncations, byte flips, insertions,
@@ -93,7 +91,7 @@ proptest! {
 
     #[test]
     fn the_results_loader_never_panics_and_refuses_in_one_line(text in mutated(golden())) {
-        match document::parse(&text) {
+        match parse(&text) {
             Ok(read) => {
                 // Whatever it accepts is a document of ours.
                 prop_assert_eq!(read.schema_version, document::SCHEMA_VERSION);

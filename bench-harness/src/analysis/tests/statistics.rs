@@ -3,9 +3,10 @@
 //!
 //! Reference tool versions: Python 3 with NumPy 2.4.6 and SciPy 1.17.1.
 
-use bench_harness::analysis::modality::{self, MVALUE_BIMODAL, MVALUE_MULTIMODAL};
-use bench_harness::analysis::outliers;
-use bench_harness::analysis::{median_interval, percentile, summarize, Interval, Summary};
+use crate::analysis::interval::median_interval;
+use crate::analysis::modality::{self, MVALUE_BIMODAL, MVALUE_MULTIMODAL};
+use crate::analysis::outliers;
+use crate::analysis::{percentile, summarize, Interval, Summary};
 
 /// NIST's "log relative error": how many significant digits `actual` shares
 /// with `certified` (∞ when they are equal).

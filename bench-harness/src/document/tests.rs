@@ -1,303 +1,32 @@
-//! The machine-readable reports (JSON, CSV, Markdown, libtest's bencher
-//! lines) of a fixed run: synthetic measurements analysed as the harness
-//! analyses real ones, a fixed environment and run header.
-//!
-//! - Golden files in tests/golden/ hold each format's exact output. After an
-//!   intended change, regenerate them with `BLESS=1 cargo test -p
-//!   bench-harness --test formats` and review `git diff tests/golden`.
-//! - The JSON document reads back equal to what was written, and the
-//!   figures in it can be recomputed from its raw samples as
-//!   docs/json-schema.md says.
-//! - The loader names the file and what is wrong with it, in one line.
+//! The JSON document of a fixed run (`crate::testing::fixed_run`): its
+//! exact text against `tests/golden/report.json`, the document read back
+//! equal to what was written, the figures in it recomputed from its raw
+//! samples as docs/json-schema.md says, and the loader's errors, one line
+//! naming the file and what is wrong with it.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use bench_harness::document::{self, Document, LoadError, MeasurementRecord};
-use bench_harness::environment::{Build, Environment};
-use bench_harness::report::{bencher, csv, markdown};
-use bench_harness::results::{BenchResult, ComplexityReport, Context, Measured, Outcome, RunInfo};
-use bench_harness::run::{Failure, Overhead, Schedule};
-use bench_runtime::{
-    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
-};
-
-// ---------------------------------------------------------------------------
-// The fixed run
-// ---------------------------------------------------------------------------
-
-/// What the timing loop adds: clock reads per sample, the loop per iteration.
-const OVERHEAD: Overhead = Overhead {
-    per_sample: Nanos(30.0),
-    per_iter: Nanos(0.5),
-};
-
-const TIMER: TimerPrecision = TimerPrecision {
-    resolution: Nanos(0.5),
-    overhead: Nanos(30.0),
-};
-
-fn info() -> RunInfo {
-    RunInfo {
-        harness_version: "0.1.0",
-        clock_name: "rdtsc (invariant TSC)",
-        clock_hz: 2.6e9,
-        precision: TIMER,
-        sample_floor: Nanos(10_000.0),
-        overhead: OVERHEAD,
-        schedule: Schedule::Interleaved,
-        target_precision: 0.01,
-        seed: 42,
-        partial: false,
-        forks: None,
-    }
-}
-
-fn environment() -> Environment {
-    Environment {
-        timestamp: "2026-11-21T09:50:00Z".to_string(),
-        harness_version: "0.1.0".to_string(),
-        rustc_version: "rustc 1.95.0 (59807616e 2026-04-14)".to_string(),
-        target: "x86_64-unknown-linux-gnu".to_string(),
-        build: Build {
-            debug_assertions: false,
-            opt_level: "3".to_string(),
-            profile: "release".to_string(),
-        },
-        os: "linux".to_string(),
-        os_release: Some("6.8.0-1012-gcp".to_string()),
-        cpu_model: Some("Intel(R) Xeon(R) CPU @ 2.60GHz".to_string()),
-        logical_cores: Some(2),
-        last_level_cache_bytes: Some(33 << 20),
-        governor: None,
-        boost: None,
-        aslr: Some(2),
-        load_average: Some([0.4, 0.25, 0.1]),
-        hypervisor: Some(true),
-        perf_event_paranoid: Some(2),
-        git_commit: Some("0123456789abcdef0123456789abcdef01234567".to_string()),
-        git_dirty: Some(false),
-    }
-}
-
-fn config() -> SamplerConfig {
-    SamplerConfig {
-        warm_up_time: Nanos::from_secs(0.1),
-        warm_up_window: 10,
-        warm_up_cv: 0.05,
-        measure_time: Nanos::from_secs(0.3),
-        stop_rule: StopRule::Precision { target: 0.01 },
-        max_time: Nanos::from_secs(2.0),
-        min_samples: 10,
-        max_samples: 1_000_000,
-        min_sample_time: Nanos(10_000.0),
-    }
-}
-
-/// A sample of `iters` iterations of a body costing `cost` ns each, as the
-/// clock reads it (loop overhead included), in whole nanoseconds.
-fn sample(iters: u64, cost: f64) -> Sample {
-    let elapsed = iters as f64 * (cost + OVERHEAD.per_iter.0) + OVERHEAD.per_sample.0;
-    Sample {
-        iters,
-        elapsed: Nanos(elapsed.round()),
-    }
-}
-
-fn measured(name: &str, measurement: Measurement) -> BenchResult {
-    let context = Context {
-        overhead: OVERHEAD,
-        timer: TIMER,
-    };
-    BenchResult::new(
-        name,
-        Outcome::Measured(Box::new(Measured::analyse(measurement, config(), &context))),
-    )
-}
-
-/// Six slices of eight samples at slightly different machine speeds, one
-/// interrupted sample: stopped precise.
-fn interleaved() -> Measurement {
-    let levels = [10.0, 10.2, 10.0, 10.1, 10.0, 10.2];
-    let jitter = [0.0, 0.1, -0.1, 0.05, 0.0, -0.05, 0.1, 0.0];
-    let mut samples = Vec::new();
-    for (slice, level) in levels.iter().enumerate() {
-        for (k, j) in jitter.iter().enumerate() {
-            let cost = if (slice, k) == (2, 3) {
-                25.0
-            } else {
-                level + j
-            };
-            samples.push(sample(1000, cost));
-        }
-    }
-    Measurement {
-        samples,
-        stop: StopReason::Precise,
-        warm_up: WarmUp {
-            time: Nanos(1_200_000.0),
-            samples: 14,
-            steady: true,
-            final_cv: Some(0.012),
-        },
-        rewarm_samples: 5,
-        setup_time: Nanos(50_000.0),
-        slice_starts: (0..6).map(|s| s * 8).collect(),
-        total_time: Nanos(2_000_000.0),
-        wall_capped: false,
-    }
-}
-
-/// Forty samples in one go whose warm-up never settled, stopped by
-/// --max-time before the precision was reached.
-fn sequential_noisy() -> Measurement {
-    let samples = (0..40)
-        .map(|k| sample(64, 250.0 + [0.0, 30.0, -20.0, 55.0, 5.0][k % 5] + k as f64))
-        .collect();
-    Measurement {
-        samples,
-        stop: StopReason::MaxTime,
-        warm_up: WarmUp {
-            time: Nanos(100_000_000.0),
-            samples: 90,
-            steady: false,
-            final_cv: Some(0.08),
-        },
-        rewarm_samples: 0,
-        setup_time: Nanos::ZERO,
-        slice_starts: vec![0],
-        total_time: Nanos(2_100_000_000.0),
-        wall_capped: false,
-    }
-}
-
-/// One iteration longer than --max-time allows twice: one sample.
-fn one_sample() -> Measurement {
-    Measurement {
-        // 1.5 s per iteration once the overhead is taken out.
-        samples: vec![Sample {
-            iters: 1,
-            elapsed: Nanos(1_500_000_030.5),
-        }],
-        stop: StopReason::MaxTime,
-        warm_up: WarmUp {
-            time: Nanos(1_500_000_000.0),
-            samples: 1,
-            steady: false,
-            final_cv: None,
-        },
-        rewarm_samples: 0,
-        setup_time: Nanos(1_000.0),
-        slice_starts: vec![0],
-        total_time: Nanos(3_000_001_000.0),
-        wall_capped: false,
-    }
-}
-
-/// A body that costs nothing: every sample is exactly the loop's overhead,
-/// so the mean is 0 and the coefficient of variation undefined.
-fn empty_body() -> Measurement {
-    Measurement {
-        samples: vec![sample(4096, 0.0); 20],
-        stop: StopReason::Precise,
-        warm_up: WarmUp {
-            time: Nanos(90_000.0),
-            samples: 22,
-            steady: true,
-            final_cv: Some(0.0),
-        },
-        rewarm_samples: 0,
-        setup_time: Nanos::ZERO,
-        slice_starts: vec![0],
-        total_time: Nanos(400_000.0),
-        wall_capped: false,
-    }
-}
-
-/// Every outcome: measured (interleaved, in one go, one sample, an empty
-/// body), failed (with a name that needs quoting in CSV and escaping in
-/// Markdown) and ignored.
-fn results() -> Vec<BenchResult> {
-    vec![
-        measured("empty", empty_body()),
-        measured("fib_20", sequential_noisy()),
-        BenchResult {
-            group: Some("sort".to_string()),
-            ..measured("kernels::sort_1k", interleaved())
-        },
-        BenchResult::new(
-            "parse::csv \"a,b\" | c",
-            Outcome::Failed(Failure {
-                message: "index out of bounds: the len is 3 but the index is 7".to_string(),
-                location: Some("benches/suite.rs:42:9".to_string()),
-            }),
-        ),
-        measured("slow::one_sample", one_sample()),
-        BenchResult::new("zz::ignored", Outcome::Ignored),
-    ]
-}
+use super::load::parse;
+use super::{Document, LoadError, MeasurementRecord};
+use crate::document;
+use crate::results::{BenchResult, ComplexityReport};
+use crate::testing::fixed_run::{environment, info, interleaved, measured, results};
+use crate::testing::{golden, Scratch};
 
 fn doc() -> Document {
     document::assemble(&environment(), &info(), &results(), &[], None)
 }
 
+/// The document as `document::write` writes it.
+fn to_string(doc: &Document) -> String {
+    let mut bytes = Vec::new();
+    document::write(&mut bytes, doc).unwrap();
+    String::from_utf8(bytes).unwrap()
+}
+
 fn json_text() -> String {
-    document::to_string(&doc())
-}
-
-type Writer = fn(&mut dyn std::io::Write, &RunInfo, &[BenchResult]) -> std::io::Result<()>;
-
-fn render(writer: Writer) -> String {
-    let mut out = Vec::new();
-    writer(&mut out, &info(), &results()).unwrap();
-    String::from_utf8(out).unwrap()
-}
-
-// ---------------------------------------------------------------------------
-// Golden files
-// ---------------------------------------------------------------------------
-
-/// Compares `actual` with tests/golden/`name` byte for byte, or writes it
-/// there with `BLESS=1`.
-fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name);
-    if std::env::var_os("BLESS").is_some_and(|v| v == "1") {
-        fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {}: {e}; run with BLESS=1 to create it",
-            path.display()
-        )
-    });
-    if expected == actual {
-        return;
-    }
-    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    fs::write(&scratch, actual).unwrap();
-    let expected_lines: Vec<&str> = expected.split('\n').collect();
-    let actual_lines: Vec<&str> = actual.split('\n').collect();
-    let line = expected_lines
-        .iter()
-        .zip(&actual_lines)
-        .position(|(e, a)| e != a)
-        .unwrap_or(expected_lines.len().min(actual_lines.len()));
-    panic!(
-        "{name} differs from the golden file at line {}:\n  expected: {:?}\n  actual:   {:?}\n\
-         ({} lines expected, {} written)\n\
-         see the whole difference with: diff -u {} {}\n\
-         if the change is intended, rerun with BLESS=1 and review git diff tests/golden",
-        line + 1,
-        expected_lines.get(line).copied().unwrap_or("<end of file>"),
-        actual_lines.get(line).copied().unwrap_or("<end of file>"),
-        expected_lines.len(),
-        actual_lines.len(),
-        path.display(),
-        scratch.display(),
-    );
+    to_string(&doc())
 }
 
 #[test]
@@ -305,23 +34,8 @@ fn json_matches_its_golden_file() {
     golden("report.json", &json_text());
 }
 
-#[test]
-fn csv_matches_its_golden_file() {
-    golden("report.csv", &render(csv::write));
-}
-
-#[test]
-fn markdown_matches_its_golden_file() {
-    golden("report.md", &render(markdown::write));
-}
-
-#[test]
-fn bencher_matches_its_golden_file() {
-    golden("report.bencher.txt", &render(bencher::write));
-}
-
 // ---------------------------------------------------------------------------
-// Format details the golden files rely on
+// Format details the golden file relies on
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -339,61 +53,6 @@ fn json_writes_one_sample_per_line_and_ends_with_a_newline() {
     assert_eq!(empty.summary.coefficient_of_variation, None);
 }
 
-#[test]
-fn csv_quotes_only_fields_that_need_it() {
-    let text = render(csv::write);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], csv::COLUMNS.join(","));
-    assert_eq!(lines.len(), 1 + results().len());
-    assert_eq!(
-        lines[4],
-        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,"
-    );
-    assert!(lines[3].starts_with("kernels::sort_1k,sort,measured,"));
-    // Every row has as many fields as the header outside quoted text.
-    for line in &lines {
-        let unquoted: String = line.split('"').step_by(2).collect();
-        assert_eq!(
-            unquoted.matches(',').count(),
-            csv::COLUMNS.len() - 1,
-            "{line}"
-        );
-    }
-}
-
-#[test]
-fn bencher_lines_parse_as_libtest_output() {
-    let text = render(bencher::write);
-    let benches: Vec<&str> = text.lines().filter(|l| l.contains(" bench: ")).collect();
-    assert_eq!(benches.len(), 4);
-    for line in benches {
-        // The shape CI tools match: test NAME ... bench: N ns/iter (+/- M),
-        // N and M with two decimals as libtest prints them since Rust 1.77.
-        let (head, figures) = line.split_once(" ... bench: ").unwrap();
-        assert!(head.starts_with("test "));
-        let figures = figures.trim_start();
-        let (time, rest) = figures.split_once(" ns/iter (+/- ").unwrap();
-        assert!(
-            time.chars()
-                .all(|c| c.is_ascii_digit() || c == ',' || c == '.'),
-            "{line}"
-        );
-        let deviation = rest.strip_suffix(')').unwrap();
-        assert!(
-            deviation
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == ',' || c == '.'),
-            "{line}"
-        );
-    }
-    assert!(
-        text.contains("test slow::one_sample     ... bench: 1,500,000,000.00 ns/iter (+/- 0.00)\n")
-    );
-    assert!(text.ends_with(
-        "\ntest result: FAILED. 0 passed; 1 failed; 1 ignored; 4 measured; 0 filtered out\n"
-    ));
-}
-
 // ---------------------------------------------------------------------------
 // Reading documents back
 // ---------------------------------------------------------------------------
@@ -401,10 +60,10 @@ fn bencher_lines_parse_as_libtest_output() {
 #[test]
 fn json_reads_back_equal() {
     let doc = doc();
-    let text = document::to_string(&doc);
-    let read = document::parse(&text).unwrap();
+    let text = to_string(&doc);
+    let read = parse(&text).unwrap();
     assert_eq!(read, doc);
-    assert_eq!(document::to_string(&read), text);
+    assert_eq!(to_string(&read), text);
 }
 
 #[test]
@@ -418,7 +77,7 @@ fn numbers_of_seventeen_digits_read_back_exactly() {
         s.elapsed_ns = 10_000.0 + rng.f64() * 1_000.0;
     }
     m.estimate.block_medians_ns = (0..1000).map(|_| rng.f64() * 1e-3).collect();
-    let read = document::parse(&document::to_string(&doc)).unwrap();
+    let read = parse(&to_string(&doc)).unwrap();
     assert_eq!(read, doc);
 }
 
@@ -443,11 +102,7 @@ fn the_assembled_document_carries_complexity_fits_and_the_machine_reference() {
         doc.machine_reference.as_ref(),
         Some(&doc.benchmarks[0].measurement.as_ref().unwrap().estimate)
     );
-    assert_eq!(
-        document::parse(&document::to_string(&doc)).unwrap(),
-        doc,
-        "read back equal"
-    );
+    assert_eq!(parse(&to_string(&doc)).unwrap(), doc, "read back equal");
 }
 
 #[test]
@@ -471,7 +126,7 @@ fn a_document_written_before_note_kinds_still_loads() {
             m.remove("note_kinds");
         }
     }
-    let read = document::parse(&value.to_string()).unwrap();
+    let read = parse(&value.to_string()).unwrap();
     let m = measurement(&read, "fib_20");
     assert_eq!(m.notes.len(), 2);
     assert!(m.note_kinds.is_empty());
@@ -523,7 +178,7 @@ fn close(actual: f64, expected: f64, what: &str) {
 /// the document as read back from its text.
 #[test]
 fn figures_recompute_from_the_raw_samples_as_documented() {
-    let doc = document::parse(&json_text()).unwrap();
+    let doc = parse(&json_text()).unwrap();
     let overhead = doc.methodology.overhead;
     assert!(overhead.subtracted);
     let mut checked = 0;
@@ -621,8 +276,9 @@ fn figures_recompute_from_the_raw_samples_as_documented() {
 // The loader's errors
 // ---------------------------------------------------------------------------
 
-fn scratch_file(name: &str, contents: &[u8]) -> PathBuf {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("formats-{name}.json"));
+/// Writes `contents` to a file in `scratch` and returns its path.
+fn scratch_file(scratch: &Scratch, name: &str, contents: &[u8]) -> PathBuf {
+    let path = scratch.path().join(format!("formats-{name}.json"));
     fs::write(&path, contents).unwrap();
     path
 }
@@ -630,7 +286,8 @@ fn scratch_file(name: &str, contents: &[u8]) -> PathBuf {
 /// Loads `contents` from a file and returns the error, checking that its
 /// message is one line naming the file.
 fn load_error(name: &str, contents: &[u8]) -> (LoadError, String) {
-    let path = scratch_file(name, contents);
+    let scratch = Scratch::new(&format!("load-error-{name}"));
+    let path = scratch_file(&scratch, name, contents);
     let error = document::load(&path).expect_err("the file is not a loadable document");
     let message = error.to_string();
     assert_eq!(message.lines().count(), 1, "{message}");
@@ -641,7 +298,8 @@ fn load_error(name: &str, contents: &[u8]) -> (LoadError, String) {
 
 #[test]
 fn a_written_file_loads() {
-    let path = scratch_file("good", json_text().as_bytes());
+    let scratch = Scratch::new("a-written-file-loads");
+    let path = scratch_file(&scratch, "good", json_text().as_bytes());
     assert_eq!(document::load(&path).unwrap(), doc());
 }
 
@@ -778,7 +436,8 @@ fn our_document_with_wrong_fields_is_a_shape_error() {
 
 #[test]
 fn a_missing_file_is_an_io_error_naming_it() {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("formats-no-such-file.json");
+    let scratch = Scratch::new("no-such-file");
+    let path = scratch.path().join("formats-no-such-file.json");
     let error = document::load(&path).unwrap_err();
     let LoadError::Io { error: io, .. } = &error else {
         panic!("{error:?}")
@@ -794,29 +453,10 @@ fn a_missing_file_is_an_io_error_naming_it() {
 
 #[test]
 fn text_without_a_file_says_so() {
-    let error = document::parse("[").unwrap_err();
+    let error = parse("[").unwrap_err();
     assert_eq!(error.path(), None);
     assert!(
         error.to_string().starts_with("the JSON text is truncated"),
         "{error}"
     );
-}
-
-/// The pretty table, as `--output FILE` writes it (no colour), with
-/// `--details`.
-#[test]
-fn pretty_matches_golden() {
-    use bench_harness::report::terminal::Terminal;
-    let results = results();
-    let mut table = Terminal::new(
-        termcolor::NoColor::new(Vec::new()),
-        results.iter().map(|r| r.name.as_str()),
-    );
-    table.bench_header(&info()).unwrap();
-    for result in &results {
-        table.bench_row(result, true).unwrap();
-    }
-    table.bench_summary(&results, 1.5).unwrap();
-    let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
-    golden("report.pretty.txt", &text);
 }

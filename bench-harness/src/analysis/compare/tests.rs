@@ -6,10 +6,20 @@
 //! quoted below. (SciPy 1.17 calls the normal approximation of
 //! `stats.wilcoxon` `method='asymptotic'`; the older name was `'approx'`.)
 
-use bench_harness::analysis::compare::{
-    compare, compare_paired, effective_sample_size, ChangeMethod, Comparison, Verdict,
-};
 use proptest::prelude::*;
+
+use super::*;
+
+/// The example of the module's documentation.
+#[test]
+fn the_documented_example_is_a_ten_percent_regression() {
+    let old = [100.2, 99.1, 100.8, 99.6, 100.4, 99.9, 100.1, 99.3];
+    let new = [110.3, 109.2, 110.9, 109.8, 110.1, 109.5, 110.6, 109.9];
+    let c = compare(&old, &new, 0.02);
+    assert_eq!(c.verdict, Verdict::Regressed);
+    assert!((c.change - 0.1).abs() < 0.005); // about 10% slower
+    assert!(c.change_interval.0 > 0.02);
+}
 
 fn assert_close(what: &str, actual: f64, expected: f64, relative: f64) {
     let tolerance = relative * expected.abs().max(f64::MIN_POSITIVE);
@@ -216,7 +226,7 @@ fn paired_tests_match_scipy() {
     assert_close("ratio", p.ratio, 1.0493628678549702, 1e-12);
     assert_close("lower", p.ratio_interval.0, 1.0113438968794006, 1e-10);
     assert_close("upper", p.ratio_interval.1, 1.0888110679567564, 1e-10);
-    assert_close("change", p.change(), 0.0493628678549702, 1e-10);
+    assert_close("change", p.ratio - 1.0, 0.0493628678549702, 1e-10);
 
     assert_eq!(p.verdict(0.01), Verdict::Regressed);
     assert_eq!(p.verdict(0.05), Verdict::WithinNoise);
@@ -525,4 +535,14 @@ proptest! {
         assert_near("p", p.p_t, s.p_t)?;
         prop_assert_eq!(p.rounds, n);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Ranks, as Mann–Whitney and Wilcoxon use them.
+
+#[test]
+fn mid_ranks_and_tie_term() {
+    let (ranks, tie_term) = average_ranks(&[3.0, 1.0, 3.0, 2.0, 3.0]);
+    assert_eq!(ranks, [4.0, 1.0, 4.0, 2.0, 4.0]);
+    assert_eq!(tie_term, 24.0);
 }

@@ -1,6 +1,7 @@
 //! The schedule as a user sees it: which benchmark runs when. Two benchmarks
 //! log every switch between them; the interleaved schedule must alternate
-//! many times, the sequential one never.
+//! many times, the sequential one never. The run is filtered to this
+//! module's two: the test binary registers the other modules' too.
 
 use std::ffi::OsString;
 use std::sync::Mutex;
@@ -50,7 +51,7 @@ fn switches(schedule: &str) -> Vec<&'static str> {
         "0",
         "--color",
         "never",
-        "schedule_",
+        "schedule::",
     ];
     let run = bench_harness::run_suite(args.map(OsString::from));
     assert_eq!(run.exit_code, 0);

@@ -10,11 +10,12 @@
 //! then 19 × 10.1, headline 10.095
 //! ```
 
-use bench_harness::results::{Context, Measured};
-use bench_harness::run::Overhead;
 use bench_runtime::{
     Measurement, Nanos, Sampler, SamplerConfig, StopReason, StopRule, TimerPrecision,
 };
+
+use crate::analysis::Overhead;
+use crate::results::{Context, Measured};
 
 /// The true per-iteration cost of the k-th recorded sample: 9.9 / 10.1 ns
 /// alternating (noise), 20 ns every 25th (interrupted: high severe), 10.5 ns

@@ -1,7 +1,7 @@
 //! Properties every summary must have, whatever the samples.
 
-use bench_harness::analysis::modality::{self, MIN_SAMPLES};
-use bench_harness::analysis::{outliers, summarize, Summary};
+use crate::analysis::modality::{self, MIN_SAMPLES};
+use crate::analysis::{outliers, summarize, Summary};
 use proptest::prelude::*;
 
 /// Per-iteration times as a benchmark produces them: either spread over

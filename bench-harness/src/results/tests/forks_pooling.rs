@@ -2,12 +2,12 @@
 //! samples. Expected figures were computed independently with scipy
 //! (`f_oneway`, `t.ppf`) from the same script.
 
-use bench_harness::analysis::block_estimate;
-use bench_harness::results::{Context, Measured};
-use bench_harness::run::Overhead;
 use bench_runtime::{
     Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
 };
+
+use crate::analysis::{block_estimate, Overhead};
+use crate::results::{Context, Measured};
 
 /// Each process's four blocks sit at its level plus these offsets.
 const BLOCK_OFFSETS: [f64; 4] = [0.0, 0.04, -0.04, 0.02];

@@ -69,7 +69,7 @@ impl Driver for OneIteration {
 fn registered() -> Vec<&'static BenchEntry> {
     let mut entries: Vec<_> = inventory::iter::<BenchEntry>
         .into_iter()
-        .filter(|entry| entry.module_path.starts_with("registration"))
+        .filter(|entry| entry.module_path.starts_with(module_path!()))
         .collect();
     entries.sort_by_key(|entry| entry.full_name());
     entries
@@ -88,10 +88,10 @@ fn every_benchmark_is_registered_once_under_its_full_name() {
     assert_eq!(
         names,
         [
-            "custom_name",
-            "nested::inner",
-            "returns_a_value",
-            "takes_a_bencher"
+            "registration::custom_name",
+            "registration::nested::inner",
+            "registration::returns_a_value",
+            "registration::takes_a_bencher"
         ]
     );
 }
@@ -100,22 +100,27 @@ fn every_benchmark_is_registered_once_under_its_full_name() {
 fn entries_say_where_the_function_is() {
     let expected = [
         (
+            "registration::returns_a_value",
             "returns_a_value",
-            "returns_a_value",
-            "registration",
+            module_path!(),
             RETURNS_A_VALUE_LINE,
         ),
         (
+            "registration::takes_a_bencher",
             "takes_a_bencher",
-            "takes_a_bencher",
-            "registration",
+            module_path!(),
             TAKES_A_BENCHER_LINE,
         ),
-        ("custom_name", "custom_name", "registration", RENAMED_LINE),
         (
-            "nested::inner",
+            "registration::custom_name",
+            "custom_name",
+            module_path!(),
+            RENAMED_LINE,
+        ),
+        (
+            "registration::nested::inner",
             "inner",
-            "registration::nested",
+            concat!(module_path!(), "::nested"),
             nested::INNER_LINE,
         ),
     ];
@@ -130,9 +135,12 @@ fn entries_say_where_the_function_is() {
 
 #[test]
 fn options_are_registered_as_written() {
-    assert_eq!(entry("returns_a_value").options, BenchOptions::DEFAULT);
     assert_eq!(
-        entry("takes_a_bencher").options,
+        entry("registration::returns_a_value").options,
+        BenchOptions::DEFAULT
+    );
+    assert_eq!(
+        entry("registration::takes_a_bencher").options,
         BenchOptions {
             settings: Settings {
                 min_samples: Some(20),
@@ -142,7 +150,7 @@ fn options_are_registered_as_written() {
         }
     );
     assert_eq!(
-        entry("custom_name").options,
+        entry("registration::custom_name").options,
         BenchOptions {
             ignore: true,
             group: Some("renamed"),
@@ -159,7 +167,7 @@ fn options_are_registered_as_written() {
         }
     );
     assert_eq!(
-        entry("nested::inner").options,
+        entry("registration::nested::inner").options,
         BenchOptions {
             settings: Settings {
                 max_time: Some(1.5),
@@ -174,9 +182,9 @@ fn options_are_registered_as_written() {
 fn running_an_entry_drives_its_body() {
     let _serial = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     let counters = [
-        ("returns_a_value", &RETURNS_A_VALUE_CALLS),
-        ("takes_a_bencher", &TAKES_A_BENCHER_CALLS),
-        ("nested::inner", &RETURNS_NOTHING_CALLS),
+        ("registration::returns_a_value", &RETURNS_A_VALUE_CALLS),
+        ("registration::takes_a_bencher", &TAKES_A_BENCHER_CALLS),
+        ("registration::nested::inner", &RETURNS_NOTHING_CALLS),
     ];
     for (full_name, calls) in counters {
         let before = calls.load(Ordering::SeqCst);
@@ -194,7 +202,7 @@ fn running_an_entry_drives_its_body() {
 
     let mut driver = OneIteration;
     let mut bencher = Bencher::new(&mut driver, Clock::os());
-    entry("custom_name").plain().run(&mut bencher);
+    entry("registration::custom_name").plain().run(&mut bencher);
     assert!(bencher.has_iterated());
 }
 

@@ -1,0 +1,218 @@
+//! The tables after the main one: each benchmark against a saved baseline
+//! (`--baseline`), and each A/B group's members against the group's
+//! baseline member.
+
+use std::io;
+
+use termcolor::{Color, ColorSpec, WriteColor};
+
+use super::Terminal;
+use crate::analysis::compare::{Comparison, Verdict};
+use crate::document::Document;
+use crate::report::format::{p_value, percent};
+use crate::results::{BenchResult, Compared, GroupReport};
+
+impl<W: WriteColor> Terminal<W> {
+    /// After the table: each benchmark against baseline `name`, the
+    /// machine's own change of speed, and the verdicts by kind.
+    pub(crate) fn comparison_table(
+        &mut self,
+        name: &str,
+        baseline: &Document,
+        results: &[BenchResult],
+        registered: &[String],
+        machine_change: Option<&Comparison>,
+        threshold: f64,
+    ) -> io::Result<()> {
+        writeln!(self.out)?;
+        self.out.set_color(ColorSpec::new().set_bold(true))?;
+        writeln!(
+            self.out,
+            "compared with baseline '{name}' (saved {})",
+            baseline.environment.timestamp
+        )?;
+        self.out.reset()?;
+        match machine_change {
+            Some(m) => writeln!(
+                self.out,
+                "the machine itself: {} [{}, {}] (the harness's reference kernel), so a verdict needs the whole interval beyond ±{}",
+                signed_percent(m.change),
+                signed_percent(m.change_interval.0),
+                signed_percent(m.change_interval.1),
+                percent(threshold),
+            )?,
+            None => writeln!(
+                self.out,
+                "the baseline has no machine reference: verdicts use ±{} and cannot tell a slower machine from slower code",
+                percent(threshold),
+            )?,
+        }
+        let width = results
+            .iter()
+            .map(|r| r.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("benchmark".len());
+        writeln!(
+            self.out,
+            "  {:<width$}  {:>8}  {:>20}  {:>9}  {:>9}  {:>6}  verdict",
+            "benchmark", "change", "95% CI", "p (Welch)", "p (MW)", "d"
+        )?;
+        let mut tally: Vec<(Verdict, Vec<&str>)> = [
+            Verdict::Regressed,
+            Verdict::Improved,
+            Verdict::NoChange,
+            Verdict::WithinNoise,
+        ]
+        .map(|v| (v, Vec::new()))
+        .into();
+        let mut new = Vec::new();
+        for result in results {
+            match &result.comparison {
+                Some(Compared::Against(c)) => {
+                    match c.verdict {
+                        Verdict::Regressed => self.colour(Color::Red, true)?,
+                        Verdict::Improved => self.colour(Color::Green, true)?,
+                        Verdict::NoChange | Verdict::WithinNoise => {}
+                    }
+                    writeln!(
+                        self.out,
+                        "  {:<width$}  {:>8}  [{:>8}, {:>8}]  {:>9}  {:>9}  {:>6.2}  {}",
+                        result.name,
+                        signed_percent(c.change),
+                        signed_percent(c.change_interval.0),
+                        signed_percent(c.change_interval.1),
+                        p_value(c.p_welch),
+                        p_value(c.p_mann_whitney),
+                        c.cohens_d,
+                        c.verdict,
+                    )?;
+                    self.out.reset()?;
+                    if let Some((_, names)) = tally.iter_mut().find(|(v, _)| *v == c.verdict) {
+                        names.push(&result.name);
+                    }
+                }
+                Some(Compared::New) => {
+                    writeln!(
+                        self.out,
+                        "  {:<width$}  new: not measured in the baseline",
+                        result.name
+                    )?;
+                    new.push(result.name.as_str());
+                }
+                None => {}
+            }
+        }
+        let gone: Vec<&str> = baseline
+            .benchmarks
+            .iter()
+            .filter(|b| b.measurement.is_some() && !registered.contains(&b.name))
+            .map(|b| b.name.as_str())
+            .collect();
+        let counts: Vec<String> = tally
+            .iter()
+            .map(|(verdict, names)| format!("{} {verdict}", names.len()))
+            .collect();
+        write!(self.out, "  {}", counts.join(" · "))?;
+        if !new.is_empty() {
+            write!(self.out, " · {} new", new.len())?;
+        }
+        if !gone.is_empty() {
+            write!(
+                self.out,
+                " · gone (in the baseline, no longer in this binary): {}",
+                gone.join(", ")
+            )?;
+        }
+        writeln!(self.out)?;
+        let regressed = &tally[0].1;
+        if !regressed.is_empty() {
+            self.colour(Color::Red, true)?;
+            writeln!(self.out, "  regressed: {}", regressed.join(", "))?;
+            self.out.reset()?;
+        }
+        Ok(())
+    }
+
+    /// An A/B group's ratio table: each member against the baseline member,
+    /// from samples paired round by round. Pairing cancels the machine's
+    /// drift, so a member is called slower or faster as soon as the paired
+    /// test is significant and the interval excludes a ratio of 1.
+    pub(crate) fn group_table(&mut self, group: &GroupReport) -> io::Result<()> {
+        writeln!(self.out)?;
+        self.out.set_color(ColorSpec::new().set_bold(true))?;
+        writeln!(
+            self.out,
+            "group {} · in-run A/B against {} (samples paired round by round)",
+            group.group, group.baseline
+        )?;
+        self.out.reset()?;
+        let width = group
+            .members
+            .iter()
+            .map(|(name, _)| name.chars().count())
+            .chain([group.baseline.chars().count(), "member".len()])
+            .max()
+            .unwrap_or(0);
+        writeln!(
+            self.out,
+            "  {:<width$}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  verdict",
+            "member", "ratio", "95% CI", "p (t)", "p (W)", "rounds"
+        )?;
+        writeln!(
+            self.out,
+            "  {:<width$}  {:>8}  (baseline)",
+            group.baseline, "1.0000"
+        )?;
+        if group.members.is_empty() {
+            writeln!(self.out, "  no other member of the group ran")?;
+        }
+        for (name, paired) in &group.members {
+            let p = match paired {
+                Ok(p) => p,
+                Err(why) => {
+                    writeln!(self.out, "  {name:<width$}  no comparison: {why}")?;
+                    continue;
+                }
+            };
+            let verdict = p.verdict(0.0);
+            match verdict {
+                Verdict::Regressed => self.colour(Color::Red, true)?,
+                Verdict::Improved => self.colour(Color::Green, true)?,
+                _ => {}
+            }
+            writeln!(
+                self.out,
+                "  {name:<width$}  {:>8.4}  [{:>8.4}, {:>8.4}]  {:>9}  {:>9}  {:>6}  {}",
+                p.ratio,
+                p.ratio_interval.0,
+                p.ratio_interval.1,
+                p_value(p.p_t),
+                p_value(p.p_wilcoxon),
+                p.rounds,
+                ab_words(verdict),
+            )?;
+            self.out.reset()?;
+        }
+        Ok(())
+    }
+}
+
+/// A member against its group's baseline: slower, faster, or no
+/// difference the data can show.
+fn ab_words(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Regressed => "slower",
+        Verdict::Improved => "faster",
+        Verdict::NoChange | Verdict::WithinNoise => "no difference found",
+    }
+}
+
+/// `+3.21%`, `-0.50%`.
+fn signed_percent(fraction: f64) -> String {
+    if fraction.is_finite() {
+        format!("{:+.2}%", fraction * 100.0)
+    } else {
+        "?".to_string()
+    }
+}

@@ -1,0 +1,282 @@
+//! One benchmark's row of the table: its figures or its failure, the line
+//! without outliers, counters and allocations, the processes of `--forks`,
+//! the lines of `--details`, and its notes.
+
+use std::io;
+
+use bench_runtime::counter::Event;
+use termcolor::{Color, WriteColor};
+
+use super::{Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
+use crate::analysis::Summary;
+use crate::report::format::{count, p_value, percent, rate, stop_word, time};
+use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
+
+impl<W: WriteColor> Terminal<W> {
+    /// A row after its name: the figures, or the failure.
+    pub(super) fn row_figures(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
+        match &result.outcome {
+            Outcome::Measured(measured) => {
+                let rate = result.rate().map(|(t, per_second)| rate(t, per_second));
+                self.measured_row(measured, rate, details)
+            }
+            Outcome::Failed(failure) => {
+                self.colour(Color::Red, true)?;
+                write!(self.out, "  FAILED")?;
+                self.out.reset()?;
+                writeln!(self.out, ": {}", failure.message)?;
+                if let Some(location) = &failure.location {
+                    writeln!(self.out, "  at {location}")?;
+                }
+                Ok(())
+            }
+            Outcome::Ignored => {
+                self.colour(Color::Yellow, false)?;
+                writeln!(self.out, "  ignored")?;
+                self.out.reset()
+            }
+            Outcome::Passed => writeln!(self.out, "  ok"),
+        }
+    }
+
+    fn measured_row(
+        &mut self,
+        m: &Measured,
+        rate: Option<String>,
+        details: bool,
+    ) -> io::Result<()> {
+        self.colour(Color::Green, true)?;
+        write!(self.out, "  {:>TIME_WIDTH$}", time(m.headline()))?;
+        self.out.reset()?;
+        let ci = m
+            .precision
+            .map_or("-".to_string(), |p| format!("±{}", percent(p)));
+        write!(self.out, "  {ci:>SHORT_WIDTH$}")?;
+        if self.rate_width > 0 {
+            let rate = rate.unwrap_or_default();
+            write!(self.out, "  {rate:>w$}", w = self.rate_width)?;
+        }
+        self.figures(m, &m.summary, m.outliers.tukey_total())?;
+        writeln!(
+            self.out,
+            "  {:>7}  {:<8}",
+            count(m.total_iters()),
+            stop_word(m.measurement.stop)
+        )?;
+        if let Some(filtered) = &m.filtered {
+            self.dim()?;
+            write!(self.out, "{:<w$}", FILTERED_LABEL, w = self.name_width)?;
+            write!(self.out, "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}", "", "")?;
+            if self.rate_width > 0 {
+                write!(self.out, "  {:>w$}", "", w = self.rate_width)?;
+            }
+            self.figures(m, filtered, 0)?;
+            writeln!(self.out)?;
+            self.out.reset()?;
+        }
+        self.instrument_lines(m)?;
+        if details {
+            self.details(m)?;
+        }
+
+        for note in &m.notes {
+            self.colour(Color::Yellow, false)?;
+            writeln!(self.out, "  note: {note}")?;
+            self.out.reset()?;
+        }
+        Ok(())
+    }
+
+    /// Median, mean, std dev, spread, min, max, outliers and samples of a
+    /// summary of `m`'s samples.
+    fn figures(&mut self, m: &Measured, s: &Summary, outliers: usize) -> io::Result<()> {
+        for value in [s.median, s.mean, s.std_dev] {
+            write!(self.out, "  {:>TIME_WIDTH$}", time(value))?;
+        }
+        let spread = m.spread(s);
+        // Outliers inflate the pooled spread of every row; the colour marks
+        // rows whose spread within slices (the note's figure) is high.
+        if m.within_slice_spread > HIGH_CV {
+            self.colour(Color::Yellow, false)?;
+        }
+        write!(self.out, "  {:>SHORT_WIDTH$}", percent(spread))?;
+        self.out.reset()?;
+        for value in [s.min, s.max] {
+            write!(self.out, "  {:>TIME_WIDTH$}", time(value))?;
+        }
+        write!(self.out, "  {outliers:>8}  {:>8}", s.n)
+    }
+
+    /// Counters and allocations per iteration, when measured.
+    fn instrument_lines(&mut self, m: &Measured) -> io::Result<()> {
+        let extras = &m.extras;
+        if !extras.counters.is_empty() {
+            let per = |e: Event| extras.per_iteration(e);
+            let mut parts: Vec<String> = extras
+                .counters
+                .iter()
+                .map(|(event, _)| {
+                    let value = per(*event).unwrap_or(0.0);
+                    match event {
+                        Event::TaskClock => format!("{} {}", time(value), event.name()),
+                        _ => format!("{} {}", amount(value), event.name()),
+                    }
+                })
+                .collect();
+            if let (Some(i), Some(c)) = (per(Event::Instructions), per(Event::Cycles)) {
+                parts.push(format!("IPC {:.2}", i / c.max(f64::MIN_POSITIVE)));
+            }
+            for (misses, of, what) in [
+                (Event::BranchMisses, Event::Branches, "branch-miss rate"),
+                (
+                    Event::CacheMisses,
+                    Event::CacheReferences,
+                    "cache-miss rate",
+                ),
+                (
+                    Event::L1dReadMisses,
+                    Event::L1dReadAccesses,
+                    "L1d-miss rate",
+                ),
+            ] {
+                if let (Some(m), Some(o)) = (per(misses), per(of)) {
+                    if o > 0.0 {
+                        parts.push(format!("{} {what}", percent(m / o)));
+                    }
+                }
+            }
+            if extras.multiplexed {
+                parts.push("(multiplexed: scaled)".to_string());
+            }
+            self.dim()?;
+            writeln!(self.out, "  counters per iteration: {}", parts.join(" · "))?;
+            self.out.reset()?;
+        }
+        if let Some(a) = m.allocations() {
+            self.dim()?;
+            writeln!(
+                self.out,
+                "  allocations per iteration: {} allocs · {} deallocs · {} reallocs · {} bytes",
+                amount(a.allocations),
+                amount(a.deallocations),
+                amount(a.reallocations),
+                amount(a.bytes_allocated),
+            )?;
+            self.out.reset()?;
+        }
+        if let Some(forks) = &m.forks {
+            self.forks_line(forks)?;
+        }
+        Ok(())
+    }
+
+    /// `--forks`: each process's time, and the spread between processes
+    /// against the spread within them.
+    fn forks_line(&mut self, forks: &ForkSpread) -> io::Result<()> {
+        let times: Vec<String> = forks.process_estimates.iter().map(|&t| time(t)).collect();
+        let differ = match forks.p_value {
+            Some(p) if forks.process_effect() => {
+                format!("processes differ (p-value {})", p_value(p))
+            }
+            Some(p) => format!("no process effect (p-value {})", p_value(p)),
+            None => "process effect not testable".to_string(),
+        };
+        self.dim()?;
+        writeln!(
+            self.out,
+            "  {} processes: {} · spread between processes {} · within {} · {differ}",
+            times.len(),
+            times.join(", "),
+            percent(forks.between),
+            percent(forks.within),
+        )?;
+        self.out.reset()
+    }
+
+    /// `--details`: percentiles, intervals, outlier classes, warm-up, stop.
+    fn details(&mut self, m: &Measured) -> io::Result<()> {
+        let s = &m.summary;
+        let p = &s.percentiles;
+        self.dim()?;
+        writeln!(
+            self.out,
+            "    percentiles  p50 {} · p90 {} · p95 {} · p99 {} · p99.9 {} · MAD {}",
+            time(p.p50),
+            time(p.p90),
+            time(p.p95),
+            time(p.p99),
+            time(p.p99_9),
+            time(s.median_absolute_deviation),
+        )?;
+        let interval = |ci: Option<crate::analysis::Interval>| {
+            ci.map_or("-".to_string(), |ci| {
+                format!(
+                    "[{}, {}] ({} coverage)",
+                    time(ci.lower),
+                    time(ci.upper),
+                    percent(ci.confidence)
+                )
+            })
+        };
+        writeln!(
+            self.out,
+            "    95% CI       time {} over {} slices · pooled median {} · pooled mean {}",
+            interval(m.estimate.interval),
+            m.estimate.block_medians.len(),
+            interval(s.median_interval),
+            interval(s.mean_interval),
+        )?;
+        let o = &m.outliers;
+        writeln!(
+            self.out,
+            "    outliers     {} low severe, {} low mild, {} high mild, {} high severe (Tukey fences {} .. {}); {} beyond 3σ",
+            o.low_severe,
+            o.low_mild,
+            o.high_mild,
+            o.high_severe,
+            time(o.fences.lower_inner),
+            time(o.fences.upper_inner),
+            o.beyond_3_sigma,
+        )?;
+        let w = &m.measurement.warm_up;
+        let steady = match (w.steady, w.final_cv) {
+            (true, Some(cv)) => format!("steady (rolling CV {})", percent(cv)),
+            (false, Some(cv)) => format!("not steady (rolling CV {})", percent(cv)),
+            (_, None) => "not steady (window never filled)".to_string(),
+        };
+        if let Some((cpu, wall)) = m.extras.cpu {
+            let cpus: Vec<String> = m.extras.cpus.iter().map(usize::to_string).collect();
+            writeln!(
+                self.out,
+                "    machine      CPU time {} user + {} system of {} wall ({}) · ran on CPU {}",
+                time(cpu.user.0),
+                time(cpu.system.0),
+                time(wall.0),
+                percent(m.extras.cpu_ratio().unwrap_or(0.0)),
+                cpus.join(", "),
+            )?;
+        }
+        let iters = m.measurement.samples.first().map_or(0, |s| s.iters);
+        writeln!(
+            self.out,
+            "    sampling     warm-up {} in {} samples, {steady} · {} samples × {} iterations · {} re-warm samples discarded · {} in all · stopped: {}",
+            time(w.time.0),
+            w.samples,
+            s.n,
+            count(iters),
+            m.measurement.rewarm_samples,
+            time(m.measurement.total_time.0),
+            stop_word(m.measurement.stop),
+        )?;
+        self.out.reset()
+    }
+}
+
+/// A count per iteration: `0.00`, `12.5`, `3.20K`.
+fn amount(value: f64) -> String {
+    if value.abs() < 1000.0 {
+        format!("{value:.2}")
+    } else {
+        count(value.round().max(0.0) as u64)
+    }
+}

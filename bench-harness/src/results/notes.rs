@@ -1,0 +1,260 @@
+//! What a reader must know to trust (or distrust) a measurement: the
+//! [`Note`]s, and the rules and thresholds that raise them. The reporter
+//! words each note (`report/notes.rs`).
+
+use bench_runtime::{Measurement, Nanos, StopReason};
+
+use super::{median_slice_len, min_max, sorted, Context, Measured, MIN_SLICE_SAMPLES};
+use crate::analysis::{self, modality};
+
+/// Something the reader must know to trust (or distrust) a benchmark's
+/// figures, with the numbers it rests on. `Display` words it, with what to
+/// do about it, as the report prints it (`report/notes.rs`); [`Note::kind`]
+/// names it for outputs that group or count notes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    /// `--max-time` stopped sampling before `min_samples` samples; one
+    /// iteration took `iteration`.
+    FewSamples {
+        /// The bound in force.
+        max_time: Nanos,
+        /// The samples recorded before it.
+        samples: usize,
+        /// The samples asked for.
+        min_samples: usize,
+        /// The time of one iteration.
+        iteration: Nanos,
+    },
+    /// `--max-time` ended the run before `--measure-time` was spent.
+    BudgetUnspent {
+        /// The bound in force.
+        max_time: Nanos,
+        /// The measuring time asked for.
+        measure_time: Nanos,
+    },
+    /// `--max-time` ran out before the headline's relative half-width
+    /// (`achieved`, when there is an interval) reached `target`.
+    NotPrecise {
+        /// The bound in force.
+        max_time: Nanos,
+        /// The relative half-width reached, if any.
+        achieved: Option<f64>,
+        /// The relative half-width asked for (`--precision`).
+        target: f64,
+    },
+    /// The sample cap stopped sampling before the stop rule was met.
+    SampleCap {
+        /// The cap.
+        max_samples: usize,
+    },
+    /// One sample: no spread can be estimated.
+    OneSample,
+    /// The warm-up's rolling coefficient of variation (`final_cv`, `None`
+    /// when its `window` never filled) stayed above `threshold`.
+    WarmUpUnsettled {
+        /// The warm-up's cap (`--warm-up-time`).
+        warm_up_time: Nanos,
+        /// The last coefficient of variation over the window.
+        final_cv: Option<f64>,
+        /// The samples in the rolling window (`--warm-up-window`).
+        window: usize,
+        /// Steady below this coefficient of variation (`--warm-up-cv`).
+        threshold: f64,
+    },
+    /// The median sample lasted under 100 clock read pairs; `wall_cap` is
+    /// the cap on a sample's wall time when that is what kept samples short.
+    ShortSamples {
+        /// The median sample's time.
+        median: Nanos,
+        /// The cost of one pair of clock reads.
+        read_cost: Nanos,
+        /// The cap on a sample's wall time, when it was reached.
+        wall_cap: Option<Nanos>,
+    },
+    /// The spread within slices (outliers excluded, relative) is above 5%.
+    HighSpread {
+        /// That spread, as a fraction.
+        spread: f64,
+    },
+    /// The slice medians, between `fastest` and `slowest`, vary by `drift`
+    /// (relative standard deviation): the benchmark's own speed changed.
+    SpeedChanged {
+        /// The fastest slice's median.
+        fastest: Nanos,
+        /// The slowest slice's median.
+        slowest: Nanos,
+        /// The slice medians' relative standard deviation.
+        drift: f64,
+    },
+    /// The values within slices look multimodal (Gregg's mvalue).
+    Multimodal {
+        /// Their mvalue: 2 for one clean mode, up to 2 more per further mode.
+        mvalue: f64,
+    },
+    /// The benchmark's thread was on the CPU for this `share` of wall time.
+    LowCpu {
+        /// CPU time over wall time, below 0.9.
+        share: f64,
+    },
+    /// Under `--forks`: the processes' estimates, from `fastest` to
+    /// `slowest`, differ by more than their slices explain (`spread`: their
+    /// relative standard deviation).
+    ProcessesDiffer {
+        /// The processes the benchmark ran in.
+        processes: usize,
+        /// The fastest process's estimate.
+        fastest: Nanos,
+        /// The slowest process's estimate.
+        slowest: Nanos,
+        /// The estimates' relative standard deviation.
+        spread: f64,
+    },
+}
+
+impl Note {
+    /// The note's kind, stable across versions and wordings: the
+    /// document's `note_kinds`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Note::FewSamples { .. } => "few_samples",
+            Note::BudgetUnspent { .. } => "budget_unspent",
+            Note::NotPrecise { .. } => "not_precise",
+            Note::SampleCap { .. } => "sample_cap",
+            Note::OneSample => "one_sample",
+            Note::WarmUpUnsettled { .. } => "warm_up_unsettled",
+            Note::ShortSamples { .. } => "short_samples",
+            Note::HighSpread { .. } => "high_spread",
+            Note::SpeedChanged { .. } => "speed_changed",
+            Note::Multimodal { .. } => "multimodal",
+            Note::LowCpu { .. } => "low_cpu",
+            Note::ProcessesDiffer { .. } => "processes_differ",
+        }
+    }
+}
+
+/// Below this share of wall time spent on the CPU, a benchmark is said to
+/// have waited.
+pub(super) const LOW_CPU_RATIO: f64 = 0.9;
+
+/// Above this coefficient of variation (within slices, outliers excluded)
+/// the spread is reported as high.
+pub(crate) const HIGH_CV: f64 = 0.05;
+
+/// Above this coefficient of variation of the slice medians, the machine's
+/// speed is reported (once, under the table) as having changed during the run.
+pub(crate) const MACHINE_DRIFT: f64 = 0.02;
+
+/// Above this one, the benchmark itself gets a note: more than machine noise.
+const BENCH_DRIFT: f64 = 0.10;
+
+/// Several modes are only worth a note when the samples' middle 90% spans
+/// at least this share of the time per iteration: modes 0.2% apart are real
+/// but change no conclusion.
+const MODES_APART: f64 = 0.01;
+
+/// Time spent measuring, after set-up and warm-up.
+fn measuring_time(measurement: &Measurement) -> Nanos {
+    measurement.total_time - measurement.setup_time - measurement.warm_up.time
+}
+
+/// The p5..p95 range of `values` relative to `reference`.
+fn practical_width(values: &[f64], reference: f64) -> f64 {
+    let sorted = sorted(values.iter().copied());
+    (analysis::percentile(&sorted, 95.0) - analysis::percentile(&sorted, 5.0)) / reference
+}
+
+/// The notes `m` gets. `within` are its values with each slice's level
+/// taken out, what the spread and modality rules look at.
+pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let config = &m.config;
+    let measurement = &m.measurement;
+    let n = measurement.samples.len();
+
+    match measurement.stop {
+        StopReason::MaxTime if n < config.min_samples => {
+            let one = measurement
+                .samples
+                .last()
+                .map(|s| s.per_iter())
+                .unwrap_or_default();
+            notes.push(Note::FewSamples {
+                max_time: config.max_time,
+                samples: n,
+                min_samples: config.min_samples,
+                iteration: one,
+            });
+        }
+        StopReason::MaxTime if measuring_time(measurement).0 < config.measure_time.0 => {
+            notes.push(Note::BudgetUnspent {
+                max_time: config.max_time,
+                measure_time: config.measure_time,
+            });
+        }
+        StopReason::MaxTime if config.stop_rule.precision_target().is_some() => {
+            notes.push(Note::NotPrecise {
+                max_time: config.max_time,
+                achieved: m.precision,
+                target: config.stop_rule.precision_target().unwrap_or_default(),
+            });
+        }
+        StopReason::SampleCap => notes.push(Note::SampleCap {
+            max_samples: config.max_samples,
+        }),
+        _ => {}
+    }
+    if n == 1 {
+        notes.push(Note::OneSample);
+    }
+
+    let warm_up = &measurement.warm_up;
+    if !warm_up.steady && n > 1 {
+        notes.push(Note::WarmUpUnsettled {
+            warm_up_time: config.warm_up_time,
+            final_cv: warm_up.final_cv,
+            window: config.warm_up_window,
+            threshold: config.warm_up_cv,
+        });
+    }
+
+    let sample_times = sorted(measurement.samples.iter().map(|s| s.elapsed.0));
+    let median_sample = analysis::percentile(&sample_times, 50.0);
+    let floor = context.timer.overhead.0 * 100.0;
+    if median_sample < floor {
+        // Samples stop growing when their wall time would pass the cap (an
+        // untimed set-up per input, `iter_batched`), or at `max_time`.
+        notes.push(Note::ShortSamples {
+            median: Nanos(median_sample),
+            read_cost: context.timer.overhead,
+            wall_cap: measurement.wall_capped.then(|| config.max_sample_wall()),
+        });
+    }
+
+    // Slice-based figures need slices of several samples: with one or two, a
+    // slice's median is one sample's noise, not the machine's speed.
+    let slices_hold_enough = median_slice_len(measurement) >= MIN_SLICE_SAMPLES;
+    let spread = m.within_slice_spread;
+    if slices_hold_enough && spread > HIGH_CV {
+        notes.push(Note::HighSpread { spread });
+    }
+
+    let medians = &m.estimate.block_medians;
+    if let Some(drift) = m.drift.filter(|&d| slices_hold_enough && d > BENCH_DRIFT) {
+        let (low, high) = min_max(medians.iter().copied());
+        notes.push(Note::SpeedChanged {
+            fastest: Nanos(low),
+            slowest: Nanos(high),
+            drift,
+        });
+    }
+
+    if slices_hold_enough
+        && modality::looks_multimodal(within)
+        && practical_width(within, m.reference) >= MODES_APART
+    {
+        notes.push(Note::Multimodal {
+            mvalue: modality::mvalue(within),
+        });
+    }
+    notes
+}

@@ -1,0 +1,224 @@
+//! A fixed run for the format tests: synthetic measurements analysed as the
+//! harness analyses real ones, a fixed environment and run header. Every
+//! reporter's golden file in `tests/golden/` is this run's output.
+
+use bench_runtime::{
+    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
+};
+
+use crate::analysis::Overhead;
+use crate::environment::{Build, Environment};
+use crate::failure::Failure;
+use crate::results::{BenchResult, Context, Measured, Outcome, RunInfo};
+use crate::settings::Schedule;
+
+/// What the timing loop adds: clock reads per sample, the loop per iteration.
+const OVERHEAD: Overhead = Overhead {
+    per_sample: Nanos(30.0),
+    per_iter: Nanos(0.5),
+};
+
+const TIMER: TimerPrecision = TimerPrecision {
+    resolution: Nanos(0.5),
+    overhead: Nanos(30.0),
+};
+
+pub(crate) fn info() -> RunInfo {
+    RunInfo {
+        harness_version: "0.1.0",
+        clock_name: "rdtsc (invariant TSC)",
+        clock_hz: 2.6e9,
+        precision: TIMER,
+        sample_floor: Nanos(10_000.0),
+        overhead: OVERHEAD,
+        schedule: Schedule::Interleaved,
+        target_precision: 0.01,
+        seed: 42,
+        partial: false,
+        forks: None,
+    }
+}
+
+pub(crate) fn environment() -> Environment {
+    Environment {
+        timestamp: "2026-11-21T09:50:00Z".to_string(),
+        harness_version: "0.1.0".to_string(),
+        rustc_version: "rustc 1.95.0 (59807616e 2026-04-14)".to_string(),
+        target: "x86_64-unknown-linux-gnu".to_string(),
+        build: Build {
+            debug_assertions: false,
+            opt_level: "3".to_string(),
+            profile: "release".to_string(),
+        },
+        os: "linux".to_string(),
+        os_release: Some("6.8.0-1012-gcp".to_string()),
+        cpu_model: Some("Intel(R) Xeon(R) CPU @ 2.60GHz".to_string()),
+        logical_cores: Some(2),
+        last_level_cache_bytes: Some(33 << 20),
+        governor: None,
+        boost: None,
+        aslr: Some(2),
+        load_average: Some([0.4, 0.25, 0.1]),
+        hypervisor: Some(true),
+        perf_event_paranoid: Some(2),
+        git_commit: Some("0123456789abcdef0123456789abcdef01234567".to_string()),
+        git_dirty: Some(false),
+    }
+}
+
+fn config() -> SamplerConfig {
+    SamplerConfig {
+        warm_up_time: Nanos::from_secs(0.1),
+        warm_up_window: 10,
+        warm_up_cv: 0.05,
+        measure_time: Nanos::from_secs(0.3),
+        stop_rule: StopRule::Precision { target: 0.01 },
+        max_time: Nanos::from_secs(2.0),
+        min_samples: 10,
+        max_samples: 1_000_000,
+        min_sample_time: Nanos(10_000.0),
+    }
+}
+
+/// A sample of `iters` iterations of a body costing `cost` ns each, as the
+/// clock reads it (loop overhead included), in whole nanoseconds.
+fn sample(iters: u64, cost: f64) -> Sample {
+    let elapsed = iters as f64 * (cost + OVERHEAD.per_iter.0) + OVERHEAD.per_sample.0;
+    Sample {
+        iters,
+        elapsed: Nanos(elapsed.round()),
+    }
+}
+
+pub(crate) fn measured(name: &str, measurement: Measurement) -> BenchResult {
+    let context = Context {
+        overhead: OVERHEAD,
+        timer: TIMER,
+    };
+    BenchResult::new(
+        name,
+        Outcome::Measured(Box::new(Measured::analyse(measurement, config(), &context))),
+    )
+}
+
+/// Six slices of eight samples at slightly different machine speeds, one
+/// interrupted sample: stopped precise.
+pub(crate) fn interleaved() -> Measurement {
+    let levels = [10.0, 10.2, 10.0, 10.1, 10.0, 10.2];
+    let jitter = [0.0, 0.1, -0.1, 0.05, 0.0, -0.05, 0.1, 0.0];
+    let mut samples = Vec::new();
+    for (slice, level) in levels.iter().enumerate() {
+        for (k, j) in jitter.iter().enumerate() {
+            let cost = if (slice, k) == (2, 3) {
+                25.0
+            } else {
+                level + j
+            };
+            samples.push(sample(1000, cost));
+        }
+    }
+    Measurement {
+        samples,
+        stop: StopReason::Precise,
+        warm_up: WarmUp {
+            time: Nanos(1_200_000.0),
+            samples: 14,
+            steady: true,
+            final_cv: Some(0.012),
+        },
+        rewarm_samples: 5,
+        setup_time: Nanos(50_000.0),
+        slice_starts: (0..6).map(|s| s * 8).collect(),
+        total_time: Nanos(2_000_000.0),
+        wall_capped: false,
+    }
+}
+
+/// Forty samples in one go whose warm-up never settled, stopped by
+/// --max-time before the precision was reached.
+fn sequential_noisy() -> Measurement {
+    let samples = (0..40)
+        .map(|k| sample(64, 250.0 + [0.0, 30.0, -20.0, 55.0, 5.0][k % 5] + k as f64))
+        .collect();
+    Measurement {
+        samples,
+        stop: StopReason::MaxTime,
+        warm_up: WarmUp {
+            time: Nanos(100_000_000.0),
+            samples: 90,
+            steady: false,
+            final_cv: Some(0.08),
+        },
+        rewarm_samples: 0,
+        setup_time: Nanos::ZERO,
+        slice_starts: vec![0],
+        total_time: Nanos(2_100_000_000.0),
+        wall_capped: false,
+    }
+}
+
+/// One iteration longer than --max-time allows twice: one sample.
+fn one_sample() -> Measurement {
+    Measurement {
+        // 1.5 s per iteration once the overhead is taken out.
+        samples: vec![Sample {
+            iters: 1,
+            elapsed: Nanos(1_500_000_030.5),
+        }],
+        stop: StopReason::MaxTime,
+        warm_up: WarmUp {
+            time: Nanos(1_500_000_000.0),
+            samples: 1,
+            steady: false,
+            final_cv: None,
+        },
+        rewarm_samples: 0,
+        setup_time: Nanos(1_000.0),
+        slice_starts: vec![0],
+        total_time: Nanos(3_000_001_000.0),
+        wall_capped: false,
+    }
+}
+
+/// A body that costs nothing: every sample is exactly the loop's overhead,
+/// so the mean is 0 and the coefficient of variation undefined.
+fn empty_body() -> Measurement {
+    Measurement {
+        samples: vec![sample(4096, 0.0); 20],
+        stop: StopReason::Precise,
+        warm_up: WarmUp {
+            time: Nanos(90_000.0),
+            samples: 22,
+            steady: true,
+            final_cv: Some(0.0),
+        },
+        rewarm_samples: 0,
+        setup_time: Nanos::ZERO,
+        slice_starts: vec![0],
+        total_time: Nanos(400_000.0),
+        wall_capped: false,
+    }
+}
+
+/// Every outcome: measured (interleaved, in one go, one sample, an empty
+/// body), failed (with a name that needs quoting in CSV and escaping in
+/// Markdown) and ignored.
+pub(crate) fn results() -> Vec<BenchResult> {
+    vec![
+        measured("empty", empty_body()),
+        measured("fib_20", sequential_noisy()),
+        BenchResult {
+            group: Some("sort".to_string()),
+            ..measured("kernels::sort_1k", interleaved())
+        },
+        BenchResult::new(
+            "parse::csv \"a,b\" | c",
+            Outcome::Failed(Failure {
+                message: "index out of bounds: the len is 3 but the index is 7".to_string(),
+                location: Some("benches/suite.rs:42:9".to_string()),
+            }),
+        ),
+        measured("slow::one_sample", one_sample()),
+        BenchResult::new("zz::ignored", Outcome::Ignored),
+    ]
+}
