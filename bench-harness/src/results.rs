@@ -401,10 +401,20 @@ impl Measured {
         let spread = ForkSpread::of(&processes, pooled.reference);
         if let Some(between) = spread.interval {
             // Each process counts once, however many slices its stop rule
-            // took; the interval is the wider of the two.
+            // took; the interval is the wider of the one over the
+            // processes' times and the one their own intervals give the
+            // mean of N independent processes, √(Σ hᵢ²) / N. (The pooled
+            // blocks are no time series: one process's blocks after
+            // another's would read as persistence.)
             let estimate = &mut pooled.estimate;
             let half = |ci: analysis::Interval| (ci.upper - ci.lower) / 2.0;
-            let half = half(between).max(estimate.interval.map_or(0.0, half));
+            let within = processes
+                .iter()
+                .map(|p| p.estimate.half_width().unwrap_or(0.0).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                / processes.len() as f64;
+            let half = half(between).max(within);
             estimate.estimate = (between.upper + between.lower) / 2.0;
             estimate.interval = Some(analysis::Interval {
                 lower: estimate.estimate - half,
@@ -439,7 +449,9 @@ impl Measured {
         let overhead = context.overhead;
         let slices = &measurement.slice_starts;
         let no_samples = "a finished sampler has recorded at least one sample";
-        let estimate = analysis::block_estimate(&per_iter, slices).expect(no_samples);
+        let estimate = analysis::block_estimate(&per_iter, slices, overhead.per_iter.0)
+            .expect(no_samples)
+            .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
         let reference = overhead.reference(estimate.estimate);
         let summary = analysis::summarize(&per_iter).expect(no_samples);
         let outliers = analysis::outliers::classify(&per_iter);

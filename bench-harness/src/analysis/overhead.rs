@@ -10,26 +10,33 @@ pub(crate) struct Overhead {
     pub per_sample: Nanos,
     /// Each iteration of the loop around the routine.
     pub per_iter: Nanos,
+    /// The 95% half-width of `per_iter`: it is measured like any
+    /// benchmark, and its uncertainty is part of every time it is
+    /// subtracted from.
+    pub per_iter_uncertainty: Nanos,
 }
 
 impl Overhead {
     pub(crate) const NONE: Overhead = Overhead {
         per_sample: Nanos::ZERO,
         per_iter: Nanos::ZERO,
+        per_iter_uncertainty: Nanos::ZERO,
     };
 
     /// The mean of `overheads` (several processes' own, `--forks`); `None`
     /// for none.
     pub(crate) fn mean(overheads: impl IntoIterator<Item = Overhead>) -> Option<Overhead> {
-        let (mut n, mut per_sample, mut per_iter) = (0.0, 0.0, 0.0);
+        let (mut n, mut per_sample, mut per_iter, mut uncertainty) = (0.0, 0.0, 0.0, 0.0);
         for overhead in overheads {
             n += 1.0;
             per_sample += overhead.per_sample.0;
             per_iter += overhead.per_iter.0;
+            uncertainty += overhead.per_iter_uncertainty.0;
         }
         (n > 0.0).then(|| Overhead {
             per_sample: Nanos(per_sample / n),
             per_iter: Nanos(per_iter / n),
+            per_iter_uncertainty: Nanos(uncertainty / n),
         })
     }
 
@@ -48,18 +55,22 @@ impl Overhead {
 }
 
 /// The loop's cost per iteration from a measurement of the empty routine
-/// taken in the run's own schedule: its block estimate (mean of per-slice
-/// medians) with the per-sample cost taken out.
+/// taken in the run's own schedule: its headline estimate (the same
+/// estimator as every benchmark's, so that both are taken in the same
+/// regime of the machine) with the per-sample cost taken out, and that
+/// estimate's 95% half-width.
 pub(crate) fn loop_overhead(empty: &Measurement, per_sample: Nanos) -> Overhead {
     let values: Vec<f64> = empty
         .samples
         .iter()
         .map(|s| (s.elapsed.0 - per_sample.0) / s.iters as f64)
         .collect();
-    let per_iter =
-        super::block_estimate(&values, &empty.slice_starts).map_or(0.0, |e| e.estimate.max(0.0));
+    let estimate = super::block_estimate(&values, &empty.slice_starts, 0.0);
+    let per_iter = estimate.as_ref().map_or(0.0, |e| e.estimate.max(0.0));
+    let uncertainty = estimate.and_then(|e| e.half_width()).unwrap_or(0.0);
     Overhead {
         per_sample,
         per_iter: Nanos(per_iter),
+        per_iter_uncertainty: Nanos(uncertainty),
     }
 }

@@ -19,10 +19,13 @@ use crate::environment::Environment;
 use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
 use crate::settings::Schedule;
 
-const HEADLINE: &str = "mean over blocks of each block's median of the per-iteration times \
+const HEADLINE: &str = "mean of the fast regime's block medians of the per-iteration times \
      (overhead subtracted); a block is a slice of an interleaved run, or one of \
-     blocks_in_one_go equal runs of samples for a benchmark measured in one go; \
-     95% Student-t interval over the block medians";
+     blocks_in_one_go equal runs of samples for a benchmark measured in one go, merged \
+     with the next until it holds 5 values; the fast regime is the blocks whose median, \
+     with the loop overhead added back, is within 10% of the 5th percentile's; 95% \
+     interval over the regime's medians in time order allowing for AR(1) dependence, \
+     widened by the loop overhead's own 95% half-width in quadrature";
 
 const PERCENTILES: &str =
     "linear interpolation between closest ranks: rank h = (n - 1) * p on the sorted values \
@@ -76,6 +79,7 @@ pub(crate) fn estimate(m: &Measured) -> EstimateRecord {
         relative_half_width: m.precision.and_then(finite),
         reference_ns: m.reference,
         block_medians_ns: m.estimate.block_medians.clone(),
+        regime_blocks: Some(m.estimate.regime_blocks),
     }
 }
 
@@ -90,6 +94,7 @@ fn methodology(info: &RunInfo) -> Methodology {
             subtracted: true,
             per_sample_ns: info.overhead.per_sample.0,
             per_iter_ns: info.overhead.per_iter.0,
+            per_iter_uncertainty_ns: Some(info.overhead.per_iter_uncertainty.0),
         },
         schedule: match info.schedule {
             Schedule::Interleaved => ScheduleKind::Interleaved,

@@ -64,6 +64,7 @@ impl OverheadRecord {
         Overhead {
             per_sample: Nanos(self.per_sample_ns),
             per_iter: Nanos(self.per_iter_ns),
+            per_iter_uncertainty: Nanos(self.per_iter_uncertainty_ns.unwrap_or(0.0)),
         }
     }
 }

@@ -42,7 +42,7 @@ pub(crate) use load::{load, LoadError};
 /// The version of the document's schema. Bumped on every change that an
 /// older reader would misread (a field removed, renamed, retyped or given a
 /// new meaning); new optional fields do not bump it.
-pub(crate) const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 /// The value of every document's `harness` field: what tells our documents
 /// from other JSON.
@@ -151,6 +151,10 @@ pub(crate) struct OverheadRecord {
     pub per_sample_ns: f64,
     /// Per iteration: the loop around the routine.
     pub per_iter_ns: f64,
+    /// The 95% half-width of `per_iter_ns`, part of every benchmark's
+    /// interval; absent in documents written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_iter_uncertainty_ns: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -387,7 +391,8 @@ pub(crate) enum StopKind {
 pub(crate) struct EstimateRecord {
     /// Nanoseconds per iteration.
     pub time_ns: f64,
-    /// The 95% Student-t interval over the block medians; null with one block.
+    /// The 95% interval of `time_ns`; null with fewer than two blocks in
+    /// the fast regime.
     pub ci_low_ns: Option<f64>,
     pub ci_high_ns: Option<f64>,
     /// The interval's larger distance from `time_ns`, relative to
@@ -398,6 +403,10 @@ pub(crate) struct EstimateRecord {
     pub reference_ns: f64,
     /// Each block's median, in time order.
     pub block_medians_ns: Vec<f64>,
+    /// How many of the blocks are in the fast regime, the ones `time_ns`
+    /// averages (schema version 2 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regime_blocks: Option<usize>,
 }
 
 /// Location, spread and intervals of per-iteration values.

@@ -42,7 +42,7 @@ fn json_matches_its_golden_file() {
 fn json_writes_one_sample_per_line_and_ends_with_a_newline() {
     let text = json_text();
     assert!(text.ends_with("}\n"));
-    assert!(text.starts_with("{\n  \"schema_version\": 1,\n  \"harness\": \"bench-harness\","));
+    assert!(text.starts_with("{\n  \"schema_version\": 2,\n  \"harness\": \"bench-harness\","));
     assert!(text.contains("\n          {\"iters\": 1000, \"elapsed_ns\": 10530.0},\n"));
     assert!(text.contains("\n        \"slice_starts\": [0, 8, 16, 24, 32, 40],\n"));
     // Undefined figures are null, never NaN (which JSON cannot hold).
@@ -155,22 +155,54 @@ fn sorted(values: &[f64]) -> Vec<f64> {
     values
 }
 
-/// Student's t 97.5% quantiles by degrees of freedom (SciPy's
-/// `t.ppf(0.975, df)`), for the block counts of the fixed run.
-fn t_975(degrees_of_freedom: usize) -> f64 {
-    match degrees_of_freedom {
-        5 => 2.570_581_835_636_314,
-        19 => 2.093_024_054_408_263,
-        39 => 2.022_690_911_734_728_5,
-        other => panic!("no t quantile for {other} degrees of freedom"),
+/// The 95% half-width of the mean of `x` (time order) as
+/// docs/json-schema.md describes it: lag-1 correlation of the ranks, to
+/// Pearson's scale by 2 sin(πr/6), plus (1.5 + 5.5ρ)/k, clamped to 0…0.95;
+/// f = 1 + 2Σ(1 − j/k)ρ^j, g = max(1 − 2Σ(k − j)ρ^j / (k(k − 1)), 0.2);
+/// t(0.975, max(k/f − 1, 1)) · √(s²/g · f/k).
+fn dependent_half_width(x: &[f64]) -> f64 {
+    let k = x.len();
+    let n = k as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let s2 = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let rho = if k < 4 {
+        0.0
+    } else {
+        let ranks: Vec<f64> = x
+            .iter()
+            .map(|v| {
+                let below = x.iter().filter(|w| *w < v).count() as f64;
+                let equal = x.iter().filter(|w| *w == v).count() as f64;
+                below + (equal + 1.0) / 2.0
+            })
+            .collect();
+        let c: Vec<f64> = ranks.iter().map(|r| r - (n + 1.0) / 2.0).collect();
+        let variance = c.iter().map(|v| v * v).sum::<f64>();
+        // A constant series has no correlation to estimate.
+        let spearman = if variance > 0.0 {
+            c.windows(2).map(|w| w[0] * w[1]).sum::<f64>() / variance
+        } else {
+            0.0
+        };
+        let pearson = 2.0 * (std::f64::consts::PI * spearman / 6.0).sin();
+        (pearson + (1.5 + 5.5 * pearson) / n).clamp(0.0, 0.95)
+    };
+    let (mut f, mut g_sum) = (1.0, 0.0);
+    for j in 1..k {
+        let power = rho.powi(j as i32);
+        f += 2.0 * (1.0 - j as f64 / n) * power;
+        g_sum += (n - j as f64) * power;
     }
+    let g = (1.0 - 2.0 * g_sum / (n * (n - 1.0))).max(0.2);
+    let t = crate::analysis::students_t_quantile(0.975, (n / f - 1.0).max(1.0));
+    t * (s2 / g * f / n).sqrt()
 }
 
 fn close(actual: f64, expected: f64, what: &str) {
     let tolerance = 1e-12 * expected.abs().max(1e-9);
     assert!(
         (actual - expected).abs() <= tolerance,
-        "{what}: recomputed {actual}, document says {expected}"
+        "{what}: document says {actual}, recomputed {expected}"
     );
 }
 
@@ -195,39 +227,70 @@ fn figures_recompute_from_the_raw_samples_as_documented() {
                 (s.elapsed_ns - overhead.per_sample_ns) / s.iters as f64 - overhead.per_iter_ns
             })
             .collect();
-        // 2. Blocks: the slices, or blocks_in_one_go equal runs.
+        // 2. Blocks: the slices, or blocks_in_one_go equal runs, merged
+        //    in order until each holds at least 5 values (a short
+        //    remainder joins the last block).
         let n = values.len();
-        let mut bounds: Vec<usize> = if m.slice_starts.len() >= 2 {
+        let starts: Vec<usize> = if m.slice_starts.len() >= 2 {
             m.slice_starts.clone()
         } else {
             let k = doc.methodology.blocks_in_one_go.min(n);
             (0..k).map(|i| i * n / k).collect()
         };
+        let mut bounds: Vec<usize> = Vec::new();
+        let mut open: Option<usize> = None;
+        for (i, &start) in starts.iter().enumerate() {
+            let begin = *open.get_or_insert(start);
+            let end = starts.get(i + 1).copied().unwrap_or(n);
+            if end - begin >= 5 {
+                bounds.push(begin);
+                open = None;
+            }
+        }
+        if bounds.is_empty() && n > 0 {
+            bounds.push(0);
+        }
         bounds.push(n);
         let medians: Vec<f64> = bounds
             .windows(2)
-            .filter(|w| w[1] > w[0])
             .map(|w| percentile(&sorted(&values[w[0]..w[1]]), 50.0))
             .collect();
-        // 3. The headline: their mean, exactly.
-        let k = medians.len();
-        let headline = medians.iter().sum::<f64>() / k as f64;
         assert_eq!(
             m.estimate.block_medians_ns, medians,
             "{name}: block medians"
         );
+        // 3. The fast regime: medians whose time before the loop's cost was
+        //    taken out is within 10% of the 5th percentile's; the headline
+        //    is their mean.
+        let anchor = percentile(&sorted(&medians), 5.0) + overhead.per_iter_ns;
+        let kept: Vec<f64> = if anchor > 0.0 {
+            let limit = anchor * 1.1 - overhead.per_iter_ns;
+            medians.iter().copied().filter(|&x| x <= limit).collect()
+        } else {
+            medians.clone()
+        };
+        let k = kept.len();
+        let headline = kept.iter().sum::<f64>() / k as f64;
         assert_eq!(
             m.estimate.time_ns.to_bits(),
             headline.to_bits(),
             "{name}: headline"
         );
-        // 4. Its interval: mean ± t(0.975, k − 1) · s / √k over the medians.
+        // 4. Its interval: the AR(1) rule over the kept medians in time
+        //    order, then the loop overhead's uncertainty in quadrature.
         if k >= 2 {
-            let s = (medians.iter().map(|x| (x - headline).powi(2)).sum::<f64>() / (k - 1) as f64)
-                .sqrt();
-            let half = t_975(k - 1) * s / (k as f64).sqrt();
-            close(m.estimate.ci_low_ns.unwrap(), headline - half, "ci low");
-            close(m.estimate.ci_high_ns.unwrap(), headline + half, "ci high");
+            let half =
+                dependent_half_width(&kept).hypot(overhead.per_iter_uncertainty_ns.unwrap_or(0.0));
+            close(
+                m.estimate.ci_low_ns.unwrap(),
+                headline - half,
+                &format!("{name}: ci low"),
+            );
+            close(
+                m.estimate.ci_high_ns.unwrap(),
+                headline + half,
+                &format!("{name}: ci high"),
+            );
         } else {
             assert_eq!(m.estimate.ci_low_ns, None);
         }
@@ -382,24 +445,24 @@ fn foreign_json_is_not_ours() {
 
 #[test]
 fn a_newer_schema_is_reported_as_such_not_as_a_shape_error() {
-    // Version 2 may have changed everything: only the version is read.
+    // Version 3 may have changed everything: only the version is read.
     let (error, message) = load_error(
         "future",
-        br#"{"schema_version": 2, "harness": "bench-harness", "runs": "elsewhere"}"#,
+        br#"{"schema_version": 3, "harness": "bench-harness", "runs": "elsewhere"}"#,
     );
     assert!(
         matches!(
             error,
             LoadError::NewerSchema {
-                found: 2,
-                supported: 1,
+                found: 3,
+                supported: 2,
                 ..
             }
         ),
         "{error:?}"
     );
     assert!(
-        message.contains("schema version 2, newer than the version 1"),
+        message.contains("schema version 3, newer than the version 2"),
         "{message}"
     );
 }

@@ -4,6 +4,18 @@ use bench_runtime::{StopReason, Throughput};
 
 /// A time in nanoseconds with four significant digits and a unit scaled to
 /// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
+/// A headline time: below zero (a body cheaper than the loop overhead's
+/// error) it is no time at all, so it reads `< X`, the upper end of its
+/// interval (at least 0), instead of a negative number.
+pub(crate) fn headline_time(m: &crate::results::Measured) -> String {
+    let headline = m.headline();
+    if headline >= 0.0 {
+        return time(headline);
+    }
+    let upper = m.estimate.interval.map_or(0.0, |ci| ci.upper).max(0.0);
+    format!("< {}", time(upper))
+}
+
 pub(crate) fn time(nanos: f64) -> String {
     const UNITS: [(f64, &str); 5] = [
         (1e-3, "ps"),

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use super::format::stop_word;
-use super::format::{percent, time};
+use super::format::{headline_time, percent, time};
 use crate::analysis::BLOCKS_IN_ONE_GO;
 use crate::results::{BenchResult, Outcome, RunInfo};
 use crate::settings::Schedule;
@@ -20,11 +20,11 @@ pub(crate) fn write(
     let (schedule, blocks) = match info.schedule {
         Schedule::Interleaved => (
             format!("interleaved (seed {})", info.seed),
-            "per-slice medians".to_string(),
+            "per-slice medians in the fast regime".to_string(),
         ),
         Schedule::Sequential => (
             "sequential".to_string(),
-            format!("the medians of {BLOCKS_IN_ONE_GO} blocks"),
+            format!("the medians of {BLOCKS_IN_ONE_GO} blocks in the fast regime"),
         ),
     };
     let stop = if info.target_precision > 0.0 {
@@ -34,8 +34,8 @@ pub(crate) fn write(
     };
     writeln!(
         out,
-        "bench-harness {} · timer: {} · time: mean of {blocks} ± 95% CI, loop overhead \
-         subtracted ({} per sample + {} per iteration) · {schedule}, {stop}",
+        "bench-harness {} · timer: {} · time: mean of {blocks} ± 95% CI for this run on this \
+         machine, loop overhead subtracted ({} per sample + {} per iteration) · {schedule}, {stop}",
         info.harness_version,
         escape(info.clock_name),
         time(info.overhead.per_sample.0),
@@ -59,7 +59,7 @@ pub(crate) fn write(
                 writeln!(
                     out,
                     "| {name} | {}{ci} | {} | {} | {} | {} | {} |",
-                    time(m.headline()),
+                    headline_time(m),
                     time(s.median),
                     time(s.mean),
                     time(s.std_dev),

@@ -53,6 +53,22 @@ impl fmt::Display for Note {
                     percent(*target),
                 )
             }
+            Note::NearOverhead {
+                uncertainty,
+                achieved,
+            } => {
+                let reached = achieved.map_or(String::new(), |p| {
+                    format!(" (the time is known to ±{})", percent(p))
+                });
+                write!(
+                    f,
+                    "near the loop's own cost: the loop overhead subtracted is itself known \
+                     to ±{} per iteration, most of this benchmark's interval{reached}; the \
+                     body costs about as little as the harness can resolve, so compare it \
+                     within one run (an A/B group) rather than by its time",
+                    time(uncertainty.0),
+                )
+            }
             Note::SampleCap { max_samples } => write!(
                 f,
                 "stopped at the sample cap ({max_samples}) before the stop rule was met: the \

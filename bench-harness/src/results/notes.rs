@@ -42,6 +42,14 @@ pub enum Note {
         /// The relative half-width asked for (`--precision`).
         target: f64,
     },
+    /// The loop overhead's own uncertainty is most of the headline's
+    /// interval: the body costs about as little as the harness resolves.
+    NearOverhead {
+        /// The overhead's 95% half-width per iteration.
+        uncertainty: Nanos,
+        /// The headline's relative half-width, overhead included.
+        achieved: Option<f64>,
+    },
     /// The sample cap stopped sampling before the stop rule was met.
     SampleCap {
         /// The cap.
@@ -119,6 +127,7 @@ impl Note {
             Note::FewSamples { .. } => "few_samples",
             Note::BudgetUnspent { .. } => "budget_unspent",
             Note::NotPrecise { .. } => "not_precise",
+            Note::NearOverhead { .. } => "near_overhead",
             Note::SampleCap { .. } => "sample_cap",
             Note::OneSample => "one_sample",
             Note::WarmUpUnsettled { .. } => "warm_up_unsettled",
@@ -205,6 +214,18 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
     }
     if n == 1 {
         notes.push(Note::OneSample);
+    }
+    let uncertainty = m.overhead.per_iter_uncertainty.0;
+    let overhead_dominates = m
+        .estimate
+        .half_width()
+        .is_some_and(|h| uncertainty > 0.0 && uncertainty >= h / 2.0);
+    let within_uncertainty = uncertainty > 0.0 && m.estimate.estimate.abs() <= uncertainty;
+    if overhead_dominates || within_uncertainty {
+        notes.push(Note::NearOverhead {
+            uncertainty: m.overhead.per_iter_uncertainty,
+            achieved: m.precision,
+        });
     }
 
     let warm_up = &measurement.warm_up;

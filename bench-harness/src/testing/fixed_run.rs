@@ -16,6 +16,7 @@ use crate::settings::Schedule;
 const OVERHEAD: Overhead = Overhead {
     per_sample: Nanos(30.0),
     per_iter: Nanos(0.5),
+    per_iter_uncertainty: Nanos::ZERO,
 };
 
 const TIMER: TimerPrecision = TimerPrecision {

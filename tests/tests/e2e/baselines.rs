@@ -57,7 +57,7 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
     );
     let document: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(document["schema_version"], 1);
+    assert_eq!(document["schema_version"], 2);
     assert!(document["machine_reference"]["block_medians_ns"].is_array());
 
     let list = bench_tests::run(fixture_binary(), &["--list-baselines"]);

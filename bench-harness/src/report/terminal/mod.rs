@@ -217,9 +217,10 @@ impl<W: WriteColor> Terminal<W> {
         }
         writeln!(
             self.out,
-            "time: mean over each {unit}'s median, ± its 95% CI · loop overhead subtracted: {} per sample + {} per iteration · {schedule}, {stop}",
+            "time: mean of each {unit}'s median in the fast regime (slow episodes left out) · ± 95% CI for this run on this machine · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",
             time(info.overhead.per_sample.0),
             time(info.overhead.per_iter.0),
+            time(info.overhead.per_iter_uncertainty.0),
         )?;
         self.out.reset()?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;

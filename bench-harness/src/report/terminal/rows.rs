@@ -9,7 +9,7 @@ use termcolor::{Color, WriteColor};
 
 use super::{Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
 use crate::analysis::Summary;
-use crate::report::format::{count, p_value, percent, rate, stop_word, time};
+use crate::report::format::{count, headline_time, p_value, percent, rate, stop_word, time};
 use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
 
 impl<W: WriteColor> Terminal<W> {
@@ -46,7 +46,7 @@ impl<W: WriteColor> Terminal<W> {
         details: bool,
     ) -> io::Result<()> {
         self.colour(Color::Green, true)?;
-        write!(self.out, "  {:>TIME_WIDTH$}", time(m.headline()))?;
+        write!(self.out, "  {:>TIME_WIDTH$}", headline_time(m))?;
         self.out.reset()?;
         let ci = m
             .precision
@@ -220,8 +220,9 @@ impl<W: WriteColor> Terminal<W> {
         };
         writeln!(
             self.out,
-            "    95% CI       time {} over {} slices · pooled median {} · pooled mean {}",
+            "    95% CI       time {} over {} of {} blocks (fast regime) · pooled median {} · pooled mean {}",
             interval(m.estimate.interval),
+            m.estimate.regime_blocks,
             m.estimate.block_medians.len(),
             interval(s.median_interval),
             interval(s.mean_interval),

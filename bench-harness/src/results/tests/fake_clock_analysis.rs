@@ -38,6 +38,7 @@ fn script(k: usize) -> f64 {
 const OVERHEAD: Overhead = Overhead {
     per_sample: Nanos(30.0),
     per_iter: Nanos(0.5),
+    per_iter_uncertainty: Nanos::ZERO,
 };
 
 fn config() -> SamplerConfig {

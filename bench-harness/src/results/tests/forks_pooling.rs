@@ -6,7 +6,7 @@ use bench_runtime::{
     Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
 };
 
-use crate::analysis::{block_estimate, Overhead};
+use crate::analysis::Overhead;
 use crate::results::{Context, Measured};
 
 /// Each process's four blocks sit at its level plus these offsets.
@@ -76,6 +76,7 @@ fn overheads() -> [Overhead; 3] {
     [(30.0, 0.5), (34.0, 0.25), (28.0, 0.75)].map(|(per_sample, per_iter)| Overhead {
         per_sample: Nanos(per_sample),
         per_iter: Nanos(per_iter),
+        per_iter_uncertainty: Nanos::ZERO,
     })
 }
 
@@ -113,7 +114,7 @@ fn samples_are_pooled_with_each_process_overhead_taken_out() {
 }
 
 #[test]
-fn processes_that_agree_exactly_keep_the_block_interval() {
+fn processes_that_agree_exactly_keep_their_own_intervals() {
     let m = pooled([10.0, 10.0, 10.0]);
     let forks = m.forks.as_ref().expect("a fork spread");
     assert_eq!(forks.process_estimates.len(), 3);
@@ -121,13 +122,11 @@ fn processes_that_agree_exactly_keep_the_block_interval() {
     assert!((forks.p_value.unwrap() - 1.0).abs() < 1e-12);
     // The pooled within-process sd of block medians, 0.034157 ns.
     assert!((forks.within * m.reference - 0.034_156_502_55).abs() < 1e-9);
-    // The processes' interval has no width: the one over the pooled blocks
-    // (half-width 0.019630 ns by scipy) is the wider.
-    let blocks = block_estimate(&m.per_iter, &m.measurement.slice_starts).unwrap();
+    // The processes' interval has no width: the mean of three independent
+    // processes, each known to ±t(3) × 0.034157 / √4 = ±0.054351 ns, is
+    // known to ±0.054351 / √3 = ±0.031379 ns (scipy).
     let ci = m.estimate.interval.unwrap();
-    let block_ci = blocks.interval.unwrap();
-    assert!(((ci.upper - ci.lower) - (block_ci.upper - block_ci.lower)).abs() < 1e-12);
-    assert!(((ci.upper - ci.lower) / 2.0 - 0.019_630_203_34).abs() < 1e-9);
+    assert!(((ci.upper - ci.lower) / 2.0 - 0.031_379_343_75).abs() < 1e-9);
     assert!(
         m.notes.iter().all(|n| n.kind() != "processes_differ"),
         "{:?}",
@@ -143,9 +142,10 @@ fn the_interval_is_the_wider_one_even_without_a_process_effect() {
     let p = forks.p_value.unwrap();
     assert!((p - 0.718_619_255_7).abs() < 1e-8, "{p}");
     assert!(!forks.process_effect());
-    // Blocks: ±0.020364 ns; processes: t(2) × 0.01 / √3 = ±0.024841 ns.
+    // Processes: t(2) × 0.01 / √3 = ±0.024841 ns; their own intervals:
+    // ±0.031379 ns, the wider.
     let ci = m.estimate.interval.unwrap();
-    assert!(((ci.upper - ci.lower) / 2.0 - 0.024_841_377_12).abs() < 1e-9);
+    assert!(((ci.upper - ci.lower) / 2.0 - 0.031_379_343_75).abs() < 1e-9);
     assert!(
         m.notes.iter().all(|n| n.kind() != "processes_differ"),
         "{:?}",
