@@ -43,6 +43,35 @@ pub(super) struct Plan {
     pub(super) paired_groups: Vec<&'static str>,
 }
 
+/// The members of an A/B group that run at one argument (all of them, in a
+/// group without `args`): measured round by round together and compared
+/// with the group's baseline at that argument. Job `paired_group` numbers
+/// index the plan's list of these.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PairedUnit {
+    group: &'static str,
+    /// The argument's name (`Arg::name`); `None` without `args`.
+    arg: Option<String>,
+}
+
+impl PairedUnit {
+    /// The unit `bench` belongs to if its group is paired: its group at its
+    /// argument.
+    fn of(bench: &registry::Benchmark) -> Option<PairedUnit> {
+        Some(PairedUnit {
+            group: bench.entry.options.group?,
+            arg: bench.arg.as_ref().map(|arg| arg.name.clone()),
+        })
+    }
+
+    /// `bench`'s unit among `units`, by its place in the list (a job's
+    /// `paired_group`).
+    fn index(units: &[PairedUnit], bench: &registry::Benchmark) -> Option<usize> {
+        let unit = PairedUnit::of(bench)?;
+        units.iter().position(|u| *u == unit)
+    }
+}
+
 /// `--pin CPU` must name a CPU this process may run on.
 pub(super) fn check_pin(pin: Option<usize>) -> Result<(), String> {
     let Some(cpu) = pin else { return Ok(()) };
@@ -99,7 +128,7 @@ pub(super) fn plan(
     let mut rows = Vec::with_capacity(selected.len());
     let mut jobs = Vec::new();
     let mut job_rows = Vec::new();
-    let paired_groups = paired_groups(selected);
+    let paired_units = paired_units(selected);
     for s in selected {
         if s.ignored {
             rows.push(Some(result_of(s, Outcome::Ignored)));
@@ -107,12 +136,9 @@ pub(super) fn plan(
         }
         job_rows.push(rows.len());
         rows.push(None);
-        let paired_group = s
-            .bench
-            .entry
-            .options
-            .group
-            .and_then(|g| paired_groups.iter().position(|p| *p == g));
+        // A member at an argument the baseline does not run at is in no
+        // unit: it is measured alone, and reported unpaired.
+        let paired_group = PairedUnit::index(&paired_units, &s.bench);
         let mut job = job(s.bench.clone(), settings, floor);
         if paired_group.is_some() {
             // One sample per member per round: samples of 1 ms make the
@@ -146,6 +172,8 @@ pub(super) fn plan(
         pin: settings.pin,
         cold: cold_bytes.map(|bytes| Arc::new(Mutex::new(vec![1u8; bytes]))),
     };
+    let mut paired_groups: Vec<&'static str> = paired_units.iter().map(|u| u.group).collect();
+    paired_groups.dedup();
     Ok(Plan {
         info,
         rows,
@@ -176,15 +204,114 @@ fn sample_floor(precision: TimerPrecision) -> Nanos {
     SamplerConfig::sample_floor(precision).max(SamplerConfig::default().min_sample_time)
 }
 
-/// Groups measured as in-run A/B comparisons: those with a `baseline`
-/// member among the benchmarks that run, in name order.
-fn paired_groups(selected: &Selection) -> Vec<&'static str> {
-    let mut groups: Vec<&'static str> = selected
+/// The A/B units: for each group with a `baseline` member among the
+/// benchmarks that run, one per argument a baseline member runs at (one in
+/// a group without `args`), in name order of the groups, then in the
+/// arguments' order. Pairing by argument compares each member's `/N` with
+/// the baseline's `/N`, never with another size.
+fn paired_units(selected: &Selection) -> Vec<PairedUnit> {
+    let mut units: Vec<PairedUnit> = Vec::new();
+    let baselines = selected
         .iter()
-        .filter(|s| !s.ignored && s.bench.entry.options.baseline)
-        .filter_map(|s| s.bench.entry.options.group)
-        .collect();
-    groups.sort_unstable();
-    groups.dedup();
-    groups
+        .filter(|s| !s.ignored && s.bench.entry.options.baseline);
+    for unit in baselines.filter_map(|s| PairedUnit::of(&s.bench)) {
+        if !units.contains(&unit) {
+            units.push(unit);
+        }
+    }
+    // Stable: the arguments stay in the selection's (natural) order.
+    units.sort_by_key(|unit| unit.group);
+    units
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{Arg, BenchFn, BenchOptions, Benchmark};
+    use crate::select::Selected;
+
+    fn body(_: &mut bench_runtime::Bencher<'_>) {}
+
+    const fn member(name: &'static str, group: &'static str, baseline: bool) -> BenchEntry {
+        BenchEntry {
+            name,
+            type_name: None,
+            module_path: "fixture",
+            file: file!(),
+            line: line!(),
+            options: BenchOptions {
+                group: Some(group),
+                baseline,
+                ..BenchOptions::DEFAULT
+            },
+            run: BenchFn::Plain(body),
+        }
+    }
+
+    static ONCE: BenchEntry = member("once", "by_size", true);
+    static TWICE: BenchEntry = member("twice", "by_size", false);
+    static SORT: BenchEntry = member("sort", "sort", true);
+    static SORT_UNSTABLE: BenchEntry = member("sort_unstable", "sort", false);
+
+    fn selected(entry: &'static BenchEntry, arg: Option<&str>) -> Selected<Benchmark> {
+        let bench = Benchmark {
+            entry,
+            arg: arg.map(|name| Arg {
+                index: 0,
+                name: name.to_string(),
+            }),
+            args_failed: None,
+        };
+        Selected {
+            name: bench.full_name(),
+            bench,
+            ignored: false,
+        }
+    }
+
+    fn unit(group: &'static str, arg: Option<&str>) -> PairedUnit {
+        PairedUnit {
+            group,
+            arg: arg.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn a_group_with_args_has_a_unit_per_argument_of_its_baseline() {
+        let selection = [
+            selected(&SORT, None),
+            selected(&SORT_UNSTABLE, None),
+            selected(&ONCE, Some("16")),
+            selected(&ONCE, Some("1024")),
+            selected(&TWICE, Some("16")),
+            selected(&TWICE, Some("1024")),
+            selected(&TWICE, Some("4096")),
+        ];
+        let units = paired_units(&selection);
+        assert_eq!(
+            units,
+            [
+                unit("by_size", Some("16")),
+                unit("by_size", Some("1024")),
+                unit("sort", None),
+            ]
+        );
+        let indices: Vec<Option<usize>> = selection
+            .iter()
+            .map(|s| PairedUnit::index(&units, &s.bench))
+            .collect();
+        // twice/4096 has no once/4096 to pair with.
+        assert_eq!(
+            indices,
+            [Some(2), Some(2), Some(0), Some(1), Some(0), Some(1), None]
+        );
+    }
+
+    #[test]
+    fn a_group_whose_baseline_is_ignored_is_not_paired() {
+        let mut baseline = selected(&ONCE, Some("16"));
+        baseline.ignored = true;
+        let selection = [baseline, selected(&TWICE, Some("16"))];
+        assert!(paired_units(&selection).is_empty());
+    }
 }

@@ -86,8 +86,11 @@ pub(super) fn compare_with(
     })
 }
 
-/// Each A/B group's members against its baseline, from the samples the
-/// scheduler paired round by round.
+/// Each A/B unit's members against its baseline, from the samples the
+/// scheduler paired round by round: one report per group, or per argument
+/// in a group with `args` (each against the baseline at that argument). A
+/// member at an argument the baseline does not run at is listed, unpaired,
+/// at the end of its group's last report.
 pub(super) fn group_reports(
     jobs: &[run::Job],
     job_rows: &[usize],
@@ -103,15 +106,16 @@ pub(super) fn group_reports(
                 .collect(),
         )
     };
+    let name = |job: usize| &results[job_rows[job]].name;
     let mut reports = Vec::new();
-    let groups = jobs
+    let units = jobs
         .iter()
         .filter_map(|j| j.paired_group)
         .max()
-        .map_or(0, |g| g + 1);
-    for group in 0..groups {
+        .map_or(0, |u| u + 1);
+    for unit in 0..units {
         let members: Vec<usize> = (0..jobs.len())
-            .filter(|&j| jobs[j].paired_group == Some(group))
+            .filter(|&j| jobs[j].paired_group == Some(unit))
             .collect();
         let Some(&base) = members
             .iter()
@@ -120,15 +124,14 @@ pub(super) fn group_reports(
             continue;
         };
         let base_rounds = per_round(base);
-        let base_name = &results[job_rows[base]].name;
+        let base_name = name(base);
         let compared = members
             .iter()
             .filter(|&&j| j != base)
             .map(|&j| {
-                let name = &results[job_rows[j]].name;
                 let paired = match (&base_rounds, per_round(j)) {
                     (None, _) => Err(format!("the baseline {base_name} failed")),
-                    (_, None) => Err(format!("{name} failed")),
+                    (_, None) => Err(format!("{} failed", name(j))),
                     (Some(b), Some(m)) => {
                         let (b, m): (Vec<f64>, Vec<f64>) =
                             b.iter().zip(&m).filter_map(|(b, m)| b.zip(*m)).unzip();
@@ -141,7 +144,7 @@ pub(super) fn group_reports(
                         }
                     }
                 };
-                (name.clone(), paired)
+                (name(j).clone(), paired)
             })
             .collect();
         reports.push(GroupReport {
@@ -152,11 +155,62 @@ pub(super) fn group_reports(
                 .group
                 .unwrap_or_default()
                 .to_string(),
-            baseline: results[job_rows[base]].name.clone(),
+            baseline: base_name.clone(),
             members: compared,
         });
     }
+    add_unpaired(&mut reports, jobs, job_rows, results);
     reports
+}
+
+/// Lists each member of a paired group that no unit took (no baseline runs
+/// at its argument) at the end of its group's last report, after every
+/// argument's comparisons.
+fn add_unpaired(
+    reports: &mut [GroupReport],
+    jobs: &[run::Job],
+    job_rows: &[usize],
+    results: &[BenchResult],
+) {
+    // Only the user's jobs have rows; the hidden ones belong to no group.
+    for (job, member) in jobs.iter().enumerate().take(job_rows.len()) {
+        if member.paired_group.is_some() {
+            continue;
+        }
+        let Some(group) = member.bench.entry.options.group else {
+            continue;
+        };
+        // None: the group has no baseline that ran, and is not paired.
+        let Some(report) = reports.iter_mut().rev().find(|r| r.group == group) else {
+            continue;
+        };
+        let result = &results[job_rows[job]];
+        let why = match result.measured() {
+            None => format!("{} failed", result.name),
+            Some(_) => unpaired(jobs, member),
+        };
+        report.members.push((result.name.clone(), Err(why)));
+    }
+}
+
+/// Why `member` of a paired group has no unit: no baseline member runs at
+/// its argument (or without one, for a member without `args`).
+fn unpaired(jobs: &[run::Job], member: &run::Job) -> String {
+    let baseline = jobs
+        .iter()
+        .find(|j| {
+            j.paired_group.is_some()
+                && j.bench.entry.options.baseline
+                && j.bench.entry.options.group == member.bench.entry.options.group
+        })
+        .map_or_else(String::new, |j| j.bench.entry.full_name());
+    match &member.bench.arg {
+        Some(arg) => format!(
+            "no baseline at this argument ({baseline}/{} did not run)",
+            arg.name
+        ),
+        None => format!("no baseline without an argument ({baseline} runs with `args`)"),
+    }
 }
 
 /// A growth class for each function marked `complexity` (every function
@@ -189,3 +243,6 @@ fn numeric_args(selected: &Selection, function: &str) -> usize {
         .filter(|s| s.bench.entry.full_name() == function && s.bench.numeric_arg().is_some())
         .count()
 }
+
+#[cfg(test)]
+mod tests;

@@ -107,4 +107,31 @@ fn panicking_args() -> Vec<u32> {
     panic!("no sizes today")
 }
 
+/// An in-run A/B group over `args`, ignored so it runs only when asked for:
+/// `twice` does `once`'s work twice over at every size, so at each argument
+/// it is about 2× `once` at that argument (against `once/16`, `twice/1024`
+/// would be 128×). `once` has no 4096: `twice/4096` has nothing to pair with.
+mod by_size {
+    use super::*;
+
+    /// `n` dependent multiplies: a cost proportional to `n`.
+    fn chain(n: u64) -> u64 {
+        let mut x = black_box(3u64);
+        for _ in 0..n {
+            x = black_box(x.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        }
+        x
+    }
+
+    #[benchmark(ignore, group = "by_size", baseline, args = [16, 1024])]
+    fn once(n: u64) -> u64 {
+        chain(n)
+    }
+
+    #[benchmark(ignore, group = "by_size", args = [16, 1024, 4096])]
+    fn twice(n: u64) -> u64 {
+        chain(2 * n)
+    }
+}
+
 bench_harness::main!();

@@ -41,7 +41,7 @@ fn a_panicking_benchmark_fails_and_the_others_still_run() {
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     assert!(
         out.stdout
-            .contains("test result: FAILED. 5 passed; 4 failed; 5 ignored;"),
+            .contains("test result: FAILED. 5 passed; 4 failed; 10 ignored;"),
         "{}",
         out.stdout
     );
@@ -76,8 +76,8 @@ fn ignored_benchmarks_run_only_when_asked() {
         out.stdout
     );
 
-    // (sleeps_20s, aborts and same_name are ignored too, for the Ctrl-C and
-    // --forks tests: left out here.)
+    // (sleeps_20s, aborts, same_name and the by_size group are ignored too,
+    // for the Ctrl-C, --forks and A/B tests: left out here.)
     let out = bench(&[
         "--ignored",
         "--skip",
@@ -86,6 +86,8 @@ fn ignored_benchmarks_run_only_when_asked() {
         "aborts",
         "--skip",
         "same_name",
+        "--skip",
+        "by_size",
     ]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(

@@ -9,6 +9,7 @@ mod bad_input;
 mod baselines;
 mod failures;
 mod forks;
+mod groups;
 mod interrupt;
 mod machine;
 mod suite;

@@ -134,10 +134,11 @@ impl<W: WriteColor> Terminal<W> {
         Ok(())
     }
 
-    /// An A/B group's ratio table: each member against the baseline member,
-    /// from samples paired round by round. Pairing cancels the machine's
-    /// drift, so a member is called slower or faster as soon as the paired
-    /// test is significant and the interval excludes a ratio of 1.
+    /// An A/B group's ratio table (one per argument in a group with `args`):
+    /// each member against the baseline member, from samples paired round
+    /// by round. Pairing cancels the machine's drift, so a member is called
+    /// slower or faster as soon as the paired test is significant and the
+    /// interval excludes a ratio of 1.
     pub(crate) fn group_table(&mut self, group: &GroupReport) -> io::Result<()> {
         writeln!(self.out)?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;

@@ -1,0 +1,155 @@
+//! The A/B reports from synthetic round logs: which member is compared
+//! with which baseline, and why one is not.
+
+use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason};
+
+use super::*;
+use crate::registry::{Arg, BenchEntry, BenchFn, BenchOptions, Benchmark};
+use crate::results::Outcome;
+use crate::testing::fixed_run;
+
+fn body(_: &mut bench_runtime::Bencher<'_>) {}
+
+const fn member(name: &'static str, baseline: bool) -> BenchEntry {
+    BenchEntry {
+        name,
+        type_name: None,
+        module_path: "fixture::by_size",
+        file: file!(),
+        line: line!(),
+        options: BenchOptions {
+            group: Some("by_size"),
+            baseline,
+            ..BenchOptions::DEFAULT
+        },
+        run: BenchFn::Plain(body),
+    }
+}
+
+static ONCE: BenchEntry = member("once", true);
+static TWICE: BenchEntry = member("twice", false);
+
+const ROUNDS: usize = 20;
+
+/// A job of `entry` at argument `n`, in A/B unit `unit`.
+fn job(entry: &'static BenchEntry, n: u64, unit: Option<usize>) -> run::Job {
+    run::Job {
+        bench: Benchmark {
+            entry,
+            arg: Some(Arg {
+                index: 0,
+                name: n.to_string(),
+            }),
+            args_failed: None,
+        },
+        config: SamplerConfig::default(),
+        paired_group: unit,
+        counters: false,
+    }
+}
+
+/// One sample per round, `cost` ns per iteration with a jitter of its
+/// own (`phase` apart), so that no two members' ratios are constant.
+fn measured(job: &run::Job, cost: f64, phase: usize) -> BenchResult {
+    let samples = (0..ROUNDS)
+        .map(|round| {
+            let jitter = 1.0 + 0.01 * ((round + phase) % 5) as f64;
+            Sample {
+                iters: 1000,
+                elapsed: Nanos(1000.0 * cost * jitter),
+            }
+        })
+        .collect();
+    let measurement = Measurement {
+        samples,
+        stop: StopReason::TimeBudget,
+        warm_up: Default::default(),
+        rewarm_samples: 0,
+        setup_time: Nanos::ZERO,
+        slice_starts: vec![0],
+        total_time: Nanos(1e6),
+        wall_capped: false,
+    };
+    fixed_run::measured(&job.bench.full_name(), measurement)
+}
+
+#[test]
+fn each_argument_is_compared_with_the_baseline_at_that_argument() {
+    // The baseline runs at 16 and 1024 (units 0 and 1), the member at
+    // 16, 1024 and 4096, where it has no baseline; at each size the
+    // member costs twice the baseline.
+    let jobs = [
+        job(&ONCE, 16, Some(0)),
+        job(&ONCE, 1024, Some(1)),
+        job(&TWICE, 16, Some(0)),
+        job(&TWICE, 1024, Some(1)),
+        job(&TWICE, 4096, None),
+    ];
+    let costs = [160.0, 10240.0, 320.0, 20480.0, 81920.0];
+    let results: Vec<BenchResult> = jobs
+        .iter()
+        .zip(costs)
+        .enumerate()
+        .map(|(phase, (job, cost))| measured(job, cost, phase))
+        .collect();
+    let round_log: run::RoundLog = (0..ROUNDS).map(Some).collect();
+    let logs = [
+        Some(round_log.clone()),
+        Some(round_log.clone()),
+        Some(round_log.clone()),
+        Some(round_log),
+        None,
+    ];
+    let reports = group_reports(&jobs, &[0, 1, 2, 3, 4], &logs, &results);
+
+    let blocks: Vec<(&str, Vec<&str>)> = reports
+        .iter()
+        .map(|r| {
+            let members = r.members.iter().map(|(name, _)| name.as_str()).collect();
+            (r.baseline.as_str(), members)
+        })
+        .collect();
+    assert_eq!(
+        blocks,
+        [
+            ("by_size::once/16", vec!["by_size::twice/16"]),
+            (
+                "by_size::once/1024",
+                vec!["by_size::twice/1024", "by_size::twice/4096"]
+            ),
+        ]
+    );
+    for (name, paired) in reports.iter().flat_map(|r| &r.members).take(2) {
+        let ratio = paired.as_ref().expect("paired").ratio;
+        assert!((ratio - 2.0).abs() < 0.02, "{name}: {ratio}");
+    }
+    let unpaired = &reports[1].members[1].1;
+    assert_eq!(
+        unpaired.as_ref().unwrap_err(),
+        "no baseline at this argument (by_size::once/4096 did not run)"
+    );
+}
+
+#[test]
+fn a_failed_member_without_a_baseline_is_reported_failed() {
+    let jobs = [job(&ONCE, 16, Some(0)), job(&TWICE, 4096, None)];
+    let results = [
+        measured(&jobs[0], 160.0, 0),
+        BenchResult::new(
+            "by_size::twice/4096",
+            Outcome::Failed(crate::failure::Failure {
+                message: "on purpose".to_string(),
+                location: None,
+            }),
+        ),
+    ];
+    let logs = [Some((0..ROUNDS).map(Some).collect()), None];
+    let reports = group_reports(&jobs, &[0, 1], &logs, &results);
+    assert_eq!(
+        reports[0].members,
+        [(
+            "by_size::twice/4096".to_string(),
+            Err("by_size::twice/4096 failed".to_string())
+        )]
+    );
+}
