@@ -33,8 +33,9 @@ pub(crate) struct Job {
     /// The sampler's settings, the stop rule with its precision target
     /// among them.
     pub config: SamplerConfig,
-    /// Members of one A/B group (a group with a `baseline`) share a number:
-    /// they are measured round by round, one sample each per round.
+    /// Members of one A/B group at one argument (by `Arg::name`; all
+    /// members in a group without `args`) share a number: they are
+    /// measured round by round, one sample each per round.
     pub paired_group: Option<usize>,
     /// Read hardware and software counters around each sample.
     pub counters: bool,

@@ -166,7 +166,9 @@ fn bench(
             result.comparison = verdicts::compare_with(baseline, result, comparison.threshold);
         }
     }
-    if args.forks.is_none() {
+    if args.forks.is_none() && !info.partial {
+        // (After Ctrl-C the rows of jobs that never started are gone, and
+        // the rounds no longer line up with the rows.)
         for group in &verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results) {
             let _ = out.group_table(group);
         }
