@@ -141,3 +141,50 @@ fn the_headline_is_the_mean_of_block_medians() {
     assert!((m.estimate.block_medians[0] - 10.0).abs() < 1e-9);
     assert!((m.headline() - 10.095).abs() < 1e-9, "{}", m.headline());
 }
+
+/// An empty body measured against a loop overhead a little too large (the
+/// run's own measurement of the loop is known to ±0.05 ns): its times sit
+/// just below zero.
+fn empty_body(overestimate: f64) -> Measured {
+    let overhead = Overhead {
+        per_iter: Nanos(OVERHEAD.per_iter.0 + overestimate),
+        per_iter_uncertainty: Nanos(0.05),
+        ..OVERHEAD
+    };
+    let mut sampler = Sampler::new(config());
+    let mut k = 0;
+    while let Some(iters) = sampler.next_iters() {
+        k += 1;
+        let jitter = if k % 2 == 0 { 0.001 } else { -0.001 };
+        let elapsed = iters as f64 * (OVERHEAD.per_iter.0 + jitter) + OVERHEAD.per_sample.0;
+        sampler.record(Nanos(elapsed), Nanos(elapsed + 50.0));
+    }
+    Measured::analyse(
+        sampler.finish().unwrap(),
+        config(),
+        &Context {
+            overhead,
+            timer: TimerPrecision {
+                resolution: Nanos(1.0),
+                overhead: Nanos(30.0),
+            },
+        },
+    )
+}
+
+#[test]
+fn a_time_within_the_overheads_uncertainty_says_so_and_is_never_printed_negative() {
+    let m = empty_body(0.02);
+    assert!(m.headline() < 0.0, "{}", m.headline());
+    // The overhead's ±0.05 ns is in the interval.
+    let ci = m.estimate.interval.unwrap();
+    assert!(ci.upper - m.headline() >= 0.05, "{ci:?}");
+    assert!(
+        m.notes.iter().any(|n| n.kind() == "near_overhead"),
+        "{:?}",
+        m.notes
+    );
+    let shown = crate::report::format::headline_time(&m);
+    assert!(shown.starts_with("< "), "{shown}");
+    assert!(!shown.contains('-'), "{shown}");
+}
