@@ -398,7 +398,7 @@ impl Measured {
             ..*context
         };
         let mut pooled = Measured::of_per_iter(measurement, per_iter, config, &context);
-        let spread = ForkSpread::of(&processes, pooled.reference);
+        let mut spread = ForkSpread::of(&processes, pooled.reference);
         if let Some(between) = spread.interval {
             // Each process counts once, however many slices its stop rule
             // took; the interval is the wider of the one over the
@@ -423,6 +423,9 @@ impl Measured {
             });
             pooled.reference = overhead.reference(estimate.estimate);
             pooled.precision = estimate.half_width_relative_to(pooled.reference);
+            // The spreads are relative to the reference: to the one just
+            // set, not to the pooled blocks' (they differ when processes do).
+            spread = ForkSpread::of(&processes, pooled.reference);
         }
         if spread.process_effect() && spread.between > PROCESS_NOTE_SPREAD {
             let (low, high) = min_max(spread.process_estimates.iter().copied());

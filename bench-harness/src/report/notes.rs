@@ -130,8 +130,9 @@ impl fmt::Display for Note {
             } => write!(
                 f,
                 "this benchmark's speed changed while measuring: slice medians range from {} to \
-                 {} (CV {}); the estimate averages over them: look for state that grows between \
-                 iterations (a collection, a cache), or rerun",
+                 {} (CV {}); the estimate averages its fast regime, the slices within 10% of \
+                 its fastest: look for state that grows between iterations (a collection, a \
+                 cache), or rerun",
                 time(fastest.0),
                 time(slowest.0),
                 percent(*drift),
@@ -251,8 +252,9 @@ mod tests {
                     drift: 0.12,
                 },
                 "this benchmark's speed changed while measuring: slice medians range from 10.00 \
-                 ns to 13.00 ns (CV 12.0%); the estimate averages over them: look for state that \
-                 grows between iterations (a collection, a cache), or rerun",
+                 ns to 13.00 ns (CV 12.0%); the estimate averages its fast regime, the slices \
+                 within 10% of its fastest: look for state that grows between iterations (a \
+                 collection, a cache), or rerun",
             ),
             (
                 Note::Multimodal { mvalue: 2.46 },

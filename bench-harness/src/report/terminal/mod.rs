@@ -274,10 +274,10 @@ impl<W: WriteColor> Terminal<W> {
             self.colour(Color::Yellow, false)?;
             writeln!(
                 self.out,
-                "note: the machine's speed changed during the run: slice medians varied by more than {} (CV) in {drifted} of {} benchmarks (median {}); each time averages over the speeds it saw, so compare implementations within one interleaved run rather than across runs",
+                "note: the machine's speed changed during the run: slice medians varied by more than {} (CV) in {drifted} of {} benchmarks (median {}); each time is its fast regime's, but the machine's speed also moves between runs, so compare implementations within one interleaved run rather than across runs",
                 percent(MACHINE_DRIFT),
                 drifts.len(),
-                percent(drifts[drifts.len() / 2]),
+                percent(middle(&drifts)),
             )?;
             self.out.reset()?;
         }
@@ -338,5 +338,16 @@ impl Tally {
             }
         }
         tally
+    }
+}
+
+/// The median of sorted `values`: the mean of the two middle ones when
+/// their number is even.
+fn middle(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
     }
 }

@@ -178,6 +178,9 @@ fn processes_that_differ_widen_the_interval_and_get_a_note() {
     // 4.3027 × 0.5 / √3 = ±1.2421 ns, around the pooled headline.
     let ci = m.estimate.interval.unwrap();
     assert!((m.headline() - 10.505).abs() < 1e-9);
+    // The spread between processes is relative to that headline: their
+    // standard deviation is 0.5 ns.
+    assert!((forks.between * m.reference - 0.5).abs() < 1e-9, "{forks:?}");
     assert!(
         ((ci.upper - ci.lower) / 2.0 - 1.242_068_856).abs() < 1e-6,
         "{ci:?}"
