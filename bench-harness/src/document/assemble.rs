@@ -42,12 +42,15 @@ pub(crate) fn assemble(
     results: &[BenchResult],
     complexity_reports: &[ComplexityReport],
     machine_reference: Option<&Measured>,
+    loop_overhead: Option<&Measured>,
 ) -> Document {
+    let mut methodology = methodology(info);
+    methodology.overhead.measurement = loop_overhead.map(|m| Box::new(measurement(m)));
     Document {
         schema_version: SCHEMA_VERSION,
         harness: HARNESS_TAG.to_string(),
         environment: environment.clone(),
-        methodology: methodology(info),
+        methodology,
         partial: info.partial,
         benchmarks: results.iter().map(record).collect(),
         machine_reference: machine_reference.map(estimate),
@@ -95,6 +98,7 @@ fn methodology(info: &RunInfo) -> Methodology {
             per_sample_ns: info.overhead.per_sample.0,
             per_iter_ns: info.overhead.per_iter.0,
             per_iter_uncertainty_ns: Some(info.overhead.per_iter_uncertainty.0),
+            measurement: None,
         },
         schedule: match info.schedule {
             Schedule::Interleaved => ScheduleKind::Interleaved,

@@ -143,7 +143,7 @@ pub(crate) struct Methodology {
 /// The loop overhead subtracted from every sample: a sample of `iters`
 /// iterations that took `elapsed_ns` counts as
 /// `(elapsed_ns − per_sample_ns) / iters − per_iter_ns` per iteration.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct OverheadRecord {
     /// Whether it was subtracted (always true in schema version 1).
     pub subtracted: bool,
@@ -155,6 +155,14 @@ pub(crate) struct OverheadRecord {
     /// interval; absent in documents written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_iter_uncertainty_ns: Option<f64>,
+    /// The empty loop as measured in the run's own schedule, every raw
+    /// sample and figure like a benchmark's, with only `per_sample_ns`
+    /// taken out: its `estimate` is `per_iter_ns` and its half-width
+    /// `per_iter_uncertainty_ns`, so the subtraction can be recomputed.
+    /// Absent when no loop was measured (a `--forks` parent without a
+    /// baseline) and in older documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measurement: Option<Box<MeasurementRecord>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,9 @@ use bench_runtime::Measurement;
 
 use super::plan::Plan;
 use super::rows::{result_of, Selection};
-use crate::analysis::loop_overhead;
+use bench_runtime::Nanos;
+
+use crate::analysis::{loop_overhead, Overhead};
 use crate::failure::Failure;
 use crate::forks::{self, ChildArgs};
 use crate::instruments::Extras;
@@ -22,6 +24,10 @@ pub(super) struct Collected {
     pub(super) results: Vec<BenchResult>,
     /// The harness's reference kernel, when the plan measured it.
     pub(super) machine_reference: Option<Measured>,
+    /// The empty loop the overhead was taken from, analysed like a
+    /// benchmark (its time is the loop's cost per iteration), so the
+    /// document can show how the subtraction was measured.
+    pub(super) loop_overhead: Option<Measured>,
     /// Per job, the rounds an A/B group member took part in.
     pub(super) round_logs: Vec<Option<run::RoundLog>>,
 }
@@ -60,9 +66,23 @@ pub(super) fn collect(
 
     let mut take = |job: usize| measured[job].take();
     let mut harness_allocations = Default::default();
+    let mut loop_measured = None;
     if let Some(Ok((empty, extras))) = take(plan.overhead_job) {
         info.overhead = loop_overhead(&empty, info.overhead.per_sample);
         harness_allocations = extras.allocations_per_sample();
+        if !empty.samples.is_empty() {
+            // Only the clock reads taken out: what remains is the loop.
+            let reads_only = Context {
+                overhead: Overhead {
+                    per_iter: Nanos::ZERO,
+                    per_iter_uncertainty: Nanos::ZERO,
+                    ..info.overhead
+                },
+                timer: info.precision,
+            };
+            let config = jobs[plan.overhead_job].config.clone();
+            loop_measured = Some(Measured::analyse(empty, config, &reads_only));
+        }
     }
     let context = context(&info);
     let analyse = |job: usize, (m, extras)| {
@@ -101,6 +121,7 @@ pub(super) fn collect(
         info,
         results: rows.into_iter().flatten().collect(),
         machine_reference,
+        loop_overhead: loop_measured,
         round_logs,
     }
 }

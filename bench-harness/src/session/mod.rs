@@ -146,6 +146,7 @@ fn bench(
         info,
         results: measured,
         machine_reference,
+        loop_overhead,
         round_logs,
     } = collect::collect(&plan, selected, args.forks, &child_args);
     *results = measured;
@@ -199,6 +200,7 @@ fn bench(
         results,
         complexity: &reports,
         machine_reference: machine_reference.as_ref(),
+        loop_overhead: loop_overhead.as_ref(),
     };
     let errors = outputs::write(args, &store, &written);
     for error in &errors {

@@ -22,6 +22,7 @@ pub(super) struct Run<'a> {
     pub(super) results: &'a [BenchResult],
     pub(super) complexity: &'a [ComplexityReport],
     pub(super) machine_reference: Option<&'a Measured>,
+    pub(super) loop_overhead: Option<&'a Measured>,
 }
 
 impl Run<'_> {
@@ -34,6 +35,7 @@ impl Run<'_> {
             self.results,
             self.complexity,
             self.machine_reference,
+            self.loop_overhead,
         )
     }
 }

@@ -59,6 +59,21 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
         serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(document["schema_version"], 2);
     assert!(document["machine_reference"]["block_medians_ns"].is_array());
+    // The loop overhead is in the open: its raw samples and estimate, which
+    // is the cost per iteration that was subtracted, with its uncertainty.
+    let overhead = &document["methodology"]["overhead"];
+    let loop_measured = &overhead["measurement"];
+    assert!(
+        !loop_measured["samples"].as_array().unwrap().is_empty(),
+        "{overhead}"
+    );
+    let loop_time = loop_measured["estimate"]["time_ns"].as_f64().unwrap();
+    assert_eq!(
+        loop_time.max(0.0),
+        overhead["per_iter_ns"].as_f64().unwrap(),
+        "{overhead}"
+    );
+    assert!(overhead["per_iter_uncertainty_ns"].as_f64().unwrap() >= 0.0);
 
     let list = bench_tests::run(fixture_binary(), &["--list-baselines"]);
     // Without CARGO_TARGET_DIR the fixture looks in its own target dir.
