@@ -249,9 +249,10 @@ pub(crate) struct ForkSpread {
     /// (pooled over processes), relative to the same reference: how much a
     /// process's own slices vary, what `between` is weighed against.
     pub within: f64,
-    /// One-way analysis of variance of the block medians grouped by process:
-    /// the probability of processes differing this much if only the blocks
-    /// varied. `None` with one process, or no process with two blocks.
+    /// Cochran's Q test of the processes' headlines against their own
+    /// intervals: the probability of processes differing this much if only
+    /// their own measurement error varied. `None` with one process, or a
+    /// process without an interval.
     pub p_value: Option<f64>,
     /// The 95% Student-t interval over `process_estimates`; `None` with one
     /// process.
@@ -276,6 +277,19 @@ impl ForkSpread {
             .map(|m| m.estimate.block_medians.as_slice())
             .collect();
         let anova = analysis::one_way_anova(&blocks);
+        // Each process's standard error from its own dependence-aware
+        // interval: the blocks of one process are not independent, so an
+        // ANOVA over them flags identical processes far more often than 5%.
+        let standard_error = |m: &Measured| -> Option<f64> {
+            let half_width = m.estimate.half_width()?;
+            let effective = m.estimate.dependence.map_or(2.0, |d| d.effective_size);
+            let t = analysis::students_t_quantile(0.975, (effective - 1.0).max(1.0));
+            Some(half_width / t)
+        };
+        let with_errors: Option<Vec<(f64, f64)>> = processes
+            .iter()
+            .map(|m| Some((m.headline(), standard_error(m)?)))
+            .collect();
         ForkSpread {
             between: if estimates.len() > 1 {
                 sd / reference
@@ -283,7 +297,7 @@ impl ForkSpread {
                 0.0
             },
             within: anova.map_or(0.0, |a| a.within_sd / reference),
-            p_value: anova.map(|a| a.p_value),
+            p_value: with_errors.and_then(|e| analysis::cochran_q_p_value(&e)),
             interval: analysis::mean_interval(mean, sd, estimates.len()),
             process_estimates: estimates,
         }

@@ -28,6 +28,7 @@ pub(crate) mod compare;
 pub(crate) mod complexity;
 mod dependence;
 mod distributions;
+mod heterogeneity;
 mod interval;
 pub(crate) mod modality;
 mod moments;
@@ -42,8 +43,8 @@ pub(crate) use anova::one_way_anova;
 pub(crate) use blocks::{
     block_estimate, block_starts, within_block, BlockEstimate, BLOCKS_IN_ONE_GO,
 };
-#[cfg(test)]
 pub(crate) use distributions::students_t_quantile;
+pub(crate) use heterogeneity::cochran_q_p_value;
 pub(crate) use interval::{mean_interval, Interval, CONFIDENCE_LEVEL};
 pub(crate) use overhead::{loop_overhead, Overhead};
 pub(crate) use percentile::percentile;

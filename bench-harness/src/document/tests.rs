@@ -94,7 +94,14 @@ fn the_assembled_document_carries_complexity_fits_and_the_machine_reference() {
         .collect();
     let fits = [ComplexityReport::fit("grow", &results).unwrap()];
     let reference = results[0].measured().unwrap();
-    let doc = document::assemble(&environment(), &info(), &results, &fits, Some(reference), None);
+    let doc = document::assemble(
+        &environment(),
+        &info(),
+        &results,
+        &fits,
+        Some(reference),
+        None,
+    );
     assert_eq!(doc.complexity.len(), 1);
     assert_eq!(doc.complexity[0].function, "grow");
     assert_eq!(doc.complexity[0].points.len(), 3);

@@ -8,6 +8,7 @@
 
 pub(crate) mod fixed_run;
 pub(crate) mod machines;
+pub(crate) mod random;
 
 use std::fs;
 use std::path::{Path, PathBuf};
