@@ -242,6 +242,10 @@ pub struct Measured {
 pub(crate) struct ForkSpread {
     /// Each process's headline, in the order they ran.
     pub process_estimates: Vec<f64>,
+    /// Each process's own loop overhead, subtracted from its samples.
+    pub process_overheads: Vec<Overhead>,
+    /// Where each process's samples begin in the pooled samples.
+    pub process_sample_starts: Vec<usize>,
     /// The standard deviation of `process_estimates`, relative to the
     /// pooled headline's reference; 0 with one process.
     pub between: f64,
@@ -290,7 +294,15 @@ impl ForkSpread {
             .iter()
             .map(|m| Some((m.headline(), standard_error(m)?)))
             .collect();
+        let mut process_sample_starts = Vec::with_capacity(processes.len());
+        let mut start = 0;
+        for m in processes {
+            process_sample_starts.push(start);
+            start += m.measurement.samples.len();
+        }
         ForkSpread {
+            process_overheads: processes.iter().map(|m| m.overhead).collect(),
+            process_sample_starts,
             between: if estimates.len() > 1 {
                 sd / reference
             } else {

@@ -253,6 +253,18 @@ fn measurement(m: &Measured) -> MeasurementRecord {
             between_process_spread: finite(f.between).unwrap_or(0.0),
             within_process_spread: finite(f.within).unwrap_or(0.0),
             p_value: f.p_value.and_then(finite),
+            process_overheads: f
+                .process_overheads
+                .iter()
+                .map(|o| OverheadRecord {
+                    subtracted: true,
+                    per_sample_ns: o.per_sample.0,
+                    per_iter_ns: o.per_iter.0,
+                    per_iter_uncertainty_ns: Some(o.per_iter_uncertainty.0),
+                    measurement: None,
+                })
+                .collect(),
+            process_sample_starts: f.process_sample_starts.clone(),
         }),
     }
 }

@@ -314,10 +314,18 @@ pub(crate) struct ForksRecord {
     /// The pooled standard deviation of the block medians within each
     /// process, relative to the headline's `reference_ns`.
     pub within_process_spread: f64,
-    /// One-way analysis of variance of the block medians by process: the
-    /// chance of processes differing this much if only the blocks varied;
-    /// null when it cannot be computed.
+    /// Cochran's Q test of `process_estimates_ns` against the processes'
+    /// own intervals: the chance of processes differing this much if only
+    /// their measurement error varied; null when it cannot be computed.
     pub p_value: Option<f64>,
+    /// Each process's own loop overhead, which its samples had taken out
+    /// (absent in older documents).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub process_overheads: Vec<OverheadRecord>,
+    /// Where each process's samples begin in `samples` (absent in older
+    /// documents).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub process_sample_starts: Vec<usize>,
 }
 
 /// Allocations per iteration.

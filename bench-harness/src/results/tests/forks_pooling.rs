@@ -93,6 +93,10 @@ fn pooled(levels: [f64; 3]) -> Measured {
 fn samples_are_pooled_with_each_process_overhead_taken_out() {
     let m = pooled([10.0, 10.01, 9.99]);
     assert_eq!(m.measurement.samples.len(), 120);
+    // What it takes to rebuild each process's times from the raw samples.
+    let forks = m.forks.as_ref().unwrap();
+    assert_eq!(forks.process_overheads, overheads());
+    assert_eq!(forks.process_sample_starts, [0, 40, 80]);
     assert_eq!(m.measurement.slice_starts.len(), 12);
     assert_eq!(m.estimate.block_medians.len(), 12);
     // Every sample back at its scripted cost, whichever overhead timed it.
