@@ -531,8 +531,22 @@ impl Measured {
             .allocations_per_iteration(self.harness_allocations)
     }
 
-    /// The headline estimate, in nanoseconds per iteration: the mean over
-    /// slices of each slice's median, overhead subtracted. Comparisons and
+    /// Whether the headline's interval can be trusted as printed: not when
+    /// fewer than a quarter of the blocks are in the fast regime (the run
+    /// was mostly slow episodes, and the fast level rests on few blocks) or
+    /// the regime is worth fewer than three independent blocks.
+    pub fn reliable(&self) -> bool {
+        let blocks = self.estimate.block_medians.len();
+        let regime = self.estimate.regime_blocks;
+        let effective = self
+            .estimate
+            .dependence
+            .map_or(regime as f64, |d| d.effective_size);
+        blocks < 4 || (4 * regime >= blocks && effective >= 3.0)
+    }
+
+    /// The headline estimate, in nanoseconds per iteration: the mean of the
+    /// fast regime's block medians, overhead subtracted. Comparisons and
     /// ratios use this figure.
     pub fn headline(&self) -> f64 {
         self.estimate.estimate

@@ -267,6 +267,20 @@ impl<W: WriteColor> Terminal<W> {
             )?;
             self.out.reset()?;
         }
+        let unreliable: Vec<&str> = results
+            .iter()
+            .filter(|r| r.measured().is_some_and(|m| !m.reliable()))
+            .map(|r| r.name.as_str())
+            .collect();
+        if !unreliable.is_empty() {
+            self.colour(Color::Yellow, false)?;
+            writeln!(
+                self.out,
+                "note: not reliable (± marked ?): {}: most of their slices ran in slow episodes, or too few were independent, so the ± may not hold even for this run; rerun on a quieter machine, raise --max-time, or measure with --forks",
+                unreliable.join(", "),
+            )?;
+            self.out.reset()?;
+        }
         let mut drifts: Vec<f64> = results.iter().filter_map(|r| r.measured()?.drift).collect();
         drifts.sort_by(f64::total_cmp);
         let drifted = drifts.iter().filter(|&&d| d > MACHINE_DRIFT).count();

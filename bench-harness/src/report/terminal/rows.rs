@@ -45,12 +45,20 @@ impl<W: WriteColor> Terminal<W> {
         rate: Option<String>,
         details: bool,
     ) -> io::Result<()> {
-        self.colour(Color::Green, true)?;
+        // An unreliable figure is not dressed like a precise one: yellow,
+        // not bold green, and its ± marked.
+        let reliable = m.reliable();
+        if reliable {
+            self.colour(Color::Green, true)?;
+        } else {
+            self.colour(Color::Yellow, false)?;
+        }
         write!(self.out, "  {:>TIME_WIDTH$}", headline_time(m))?;
         self.out.reset()?;
+        let mark = if reliable { "" } else { "?" };
         let ci = m
             .precision
-            .map_or("-".to_string(), |p| format!("±{}", percent(p)));
+            .map_or("-".to_string(), |p| format!("±{}{mark}", percent(p)));
         write!(self.out, "  {ci:>SHORT_WIDTH$}")?;
         if self.rate_width > 0 {
             let rate = rate.unwrap_or_default();
