@@ -265,11 +265,15 @@ impl<'a> Bencher<'a> {
 /// kept for a whole sample, they pile up. An A/B group member's sample lasts
 /// at least 1 ms: a routine returning a 256 KB map (10,000 entries) then
 /// held every map of the sample (2 to 8, by the machine's speed), faulted
-/// 80 fresh pages per iteration and ran 1.5–2× slower than alone, where a
-/// sample of one iteration holds one map. A
-/// chunk of 100 µs holds what an ordinary sample holds (samples last 1–2
-/// sample floors, 10–60 µs) while splitting a group member's 1 ms sample
-/// into about ten, each split costing one more read pair (see [`Chunks`]).
+/// 80 fresh pages per iteration and ran 1.4–1.9× slower than alone, where a
+/// sample of one iteration holds one map.
+///
+/// A chunk of 100 µs holds about what an ordinary sample holds (samples
+/// last 1–2 sample floors, 10–60 µs), which it leaves unsplit, and splits a
+/// group member's 1 ms sample into about ten, each split costing one more
+/// read pair (see [`Chunks`]). Chunks of 25 and 50 µs measured the same:
+/// the `sort` group's members (4 KB outputs) 9–14% faster than unsplit, the
+/// ungrouped `format_int` and `format_float` (`String`s) unchanged.
 ///
 /// Time, not `size_of`, bounds the chunk: `size_of` does not see what an
 /// output owns on the heap, while what a routine can allocate and touch
@@ -282,9 +286,10 @@ const READ_PAIR_ROUNDS: usize = 101;
 
 /// Splits a sample into chunks of iterations, each timed between its own
 /// two clock reads, with what it kept alive dropped between chunks, outside
-/// the timed region. The chunk's size is [`CHUNK_TIME`] over the time per
-/// iteration of the previous sample (at least one iteration); a first
-/// sample, with no previous one, is not split.
+/// the timed region. The chunk's size is [`CHUNK_TIME`] over the fastest
+/// time per iteration of the samples so far (at least one iteration): the
+/// fastest, because one preempted sample must not cut the next into
+/// single iterations. A first sample, with no time yet, is not split.
 ///
 /// The sample's elapsed time is the chunks' sum minus one read pair per
 /// extra chunk: every chunk's timed region includes the cost of a start/stop
@@ -294,6 +299,7 @@ const READ_PAIR_ROUNDS: usize = 101;
 /// per 100 µs a 10% error in it moves the result by 0.003%.
 struct Chunks {
     clock: Clock,
+    /// The fastest time per iteration seen.
     per_iter: Option<Nanos>,
     read_pair: Option<Nanos>,
 }
@@ -327,7 +333,11 @@ impl Chunks {
             elapsed = Nanos((elapsed - read_pair * splits as f64).0.max(0.0));
         }
         if iters > 0 {
-            self.per_iter = Some(elapsed / iters as f64);
+            let this = elapsed / iters as f64;
+            self.per_iter = Some(
+                self.per_iter
+                    .map_or(this, |fastest| Nanos(fastest.0.min(this.0))),
+            );
         }
         elapsed
     }
@@ -447,7 +457,18 @@ mod tests {
         });
         assert_eq!(sizes, [4, 4, 2]);
         assert_eq!(elapsed, Nanos(250_000.0) + read_pair);
-        assert_eq!(chunks.per_iter, Some(Nanos(25_003.0)));
+    }
+
+    #[test]
+    fn a_preempted_sample_does_not_shrink_the_next_chunks() {
+        let mut chunks = Chunks::new(Clock::os());
+        chunks.read_pair = Some(Nanos::ZERO);
+        chunks.sample(1, |_| Nanos(25_000.0));
+        chunks.sample(1, |_| Nanos(2_500_000.0));
+        assert_eq!(chunks.per_iter, Some(Nanos(25_000.0)), "the fastest so far");
+        assert_eq!(chunk_size(10, chunks.per_iter), 4);
+        chunks.sample(1, |_| Nanos(20_000.0));
+        assert_eq!(chunk_size(10, chunks.per_iter), 5);
     }
 
     #[test]
