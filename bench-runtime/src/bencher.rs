@@ -265,7 +265,7 @@ impl<'a> Bencher<'a> {
 /// kept for a whole sample, they pile up. An A/B group member's sample lasts
 /// at least 1 ms: a routine returning a 256 KB map (10,000 entries) then
 /// held every map of the sample (2 to 8, by the machine's speed), faulted
-/// 80 fresh pages per iteration and ran 1.4–1.9× slower than alone, where a
+/// 80 fresh pages per iteration and ran 1.3–2.2× slower than alone, where a
 /// sample of one iteration holds one map.
 ///
 /// A chunk of 100 µs holds about what an ordinary sample holds (samples
