@@ -10,6 +10,9 @@ use std::thread::{self, Thread};
 use crate::clock::Clock;
 use crate::units::Nanos;
 
+mod chunks;
+use chunks::Chunks;
+
 /// A benchmark's timed routine: runs `iters` iterations, returns their total
 /// elapsed time as measured between two clock reads.
 pub type Routine<'a> = dyn FnMut(u64) -> Nanos + 'a;
@@ -123,7 +126,9 @@ impl<'a> Bencher<'a> {
     /// Measures `routine`. Its return value goes through [`black_box`] so the
     /// work is not optimised away; values that need dropping are collected
     /// and dropped after the clock has stopped, so their destructors are not
-    /// timed.
+    /// timed. A long sample keeps only about 100 µs of iterations' outputs
+    /// alive at once, as a short one would: it is timed in chunks, with the
+    /// outputs dropped between them.
     ///
     /// # Panics
     /// When called a second time in one benchmark: each benchmark measures
@@ -135,14 +140,27 @@ impl<'a> Bencher<'a> {
         self.start_iterating();
         let clock = self.clock;
         let mut outputs: Vec<R> = Vec::new();
-        self.driver
-            .drive(&mut |iters| time_each(clock, iters, 0..iters, &mut outputs, |_| routine()));
+        if !std::mem::needs_drop::<R>() {
+            // Nothing is kept alive, so nothing to split: one timed loop per
+            // sample.
+            self.driver
+                .drive(&mut |iters| time_each(clock, iters, 0..iters, &mut outputs, |_| routine()));
+            return;
+        }
+        let mut chunks = Chunks::new(clock);
+        self.driver.drive(&mut |iters| {
+            chunks.sample(iters, |n| {
+                time_each(clock, n, 0..n, &mut outputs, |_| routine())
+            })
+        });
     }
 
     /// Measures `routine` on inputs built by `setup`, which is not timed:
-    /// before each sample, `setup` builds one input per iteration; the
+    /// `setup` builds one input per iteration before the clock starts; the
     /// timed loop hands each to `routine` by value; what `routine` returns
-    /// is dropped after the clock stops.
+    /// is dropped after the clock stops. Like [`Bencher::iter`], a long
+    /// sample is timed in chunks of about 100 µs: inputs are built, and
+    /// outputs dropped, a chunk at a time, so they do not pile up.
     ///
     /// ```ignore
     /// #[benchmark]
@@ -165,11 +183,14 @@ impl<'a> Bencher<'a> {
     {
         self.start_iterating();
         let clock = self.clock;
+        let mut chunks = Chunks::new(clock);
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
         self.driver.drive(&mut |iters| {
-            inputs.extend((0..iters).map(|_| setup()));
-            time_each(clock, iters, inputs.drain(..), &mut outputs, &mut routine)
+            chunks.sample(iters, |n| {
+                inputs.extend((0..n).map(|_| setup()));
+                time_each(clock, n, inputs.drain(..), &mut outputs, &mut routine)
+            })
         });
     }
 
@@ -194,13 +215,16 @@ impl<'a> Bencher<'a> {
     {
         self.start_iterating();
         let clock = self.clock;
+        let mut chunks = Chunks::new(clock);
         let mut inputs: Vec<I> = Vec::new();
         let mut outputs: Vec<O> = Vec::new();
         self.driver.drive(&mut |iters| {
-            inputs.extend((0..iters).map(|_| setup()));
-            let elapsed = time_each(clock, iters, inputs.iter_mut(), &mut outputs, &mut routine);
-            inputs.clear();
-            elapsed
+            chunks.sample(iters, |n| {
+                inputs.extend((0..n).map(|_| setup()));
+                let elapsed = time_each(clock, n, inputs.iter_mut(), &mut outputs, &mut routine);
+                inputs.clear();
+                elapsed
+            })
         });
     }
 
@@ -237,10 +261,11 @@ impl<'a> Bencher<'a> {
     }
 }
 
-/// The timed loop every `iter` method shares: `routine` on each of `items`
-/// (`iters` of them) between two clock reads. Outputs that need dropping
-/// are kept and dropped after the clock has stopped, so destructors are not
-/// timed; any other output only goes through [`black_box`], with no store.
+/// The timed loop of every `iter` method whose outputs or inputs need
+/// keeping: `routine` on each of `items` (`iters` of them) between two clock
+/// reads. Outputs that need dropping are kept and dropped after the clock
+/// has stopped, so destructors are not timed; any other output only goes
+/// through [`black_box`], with no store.
 #[inline(always)]
 fn time_each<T, O>(
     clock: Clock,

@@ -3,6 +3,7 @@
 //! without libtest): its counts are process-wide, and libtest's threads
 //! allocate.
 
+mod bencher;
 mod clock;
 mod counters;
 mod known_cost;
