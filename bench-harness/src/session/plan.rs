@@ -215,7 +215,13 @@ fn paired_units(selected: &Selection) -> Vec<PairedUnit> {
         .iter()
         .filter(|s| !s.ignored && s.bench.entry.options.baseline);
     for unit in baselines.filter_map(|s| PairedUnit::of(&s.bench)) {
-        if !units.contains(&unit) {
+        // A unit needs a member besides its baseline: a baseline selected
+        // alone (`--exact group::baseline`) is measured as any benchmark.
+        let members = selected
+            .iter()
+            .filter(|s| !s.ignored && PairedUnit::of(&s.bench).as_ref() == Some(&unit))
+            .count();
+        if members >= 2 && !units.contains(&unit) {
             units.push(unit);
         }
     }
@@ -305,6 +311,14 @@ mod tests {
             indices,
             [Some(2), Some(2), Some(0), Some(1), Some(0), Some(1), None]
         );
+    }
+
+    #[test]
+    fn a_baseline_selected_without_its_members_is_not_paired() {
+        let selection = [selected(&ONCE, Some("16")), selected(&TWICE, Some("1024"))];
+        assert!(paired_units(&selection).is_empty());
+        let selection = [selected(&SORT, None)];
+        assert!(paired_units(&selection).is_empty());
     }
 
     #[test]
