@@ -117,6 +117,19 @@ fn samples_are_pooled_with_each_process_overhead_taken_out() {
     assert_eq!(m.measurement.total_time, Nanos(15e6));
 }
 
+/// The pooled interval of three processes each known to ±0.054351 ns is
+/// theirs combined, ±0.054351 / √3 = ±0.031379 ns (scipy), and no note says
+/// they differ.
+fn assert_own_intervals_and_no_note(m: &Measured) {
+    let ci = m.estimate.interval.unwrap();
+    assert!(((ci.upper - ci.lower) / 2.0 - 0.031_379_343_75).abs() < 1e-9);
+    assert!(
+        m.notes.iter().all(|n| n.kind() != "processes_differ"),
+        "{:?}",
+        m.notes
+    );
+}
+
 #[test]
 fn processes_that_agree_exactly_keep_their_own_intervals() {
     let m = pooled([10.0, 10.0, 10.0]);
@@ -129,13 +142,7 @@ fn processes_that_agree_exactly_keep_their_own_intervals() {
     // The processes' interval has no width: the mean of three independent
     // processes, each known to ±t(3) × 0.034157 / √4 = ±0.054351 ns, is
     // known to ±0.054351 / √3 = ±0.031379 ns (scipy).
-    let ci = m.estimate.interval.unwrap();
-    assert!(((ci.upper - ci.lower) / 2.0 - 0.031_379_343_75).abs() < 1e-9);
-    assert!(
-        m.notes.iter().all(|n| n.kind() != "processes_differ"),
-        "{:?}",
-        m.notes
-    );
+    assert_own_intervals_and_no_note(&m);
 }
 
 #[test]
@@ -150,13 +157,7 @@ fn the_interval_is_the_wider_one_even_without_a_process_effect() {
     assert!(!forks.process_effect());
     // Processes: t(2) × 0.01 / √3 = ±0.024841 ns; their own intervals:
     // ±0.031379 ns, the wider.
-    let ci = m.estimate.interval.unwrap();
-    assert!(((ci.upper - ci.lower) / 2.0 - 0.031_379_343_75).abs() < 1e-9);
-    assert!(
-        m.notes.iter().all(|n| n.kind() != "processes_differ"),
-        "{:?}",
-        m.notes
-    );
+    assert_own_intervals_and_no_note(&m);
 }
 
 #[test]
