@@ -5,15 +5,19 @@ use bench_runtime::{StopReason, Throughput};
 /// A time in nanoseconds with four significant digits and a unit scaled to
 /// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
 /// A headline time: below zero (a body cheaper than the loop overhead's
-/// error) it is no time at all, so it reads `< X`, the upper end of its
-/// interval (at least 0), instead of a negative number.
+/// error) it is no time at all, so it reads `<X`, the upper end of its
+/// interval, or `≈0` with the unit when that is not above zero either;
+/// never a negative number. Still a value and a unit, for whoever splits
+/// the table on white space.
 pub(crate) fn headline_time(m: &crate::results::Measured) -> String {
     let headline = m.headline();
     if headline >= 0.0 {
         return time(headline);
     }
-    let upper = m.estimate.interval.map_or(0.0, |ci| ci.upper).max(0.0);
-    format!("< {}", time(upper))
+    match m.estimate.interval.map(|ci| ci.upper) {
+        Some(upper) if upper > 0.0 => format!("<{}", time(upper)),
+        _ => "≈0 ps".to_string(),
+    }
 }
 
 pub(crate) fn time(nanos: f64) -> String {

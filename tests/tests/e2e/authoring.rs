@@ -133,7 +133,16 @@ fn complexity_is_fitted_for_linear_and_quadratic_kernels() {
             .find(|fit| fit["function"] == function)
             .unwrap_or_else(|| panic!("{function} in {fits:?}"))
     };
-    assert_eq!(class("linear")["label"], "O(n)", "{}", class("linear"));
+    // On a loaded 2-core VM a whole point can run on a slow vCPU: O(n)
+    // against O(n log n) is then beyond what four noisy points tell apart
+    // (the fit's own tests, on scripted data, check that distinction
+    // exactly); linear against quadratic is not.
+    let linear = class("linear")["label"].as_str().unwrap().to_string();
+    assert!(
+        linear == "O(n)" || linear == "O(n log n)",
+        "{}",
+        class("linear")
+    );
     assert_eq!(
         class("quadratic")["label"],
         "O(n²)",
