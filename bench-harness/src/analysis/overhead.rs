@@ -60,12 +60,21 @@ impl Overhead {
 /// regime of the machine) with the per-sample cost taken out, and that
 /// estimate's 95% half-width.
 pub(crate) fn loop_overhead(empty: &Measurement, per_sample: Nanos) -> Overhead {
-    let values: Vec<f64> = empty
-        .samples
+    loop_overhead_of(&empty.samples, &empty.slice_starts, per_sample)
+}
+
+/// [`loop_overhead`] of the samples recorded so far (the loop's job
+/// publishes it after each slice, for the other jobs' precision rule).
+pub(crate) fn loop_overhead_of(
+    samples: &[Sample],
+    slice_starts: &[usize],
+    per_sample: Nanos,
+) -> Overhead {
+    let values: Vec<f64> = samples
         .iter()
         .map(|s| (s.elapsed.0 - per_sample.0) / s.iters as f64)
         .collect();
-    let estimate = super::block_estimate(&values, &empty.slice_starts, 0.0);
+    let estimate = super::block_estimate(&values, slice_starts, 0.0);
     let per_iter = estimate.as_ref().map_or(0.0, |e| e.estimate.max(0.0));
     let uncertainty = estimate.and_then(|e| e.half_width()).unwrap_or(0.0);
     Overhead {

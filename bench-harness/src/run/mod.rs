@@ -39,6 +39,9 @@ pub(crate) struct Job {
     pub paired_group: Option<usize>,
     /// Read hardware and software counters around each sample.
     pub counters: bool,
+    /// The harness's empty loop: after each slice it publishes the loop
+    /// overhead measured so far to [`Plan::overhead`].
+    pub publishes_overhead: bool,
 }
 
 /// Settings every job shares.
@@ -50,8 +53,11 @@ pub(crate) struct Plan {
     pub slice: Nanos,
     /// Seeds the shuffles; printed so a run's order can be repeated.
     pub seed: u64,
-    /// Subtracted by the precision rule as by the analysis.
-    pub overhead: Overhead,
+    /// What the precision rule subtracts, and the uncertainty it adds: the
+    /// start-up probe's until the empty loop's job publishes its own, the
+    /// one the report uses (so the rule stops on the interval the report
+    /// prints, as far as the loop is known by then).
+    pub overhead: Arc<Mutex<Overhead>>,
     /// `--pin`: every worker thread runs on this CPU.
     pub pin: Option<usize>,
     /// `--cold`: the buffer walked before each sample, one for the whole run

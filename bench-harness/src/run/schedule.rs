@@ -175,7 +175,8 @@ impl Worker {
         let clock = plan.clock;
         // A job that stops at its time budget never asks for the check.
         let target = job.config.stop_rule.precision_target().unwrap_or(0.0);
-        let precision = PrecisionCheck::new(target, plan.overhead);
+        let precision = PrecisionCheck::sharing(target, plan.overhead.clone());
+        let publish = job.publishes_overhead.then(|| plan.overhead.clone());
         let (pin, cold) = (plan.pin, plan.cold.clone());
         let thread = thread::Builder::new()
             .name(job.bench.entry.name.replace('\0', "?"))
@@ -205,6 +206,7 @@ impl Worker {
                     outbox: outbox.clone(),
                     precision,
                     instruments,
+                    publish,
                 };
                 let result = call(&job.bench, &mut driver, clock).map(|throughput| {
                     // A body that returned early (or panicked) leaves its

@@ -2,6 +2,7 @@
 //! precision stopping rule applied at slice ends.
 
 use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
 
 use bench_runtime::{Clock, Driver, Measurement, Nanos, Routine, Sample, Sampler};
 
@@ -31,6 +32,8 @@ pub(super) struct Slices {
     pub(super) outbox: Sender<Reply>,
     pub(super) precision: PrecisionCheck,
     pub(super) instruments: Instruments,
+    /// For the empty loop's job: where to publish the loop overhead.
+    pub(super) publish: Option<Arc<Mutex<Overhead>>>,
 }
 
 impl Driver for Slices {
@@ -51,6 +54,16 @@ impl Driver for Slices {
                 &mut self.instruments,
             );
             self.instruments.slice_ended(now() - slice_start);
+            if let Some(publish) = &self.publish {
+                let mut overhead = publish.lock().unwrap_or_else(|e| e.into_inner());
+                if !self.sampler.samples().is_empty() {
+                    *overhead = analysis::loop_overhead_of(
+                        self.sampler.samples(),
+                        self.sampler.slice_starts(),
+                        overhead.per_sample,
+                    );
+                }
+            }
             let recorded = self.sampler.samples().len();
             if self.sampler.is_done() || self.outbox.send(Reply::Paused { recorded }).is_err() {
                 return;
@@ -125,14 +138,22 @@ fn run_slice(
 #[derive(Debug, Clone)]
 pub(crate) struct PrecisionCheck {
     target: f64,
-    overhead: Overhead,
+    /// The loop overhead as known now (see `run::Plan::overhead`).
+    overhead: Arc<Mutex<Overhead>>,
     next_at: usize,
     /// The last relative half-width computed.
     pub last: Option<f64>,
 }
 
 impl PrecisionCheck {
+    /// A check against a fixed loop overhead.
+    #[cfg(test)]
     pub(crate) fn new(target: f64, overhead: Overhead) -> PrecisionCheck {
+        PrecisionCheck::sharing(target, Arc::new(Mutex::new(overhead)))
+    }
+
+    /// A check against the loop overhead as the run learns it.
+    pub(crate) fn sharing(target: f64, overhead: Arc<Mutex<Overhead>>) -> PrecisionCheck {
         PrecisionCheck {
             target,
             overhead,
@@ -156,15 +177,16 @@ impl PrecisionCheck {
     /// headline down to the target.
     pub(crate) fn check(&mut self, samples: &[Sample], slice_starts: &[usize]) -> bool {
         self.next_at = samples.len() + (samples.len() / 10).max(1);
+        let overhead = *self.overhead.lock().unwrap_or_else(|e| e.into_inner());
         let values: Vec<f64> = samples
             .iter()
-            .map(|s| self.overhead.corrected_per_iter(s))
+            .map(|s| overhead.corrected_per_iter(s))
             .collect();
         // The interval the report prints: the same estimate, with the loop
         // overhead's uncertainty (as known while measuring) in it.
-        let half_width = analysis::block_estimate(&values, slice_starts, self.overhead.per_iter.0)
-            .map(|e| e.with_subtracted_uncertainty(self.overhead.per_iter_uncertainty.0))
-            .and_then(|e| e.half_width_relative_to(self.overhead.reference(e.estimate)));
+        let half_width = analysis::block_estimate(&values, slice_starts, overhead.per_iter.0)
+            .map(|e| e.with_subtracted_uncertainty(overhead.per_iter_uncertainty.0))
+            .and_then(|e| e.half_width_relative_to(overhead.reference(e.estimate)));
         self.last = half_width;
         half_width.is_some_and(|h| h <= self.target)
     }

@@ -159,6 +159,7 @@ pub(super) fn plan(
     };
     let reference_job = compares.then(|| hidden_job(&registry::MACHINE_REFERENCE));
     let overhead_job = hidden_job(&registry::LOOP_OVERHEAD);
+    jobs[overhead_job].publishes_overhead = true;
     let schedule = run::Plan {
         schedule: info.schedule,
         clock,
@@ -168,7 +169,7 @@ pub(super) fn plan(
             .fold(Nanos::ZERO, Nanos::max)
             / MIN_ROUNDS as f64,
         seed: info.seed,
-        overhead: info.overhead,
+        overhead: Arc::new(Mutex::new(info.overhead)),
         pin: settings.pin,
         cold: cold_bytes.map(|bytes| Arc::new(Mutex::new(vec![1u8; bytes]))),
     };
@@ -194,6 +195,7 @@ fn job(bench: registry::Benchmark, command_line: &Settings, floor: Nanos) -> run
         config: settings.sampler_config(floor),
         paired_group: None,
         counters: settings.counters_or_default(),
+        publishes_overhead: false,
         bench,
     }
 }

@@ -45,6 +45,7 @@ fn job(entry: &'static BenchEntry, n: u64, unit: Option<usize>) -> run::Job {
         config: SamplerConfig::default(),
         paired_group: unit,
         counters: false,
+        publishes_overhead: false,
     }
 }
 
