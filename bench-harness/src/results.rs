@@ -201,7 +201,7 @@ pub struct Measured {
     /// Nanoseconds per iteration of each sample with the overhead taken out,
     /// in the order taken.
     pub per_iter: Vec<f64>,
-    /// The headline: the mean over slices of each slice's median of
+    /// The headline: the fast regime's mean of the block medians of
     /// `per_iter`, with its 95% interval (see `analysis::block_estimate`).
     pub(crate) estimate: BlockEstimate,
     /// What relative figures (±, spread) are relative to: the headline, or

@@ -5,8 +5,9 @@
 //! caller's data; filtering returns a new vector so the report can show both
 //! the filtered and the full picture.
 //!
-//! - [`block_estimate`] is the headline: the mean over blocks of machine time
-//!   of each block's median, with its 95% interval (batch means).
+//! - [`block_estimate`] is the headline: the mean of the block medians in
+//!   the benchmark's fast regime, with a 95% interval that allows for the
+//!   dependence between neighbouring blocks.
 //! - [`summarize`] gives the location, spread, percentiles and the 95%
 //!   confidence intervals of the mean and of the median ([`Summary`]).
 //! - [`outliers`] counts Tukey-fence and 3-sigma outliers and can produce a

@@ -402,7 +402,7 @@ pub(crate) enum StopKind {
     Abandoned,
 }
 
-/// The headline: the mean over blocks of each block's median.
+/// The headline: the fast regime's mean of the block medians.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct EstimateRecord {
     /// Nanoseconds per iteration.
