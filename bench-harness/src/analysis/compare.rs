@@ -555,7 +555,7 @@ fn t_test(estimate: f64, standard_error: f64, df: f64) -> TTest {
 
 /// Mid-ranks (1-based, ties sharing their average rank) of `values`, and the
 /// tie term `Σ (t³ − t)` over groups of `t` equal values.
-fn average_ranks(values: &[f64]) -> (Vec<f64>, f64) {
+pub(super) fn average_ranks(values: &[f64]) -> (Vec<f64>, f64) {
     let mut order: Vec<usize> = (0..values.len()).collect();
     order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
     let mut ranks = vec![0.0; values.len()];

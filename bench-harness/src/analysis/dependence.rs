@@ -27,6 +27,7 @@
 //! at 120. With 30 values or fewer it falls below 0.93 at `ρ = 0.8`, where so
 //! few values cannot tell strong persistence from drift.
 
+use super::compare::average_ranks;
 use super::distributions::students_t_quantile;
 use super::interval::{Interval, CONFIDENCE_LEVEL};
 
@@ -109,7 +110,7 @@ fn rank_lag1_correlation(series: &[f64]) -> f64 {
     if k < 4 {
         return 0.0;
     }
-    let ranks = ranks(series);
+    let (ranks, _) = average_ranks(series);
     let n = k as f64;
     let center = (n + 1.0) / 2.0;
     let centered: Vec<f64> = ranks.iter().map(|r| r - center).collect();
@@ -125,26 +126,6 @@ fn rank_lag1_correlation(series: &[f64]) -> f64 {
         return 0.0;
     }
     corrected.clamp(0.0, MAX_CORRELATION)
-}
-
-/// Mid-ranks (1-based, ties sharing their average rank).
-fn ranks(values: &[f64]) -> Vec<f64> {
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
-    let mut ranks = vec![0.0; values.len()];
-    let mut i = 0;
-    while i < order.len() {
-        let mut j = i;
-        while j + 1 < order.len() && values[order[j + 1]] == values[order[i]] {
-            j += 1;
-        }
-        let rank = (i + j) as f64 / 2.0 + 1.0;
-        for &index in &order[i..=j] {
-            ranks[index] = rank;
-        }
-        i = j + 1;
-    }
-    ranks
 }
 
 #[cfg(test)]
@@ -228,6 +209,6 @@ mod tests {
 
     #[test]
     fn ties_share_their_rank() {
-        assert_eq!(ranks(&[3.0, 1.0, 3.0, 2.0]), [3.5, 1.0, 3.5, 2.0]);
+        assert_eq!(average_ranks(&[3.0, 1.0, 3.0, 2.0]).0, [3.5, 1.0, 3.5, 2.0]);
     }
 }

@@ -207,6 +207,7 @@ impl Worker {
                     precision,
                     instruments,
                     publish,
+                    publish_at: 0,
                 };
                 let result = call(&job.bench, &mut driver, clock).map(|throughput| {
                     // A body that returned early (or panicked) leaves its

@@ -34,6 +34,8 @@ pub(super) struct Slices {
     pub(super) instruments: Instruments,
     /// For the empty loop's job: where to publish the loop overhead.
     pub(super) publish: Option<Arc<Mutex<Overhead>>>,
+    /// The sample count at which the overhead is next published.
+    pub(super) publish_at: usize,
 }
 
 impl Driver for Slices {
@@ -54,16 +56,7 @@ impl Driver for Slices {
                 &mut self.instruments,
             );
             self.instruments.slice_ended(now() - slice_start);
-            if let Some(publish) = &self.publish {
-                let mut overhead = publish.lock().unwrap_or_else(|e| e.into_inner());
-                if !self.sampler.samples().is_empty() {
-                    *overhead = analysis::loop_overhead_of(
-                        self.sampler.samples(),
-                        self.sampler.slice_starts(),
-                        overhead.per_sample,
-                    );
-                }
-            }
+            self.publish_overhead();
             let recorded = self.sampler.samples().len();
             if self.sampler.is_done() || self.outbox.send(Reply::Paused { recorded }).is_err() {
                 return;
@@ -78,6 +71,26 @@ impl Driver for Slices {
                 Err(_) => return self.sampler.abandon(),
             }
         }
+    }
+}
+
+impl Slices {
+    /// For the empty loop's job: the loop overhead of the samples so far,
+    /// for the other jobs' precision rule. Recomputed, like the precision
+    /// check, once the samples have grown by a tenth (it sorts them all),
+    /// and when the job is done, so the last value is the report's.
+    fn publish_overhead(&mut self) {
+        let Some(publish) = &self.publish else {
+            return;
+        };
+        let samples = self.sampler.samples();
+        if samples.is_empty() || (samples.len() < self.publish_at && !self.sampler.is_done()) {
+            return;
+        }
+        self.publish_at = samples.len() + (samples.len() / 10).max(1);
+        let mut overhead = publish.lock().unwrap_or_else(|e| e.into_inner());
+        *overhead =
+            analysis::loop_overhead_of(samples, self.sampler.slice_starts(), overhead.per_sample);
     }
 }
 

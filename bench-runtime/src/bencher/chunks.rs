@@ -1,7 +1,7 @@
 //! A long sample timed in chunks, so that what its iterations return does
 //! not pile up until the clock stops.
 
-use crate::clock::Clock;
+use crate::clock::{median, Clock};
 use crate::units::Nanos;
 
 /// How much work's outputs (and, for the batched methods, inputs) a sample
@@ -112,8 +112,7 @@ fn read_pair_cost(clock: Clock) -> Nanos {
             clock.elapsed(start, end).0
         })
         .collect();
-    pairs.sort_by(f64::total_cmp);
-    Nanos(pairs[pairs.len() / 2])
+    Nanos(median(&mut pairs))
 }
 
 #[cfg(test)]

@@ -188,7 +188,7 @@ impl Clock {
 }
 
 /// The median of `values`, which must not be empty; sorts them in place.
-fn median(values: &mut [f64]) -> f64 {
+pub(crate) fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
 }

@@ -291,7 +291,7 @@ impl<W: WriteColor> Terminal<W> {
                 "note: the machine's speed changed during the run: slice medians varied by more than {} (CV) in {drifted} of {} benchmarks (median {}); each time is its fast regime's, but the machine's speed also moves between runs, so compare implementations within one interleaved run rather than across runs",
                 percent(MACHINE_DRIFT),
                 drifts.len(),
-                percent(middle(&drifts)),
+                percent(crate::analysis::percentile(&drifts, 50.0)),
             )?;
             self.out.reset()?;
         }
@@ -352,16 +352,5 @@ impl Tally {
             }
         }
         tally
-    }
-}
-
-/// The median of sorted `values`: the mean of the two middle ones when
-/// their number is even.
-fn middle(sorted: &[f64]) -> f64 {
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
     }
 }
