@@ -20,7 +20,10 @@
 //!   data (slope per multiply from `imul_100` and `imul_10000`, then
 //!   `c = est(100) − 100 × slope`) and shows with how much it moves them.
 //!
-//! Each figure is compared with its truth against a 0.5% target. These are
+//! Each figure is printed with its ± (95%, from the estimates' own
+//! intervals, treated as independent, which overstates it a little for
+//! kernels measured in the same rounds) and compared with its truth against
+//! a 0.5% target. These are
 //! benchmark figures for a person to read, not a timed test: nothing fails
 //! on a miss. Under `cargo test --benches` each kernel runs once and nothing
 //! more is printed, nor when a filter leaves any of the six out.
@@ -113,25 +116,36 @@ fn main() {
     std::process::exit(run.exit_code);
 }
 
-/// The headline estimates, in nanoseconds per iteration.
+/// One headline estimate and the half-width of its 95% interval, in
+/// nanoseconds per iteration.
+#[derive(Clone, Copy)]
+struct Est {
+    value: f64,
+    half: f64,
+}
+
+/// The headline estimates.
 struct Estimates {
-    empty: f64,
-    imul_100: f64,
-    imul_1000: f64,
-    imul_1020: f64,
-    imul_1050: f64,
-    imul_10000: f64,
+    empty: Est,
+    imul_100: Est,
+    imul_1000: Est,
+    imul_1020: Est,
+    imul_1050: Est,
+    imul_10000: Est,
 }
 
 impl Estimates {
     /// `None` unless all six benchmarks were measured.
     fn from_results(results: &[BenchResult]) -> Option<Estimates> {
         let est = |name: &str| {
-            results
+            let m = results
                 .iter()
                 .find(|r| r.name == name)
-                .and_then(BenchResult::measured)
-                .map(|m| m.headline())
+                .and_then(BenchResult::measured)?;
+            Some(Est {
+                value: m.headline(),
+                half: m.precision.unwrap_or(f64::NAN) * m.reference,
+            })
         };
         Some(Estimates {
             empty: est("empty")?,
@@ -144,23 +158,42 @@ impl Estimates {
     }
 
     fn report(&self) -> String {
-        let ratio = |label: &str, value: f64, truth: f64, truth_text: &str| {
+        // `half` is the ratio's 95% half-width, propagated from the
+        // estimates' (first-order, as if independent).
+        let ratio = |label: &str, value: f64, half: f64, truth: f64, truth_text: &str| {
             let error = (value / truth - 1.0) * 100.0;
+            let plus_minus = half / value * 100.0;
             let mark = if error.abs() <= TARGET_PERCENT {
                 "within"
             } else {
                 "MISS, target"
             };
             format!(
-                "  {label:<30} {value:>9.4}      truth {truth_text:<5} {error:>+7.2}%   \
-                 {mark} {TARGET_PERCENT}%\n"
+                "  {label:<30} {value:>9.4} ±{plus_minus:>5.2}%   truth {truth_text:<5} \
+                 {error:>+7.2}%   {mark} {TARGET_PERCENT}%\n"
             )
         };
+        let (e100, e1000, e10000) = (self.imul_100, self.imul_1000, self.imul_10000);
+        let quotient = |top: Est, bottom: Est| {
+            let value = top.value / bottom.value;
+            let half = value * (top.half / top.value).hypot(bottom.half / bottom.value);
+            (value, half)
+        };
+        // (a − c)/(b − c): ∂/∂a = 1/(b − c), ∂/∂b = −(a − c)/(b − c)²,
+        // ∂/∂c = (a − b)/(b − c)².
+        let span = e1000.value - e100.value;
+        let slope_ratio = (e10000.value - e100.value) / span;
+        let slope_ratio_half = (e10000.half / span)
+            .hypot(slope_ratio * e1000.half / span)
+            .hypot((e10000.value - e1000.value) / span / span * e100.half);
+        let (r1020, h1020) = quotient(self.imul_1020, e1000);
+        let (r1050, h1050) = quotient(self.imul_1050, e1000);
+        let (e100, e1000, e10000) = (e100.value, e1000.value, e10000.value);
 
         // cost(N) = slope × N + constant, fitted through N = 100 and 10000.
-        let slope = (self.imul_10000 - self.imul_100) / 9900.0;
-        let constant = self.imul_100 - 100.0 * slope;
-        let share = constant / self.imul_1000;
+        let slope = (e10000 - e100) / 9900.0;
+        let constant = e100 - 100.0 * slope;
+        let share = constant / e1000;
         // With the constant, the truth of est(k)/est(1000) is
         // (k·slope + c) / (1000·slope + c) = k/1000 × (1 − share × (k − 1000)/k).
         let shift = |k: f64| -share * (k - 1000.0) / k * 100.0;
@@ -168,31 +201,23 @@ impl Estimates {
         let mut out = String::from(
             "\ncalibration: kernels of known cost (est = time per iteration, the headline)\n",
         );
-        let empty_ok = self.empty < EMPTY_TARGET_NS;
+        let empty_ok = self.empty.value < EMPTY_TARGET_NS;
         out += &format!(
-            "  {:<30} {:>9.4} ns   target < {EMPTY_TARGET_NS} ns     {}\n",
+            "  {:<30} {:>9.4} ns ±{:.4} ns   target < {EMPTY_TARGET_NS} ns     {}\n",
             "empty",
-            self.empty,
+            self.empty.value,
+            self.empty.half,
             if empty_ok { "met" } else { "MISS" }
         );
         out += &ratio(
             "ratio (10000−100)/(1000−100)",
-            (self.imul_10000 - self.imul_100) / (self.imul_1000 - self.imul_100),
+            slope_ratio,
+            slope_ratio_half,
             11.0,
             "11",
         );
-        out += &ratio(
-            "ratio 1020/1000",
-            self.imul_1020 / self.imul_1000,
-            1.02,
-            "1.02",
-        );
-        out += &ratio(
-            "ratio 1050/1000",
-            self.imul_1050 / self.imul_1000,
-            1.05,
-            "1.05",
-        );
+        out += &ratio("ratio 1020/1000", r1020, h1020, 1.02, "1.02");
+        out += &ratio("ratio 1050/1000", r1050, h1050, 1.05, "1.05");
         out += &format!(
             "  slope {slope:.5} ns per multiply; constant est(100) − 100 × slope = {constant:.2} ns, \
              {:.2}% of est(1000):\n  it moves the truths of 1020/1000 and 1050/1000 by \

@@ -38,6 +38,13 @@
 //!   the operands; a core whose multiplier finishes early on small operands
 //!   would make the chain cheaper than `N` latencies.
 
+/// The longest chain written out in full; longer ones loop over a block
+/// of this many multiplies. Written out, `imul_10000` was 40 KB of code,
+/// more than a 32 KB L1 instruction cache holds, and cost 0.1–0.5% more
+/// per multiply than `imul_1000` on an AMD EPYC guest, which the
+/// calibration's ratio (truth 11) read as an error of the harness.
+pub(crate) const UNROLLED: usize = 1000;
+
 /// Squares `x` `N` times, each multiply depending on the previous one, then
 /// waits until the chain has completed (see the [module](self) docs).
 ///

@@ -42,7 +42,8 @@ macro_rules! check_chains {
 
 #[test]
 fn chain_squares_its_input_n_times() {
-    check_chains!(0, 1, 2, 3, 5, 7, 10, 31, 63, 64, 100, 1000);
+    // Past 1000 the chain loops over a block of 1000.
+    check_chains!(0, 1, 2, 3, 5, 7, 10, 31, 63, 64, 100, 999, 1000, 1001, 2000, 2500, 10000);
 }
 
 #[test]
@@ -85,5 +86,25 @@ fn a_chain_of_10000_takes_clearly_longer_than_one_of_100() {
         long > 5.0 * short,
         "imul_chain::<10000> took {long:.1} ns, imul_chain::<100> {short:.1} ns: \
          expected a ratio above 5"
+    );
+}
+
+#[test]
+fn a_looped_chain_runs_every_block() {
+    // 3000 is three passes over the 1000-multiply block: three times the
+    // time of 1000, not once (a loop that ran one pass) nor four.
+    let Ok(clock) = Clock::cycles() else {
+        eprintln!("skipped: no usable cycle counter");
+        return;
+    };
+    black_box(imul_chain::<1000>(black_box(3)));
+    black_box(imul_chain::<3000>(black_box(3)));
+    let one = median_nanos(&clock, imul_chain::<1000>);
+    let three = median_nanos(&clock, imul_chain::<3000>);
+    let ratio = three / one;
+    assert!(
+        (2.4..3.6).contains(&ratio),
+        "imul_chain::<3000> took {three:.1} ns, imul_chain::<1000> {one:.1} ns: \
+         expected a ratio near 3, got {ratio:.2}"
     );
 }

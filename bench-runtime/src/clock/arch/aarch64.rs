@@ -64,23 +64,47 @@ fn read() -> Ticks {
 }
 
 /// `N` dependent `mul`s, then `isb`, so that the next call's chain cannot
-/// start before this one has finished (see `clock::known_cost`).
+/// start before this one has finished (see `clock::known_cost`). Chains
+/// longer than [`UNROLLED`](super::super::known_cost::UNROLLED) loop over
+/// a block of that many, so the code stays in the instruction cache.
 #[inline(always)]
 pub(crate) fn imul_chain<const N: usize>(mut v: u64) -> u64 {
-    // SAFETY: MUL and ISB are base AArch64 instructions available at EL0;
-    // the block only reads and writes `v`'s register (MUL leaves NZCV
-    // alone) and touches neither memory nor the stack. It is not `pure`,
-    // so the compiler keeps every instance and its barrier.
+    use super::super::known_cost::UNROLLED;
+    // SAFETY: MUL, SUBS, B.NE and ISB are base AArch64 instructions
+    // available at EL0; the blocks only read and write `v`'s register, the
+    // loop counter's and (the loop's SUBS) NZCV, and touch neither memory
+    // nor the stack. They are not `pure`, so the compiler keeps every
+    // instance and its barrier.
     unsafe {
-        asm!(
-            ".rept {n}",
-            "mul {v}, {v}, {v}",
-            ".endr",
-            "isb",
-            v = inout(reg) v,
-            n = const N,
-            options(nomem, nostack, preserves_flags),
-        );
+        if N <= UNROLLED {
+            asm!(
+                ".rept {n}",
+                "mul {v}, {v}, {v}",
+                ".endr",
+                "isb",
+                v = inout(reg) v,
+                n = const N,
+                options(nomem, nostack, preserves_flags),
+            );
+        } else {
+            asm!(
+                "2:",
+                ".rept {block}",
+                "mul {v}, {v}, {v}",
+                ".endr",
+                "subs {count}, {count}, #1",
+                "b.ne 2b",
+                ".rept {rest}",
+                "mul {v}, {v}, {v}",
+                ".endr",
+                "isb",
+                v = inout(reg) v,
+                count = inout(reg) N / UNROLLED => _,
+                block = const UNROLLED,
+                rest = const N % UNROLLED,
+                options(nomem, nostack),
+            );
+        }
     }
     v
 }

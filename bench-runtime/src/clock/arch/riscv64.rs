@@ -50,23 +50,47 @@ fn read() -> Ticks {
 
 /// `N` dependent `mul`s, then `fence`, which orders memory accesses but is
 /// not an execution barrier: user mode has none (see `clock::known_cost`).
+/// Chains longer than [`UNROLLED`](super::super::known_cost::UNROLLED)
+/// loop over a block of that many, so the code stays in the instruction
+/// cache.
 #[inline(always)]
 pub(crate) fn imul_chain<const N: usize>(mut v: u64) -> u64 {
-    // SAFETY: MUL (the M extension, part of every riscv64gc target) and
-    // FENCE are user-mode instructions; the block only reads and writes
-    // `v`'s register and neither accesses memory nor the stack (FENCE
-    // orders accesses, it makes none). It is not `pure`, so the compiler
-    // keeps every instance and its fence.
+    use super::super::known_cost::UNROLLED;
+    // SAFETY: MUL (the M extension, part of every riscv64gc target), ADDI,
+    // BNEZ and FENCE are user-mode instructions; the blocks only read and
+    // write `v`'s register and the loop counter's, and neither access
+    // memory nor the stack (FENCE orders accesses, it makes none). They
+    // are not `pure`, so the compiler keeps every instance and its fence.
     unsafe {
-        asm!(
-            ".rept {n}",
-            "mul {v}, {v}, {v}",
-            ".endr",
-            "fence",
-            v = inout(reg) v,
-            n = const N,
-            options(nomem, nostack, preserves_flags),
-        );
+        if N <= UNROLLED {
+            asm!(
+                ".rept {n}",
+                "mul {v}, {v}, {v}",
+                ".endr",
+                "fence",
+                v = inout(reg) v,
+                n = const N,
+                options(nomem, nostack, preserves_flags),
+            );
+        } else {
+            asm!(
+                "2:",
+                ".rept {block}",
+                "mul {v}, {v}, {v}",
+                ".endr",
+                "addi {count}, {count}, -1",
+                "bnez {count}, 2b",
+                ".rept {rest}",
+                "mul {v}, {v}, {v}",
+                ".endr",
+                "fence",
+                v = inout(reg) v,
+                count = inout(reg) N / UNROLLED => _,
+                block = const UNROLLED,
+                rest = const N % UNROLLED,
+                options(nomem, nostack, preserves_flags),
+            );
+        }
     }
     v
 }

@@ -104,23 +104,48 @@ pub(crate) fn read_stop() -> Ticks {
 
 /// `N` dependent `imul`s, then `lfence`, so that the next call's chain
 /// cannot start before this one has finished (see `clock::known_cost`).
+/// Chains longer than [`UNROLLED`](super::super::known_cost::UNROLLED)
+/// loop over a block of that many, so the code stays in the L1
+/// instruction cache; the loop's counter and branch run beside the chain,
+/// off its critical path.
 #[inline(always)]
 pub(crate) fn imul_chain<const N: usize>(mut v: u64) -> u64 {
-    // SAFETY: IMUL and LFENCE exist on every x86_64 CPU; the block only
-    // reads and writes `v`'s register and the flags (IMUL sets CF and OF,
-    // so the flags are not preserved), and touches neither memory nor
-    // the stack. It is not `pure`, so the compiler keeps every instance
-    // and its fence.
+    use super::super::known_cost::UNROLLED;
+    // SAFETY: IMUL, DEC, JNZ and LFENCE exist on every x86_64 CPU; the
+    // blocks only read and write `v`'s register, the loop counter's and
+    // the flags (IMUL and DEC set them, so they are not preserved), and
+    // touch neither memory nor the stack. They are not `pure`, so the
+    // compiler keeps every instance and its fence.
     unsafe {
-        asm!(
-            ".rept {n}",
-            "imul {v}, {v}",
-            ".endr",
-            "lfence",
-            v = inout(reg) v,
-            n = const N,
-            options(nomem, nostack),
-        );
+        if N <= UNROLLED {
+            asm!(
+                ".rept {n}",
+                "imul {v}, {v}",
+                ".endr",
+                "lfence",
+                v = inout(reg) v,
+                n = const N,
+                options(nomem, nostack),
+            );
+        } else {
+            asm!(
+                "2:",
+                ".rept {block}",
+                "imul {v}, {v}",
+                ".endr",
+                "dec {count}",
+                "jnz 2b",
+                ".rept {rest}",
+                "imul {v}, {v}",
+                ".endr",
+                "lfence",
+                v = inout(reg) v,
+                count = inout(reg) N / UNROLLED => _,
+                block = const UNROLLED,
+                rest = const N % UNROLLED,
+                options(nomem, nostack),
+            );
+        }
     }
     v
 }
