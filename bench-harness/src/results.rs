@@ -17,6 +17,7 @@ use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::analysis::{self, outliers::Outliers, BlockEstimate, Overhead, Summary};
 use crate::instruments::{AllocRates, Extras};
 use crate::settings::Schedule;
+pub(crate) use notes::differs_alone;
 use notes::{notes, LOW_CPU_RATIO};
 
 pub use crate::failure::Failure;

@@ -166,6 +166,27 @@ impl fmt::Display for Note {
                 time(slowest.0),
                 percent(*spread),
             ),
+            Note::DiffersAlone {
+                alone,
+                ratio,
+                page_faults,
+            } => {
+                let faults = page_faults.map_or(String::new(), |(group, alone)| {
+                    format!(
+                        " ({group:.1} page faults per iteration in the group, {alone:.1} alone)"
+                    )
+                });
+                write!(
+                    f,
+                    "in its A/B group this benchmark took {} {} than alone ({}){faults}: the \
+                     members disturb each other (caches, the allocator, outputs kept alive), \
+                     so the group's ratio may not hold for either alone; compare them run \
+                     alone too (--exact NAME)",
+                    percent((ratio - 1.0).abs()),
+                    if *ratio > 1.0 { "longer" } else { "less" },
+                    time(alone.0),
+                )
+            }
         }
     }
 }
@@ -280,6 +301,17 @@ mod tests {
                  10.00 ns to 11.00 ns (CV 4.76%); memory layout (ASLR, allocation addresses, \
                  code alignment) or the machine's speed while each ran moves this benchmark, so \
                  its ± spans the processes: raise --forks to narrow it",
+            ),
+            (
+                Note::DiffersAlone {
+                    alone: Nanos(100.0),
+                    ratio: 1.25,
+                    page_faults: Some((64.0, 0.0)),
+                },
+                "in its A/B group this benchmark took 25.0% longer than alone (100.0 ns) (64.0 \
+                 page faults per iteration in the group, 0.0 alone): the members disturb each \
+                 other (caches, the allocator, outputs kept alive), so the group's ratio may \
+                 not hold for either alone; compare them run alone too (--exact NAME)",
             ),
         ]
     }

@@ -2,6 +2,7 @@
 //! [`Note`]s, and the rules and thresholds that raise them. The reporter
 //! words each note (`report/notes.rs`).
 
+use bench_runtime::counter::Event;
 use bench_runtime::{Measurement, Nanos, StopReason};
 
 use super::{median_slice_len, min_max, sorted, Context, Measured, MIN_SLICE_SAMPLES};
@@ -117,6 +118,43 @@ pub enum Note {
         /// The estimates' relative standard deviation.
         spread: f64,
     },
+    /// An A/B group member whose time in the group (`ratio` times its
+    /// time `alone`) differs from its solo probe's by more than
+    /// [`GROUP_VS_ALONE`] and more than both intervals explain.
+    DiffersAlone {
+        /// Its time measured alone, in the same run.
+        alone: Nanos,
+        /// Its time in the group over its time alone.
+        ratio: f64,
+        /// Page faults per iteration in the group and alone, when counters
+        /// were read.
+        page_faults: Option<(f64, f64)>,
+    },
+}
+
+/// A group member whose time differs from its solo time by more than this
+/// share gets a note: the group no longer measures what runs alone.
+pub(crate) const GROUP_VS_ALONE: f64 = 0.10;
+
+/// The note for an A/B group member measured `in_group` when its solo
+/// probe measured `alone`, if they differ markedly.
+pub(crate) fn differs_alone(in_group: &Measured, alone: &Measured) -> Option<Note> {
+    let (group_time, alone_time) = (in_group.headline(), alone.headline());
+    if group_time <= 0.0 || alone_time <= 0.0 {
+        return None;
+    }
+    let ratio = group_time / alone_time;
+    let half = |m: &Measured| m.precision.map_or(0.0, |p| p * m.reference);
+    let beyond_intervals = (group_time - alone_time).abs() > half(in_group) + half(alone);
+    let page_faults = in_group
+        .extras
+        .per_iteration(Event::PageFaults)
+        .zip(alone.extras.per_iteration(Event::PageFaults));
+    ((ratio - 1.0).abs() > GROUP_VS_ALONE && beyond_intervals).then_some(Note::DiffersAlone {
+        alone: Nanos(alone_time),
+        ratio,
+        page_faults,
+    })
 }
 
 impl Note {
@@ -137,6 +175,7 @@ impl Note {
             Note::Multimodal { .. } => "multimodal",
             Note::LowCpu { .. } => "low_cpu",
             Note::ProcessesDiffer { .. } => "processes_differ",
+            Note::DiffersAlone { .. } => "differs_alone",
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::analysis::{loop_overhead, Overhead};
 use crate::failure::Failure;
 use crate::forks::{self, ChildArgs};
 use crate::instruments::Extras;
-use crate::results::{BenchResult, Context, Measured, Outcome, RunInfo};
+use crate::results::{differs_alone, BenchResult, Context, Measured, Outcome, RunInfo};
 use crate::run;
 
 /// What the measuring phase leaves besides the rows.
@@ -97,6 +97,12 @@ pub(super) fn collect(
         Err(failure) => Some(Err(failure)),
     };
     let machine_reference = plan.reference_job.and_then(|job| result(job)?.ok());
+    // Measured in this process only: `--forks` children run the user's jobs.
+    let alone: Vec<(usize, Measured)> = plan
+        .solo_probes
+        .iter()
+        .filter_map(|&(member, probe)| Some((member, result(probe)?.ok()?)))
+        .collect();
     info.partial = bench_runtime::signal::interrupted();
     if let Some(overhead) = forked.as_ref().and_then(|forked| forked.overhead) {
         // The header shows what the children subtracted.
@@ -112,7 +118,13 @@ pub(super) fn collect(
         let outcome = match measured {
             // Left out: stopped by Ctrl-C before its first sample.
             None => continue,
-            Some(Ok(m)) => Outcome::Measured(Box::new(m)),
+            Some(Ok(mut m)) => {
+                let probe = alone.iter().find(|(member, _)| *member == job);
+                if let Some(note) = probe.and_then(|(_, alone)| differs_alone(&m, alone)) {
+                    m.notes.push(note);
+                }
+                Outcome::Measured(Box::new(m))
+            }
             Some(Err(failure)) => Outcome::Failed(failure),
         };
         rows[row] = Some(result_of(&selected[row], outcome));

@@ -41,6 +41,11 @@ pub(super) struct Plan {
     pub(super) schedule: run::Plan,
     /// Groups measured as in-run A/B comparisons, in name order.
     pub(super) paired_groups: Vec<&'static str>,
+    /// Per A/B group member, (its job, its solo probe's job): the same
+    /// benchmark measured alone for a short budget, so that a member the
+    /// group changes (caches, the allocator, outputs kept alive across a
+    /// round) is noticed.
+    pub(super) solo_probes: Vec<(usize, usize)>,
 }
 
 /// The members of an A/B group that run at one argument (all of them, in a
@@ -129,6 +134,7 @@ pub(super) fn plan(
     let mut jobs = Vec::new();
     let mut job_rows = Vec::new();
     let paired_units = paired_units(selected);
+    let mut paired_jobs = Vec::new();
     for s in selected {
         if s.ignored {
             rows.push(Some(result_of(s, Outcome::Ignored)));
@@ -147,9 +153,21 @@ pub(super) fn plan(
             job.config.min_sample_time = job.config.min_sample_time.max(Nanos(1_000_000.0));
             job.config.stop_rule = StopRule::TimeBudget;
             job.paired_group = paired_group;
+            paired_jobs.push(jobs.len());
         }
         jobs.push(job);
     }
+    // After the user's jobs, which `--forks` children take by position.
+    let solo_probes = paired_jobs
+        .into_iter()
+        .map(|member| {
+            let mut probe = jobs[member].clone();
+            probe.paired_group = None;
+            probe.config = solo_probe_config(&probe.config, floor);
+            jobs.push(probe);
+            (member, jobs.len() - 1)
+        })
+        .collect();
     let mut hidden_job = |entry: &'static BenchEntry| {
         jobs.push(run::Job {
             counters: false,
@@ -184,7 +202,26 @@ pub(super) fn plan(
         overhead_job,
         schedule,
         paired_groups,
+        solo_probes,
     })
+}
+
+/// A solo probe's settings: the member's, measured alone (samples of the
+/// usual size) for a third of its measuring time, no precision target.
+fn solo_probe_config(member: &SamplerConfig, floor: Nanos) -> SamplerConfig {
+    let measure_time = member.measure_time / 3.0;
+    SamplerConfig {
+        measure_time,
+        stop_rule: StopRule::TimeBudget,
+        max_time: Nanos(
+            member
+                .max_time
+                .0
+                .min((member.warm_up_time + measure_time * 3.0).0),
+        ),
+        min_sample_time: floor,
+        ..member.clone()
+    }
 }
 
 /// One benchmark's job: its attribute's settings overridden by the command

@@ -33,7 +33,7 @@ fn context(overhead: Overhead) -> Context {
 /// 1,000 iterations, ±0.1 ns alternating within a slice (so each slice's
 /// median is its level), timed through `overhead`, as a child would
 /// report it.
-fn process(level: f64, overhead: Overhead, stop: StopReason) -> Measured {
+pub(super) fn process(level: f64, overhead: Overhead, stop: StopReason) -> Measured {
     process_of(1, level, overhead, stop)
 }
 

@@ -5,3 +5,4 @@
 
 mod fake_clock_analysis;
 mod forks_pooling;
+mod group_vs_alone;
