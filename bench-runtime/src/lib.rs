@@ -36,6 +36,7 @@ pub mod affinity;
 pub mod clock;
 pub mod counter;
 pub mod signal;
+pub mod stdio;
 
 // Their public items are re-exported below, at the crate root.
 mod bencher;

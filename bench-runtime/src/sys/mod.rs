@@ -14,6 +14,8 @@ pub(crate) mod affinity;
 pub(crate) mod perf_event;
 #[cfg(unix)]
 pub(crate) mod signal;
+#[cfg(unix)]
+pub(crate) mod stdio;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub(crate) mod time;
 

@@ -1,0 +1,28 @@
+//! Keeping the harness's own output apart from what benchmarks print.
+
+use std::fs::File;
+use std::io;
+
+/// From now on, whatever this process writes to standard output (a
+/// benchmark's `println!`) goes to standard error; the returned file
+/// writes to where standard output went before. A process that speaks a
+/// protocol on its standard output calls this first, so that nothing a
+/// benchmark prints can corrupt it.
+///
+/// Fails where there are no POSIX descriptors (nothing is changed then).
+pub fn divert_stdout() -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::io::Write;
+        // Whatever Rust's stdout buffered goes out first, to the old place.
+        io::stdout().flush()?;
+        crate::sys::stdio::divert_stdout()
+    }
+    #[cfg(not(unix))]
+    {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "standard output cannot be diverted on this platform",
+        ))
+    }
+}

@@ -1,0 +1,27 @@
+//! File descriptors of the standard streams.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::FromRawFd;
+
+/// Duplicates standard output to a new descriptor (close-on-exec) and
+/// points descriptor 1 at standard error; returns the new descriptor as a
+/// file.
+pub(crate) fn divert_stdout() -> io::Result<File> {
+    // SAFETY: fcntl(F_DUPFD_CLOEXEC) and dup2 take and return plain
+    // descriptors and touch no memory of ours; each result is checked.
+    unsafe {
+        let kept = libc::fcntl(libc::STDOUT_FILENO, libc::F_DUPFD_CLOEXEC, 3);
+        if kept < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if libc::dup2(libc::STDERR_FILENO, libc::STDOUT_FILENO) < 0 {
+            let error = io::Error::last_os_error();
+            libc::close(kept);
+            return Err(error);
+        }
+        // SAFETY: `kept` is a descriptor we just opened and nothing else
+        // owns; the file takes it over.
+        Ok(File::from_raw_fd(kept))
+    }
+}
