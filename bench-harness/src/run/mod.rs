@@ -24,7 +24,7 @@ use crate::analysis::Overhead;
 use crate::failure::{catching_panics, Failure};
 use crate::registry::Benchmark;
 use crate::settings::Schedule;
-pub(crate) use schedule::measure;
+pub(crate) use schedule::{measure, Stepper};
 
 /// One benchmark to measure.
 #[derive(Debug, Clone)]

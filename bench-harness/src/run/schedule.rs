@@ -4,7 +4,7 @@
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
-use bench_runtime::{Measurement, Nanos, Sampler};
+use bench_runtime::{Measurement, Nanos, Sample, Sampler};
 
 use super::slices::{Command, PrecisionCheck, Reply, Slices};
 use super::{call, Job, Plan, RoundLog, ROUNDS_PER_BLOCK};
@@ -125,7 +125,7 @@ impl Unit {
                 for member in members.iter_mut().filter(|m| !m.finished) {
                     // A zero-length slice records exactly one sample.
                     match member.worker.run_slice(Nanos::ZERO, new_block) {
-                        Slice::Paused { recorded } => {
+                        Slice::Paused { recorded, .. } => {
                             member
                                 .log
                                 .push((recorded > member.recorded).then(|| recorded - 1));
@@ -151,9 +151,11 @@ impl Unit {
 
 /// What a slice ended with.
 enum Slice {
-    /// The benchmark paused, having recorded this many samples so far.
+    /// The benchmark paused, having recorded this many samples so far,
+    /// `latest` in the slice just run.
     Paused {
         recorded: usize,
+        latest: Vec<Sample>,
     },
     Finished(Box<Result<(Measurement, Extras), Failure>>),
 }
@@ -247,7 +249,7 @@ impl Worker {
             return lost();
         }
         match self.replies.recv() {
-            Ok(Reply::Paused { recorded }) => Slice::Paused { recorded },
+            Ok(Reply::Paused { recorded, latest }) => Slice::Paused { recorded, latest },
             Ok(Reply::Finished(result)) => {
                 if let Some(thread) = self.thread.take() {
                     let _ = thread.join();
@@ -255,6 +257,38 @@ impl Worker {
                 Slice::Finished(result)
             }
             Err(_) => lost(),
+        }
+    }
+}
+
+/// One benchmark measured slice by slice at the caller's pace, on a worker
+/// thread as in a scheduled run (`--against` pairs two of these, one in
+/// each process).
+pub(crate) struct Stepper {
+    worker: Option<Worker>,
+}
+
+impl Stepper {
+    pub(crate) fn spawn(job: Job, plan: &Plan) -> Stepper {
+        Stepper {
+            worker: Some(Worker::spawn(job, plan)),
+        }
+    }
+
+    /// Runs one slice of `length` (each slice after the first starts a new
+    /// block, with its re-warming sample discarded): the samples it
+    /// recorded (none while the sampler calibrates and warms up), `None`
+    /// once the sampler has stopped, or the benchmark's failure.
+    pub(crate) fn slice(&mut self, length: Nanos) -> Result<Option<Vec<Sample>>, Failure> {
+        let Some(worker) = &mut self.worker else {
+            return Ok(None);
+        };
+        match worker.run_slice(length, true) {
+            Slice::Paused { latest, .. } => Ok(Some(latest)),
+            Slice::Finished(result) => {
+                self.worker = None;
+                (*result).map(|_| None)
+            }
         }
     }
 }

@@ -17,7 +17,11 @@ pub(super) enum Command {
 }
 
 pub(super) enum Reply {
-    Paused { recorded: usize },
+    /// `recorded` samples so far; `latest`: those the last slice recorded.
+    Paused {
+        recorded: usize,
+        latest: Vec<Sample>,
+    },
     Finished(Box<Result<(Measurement, Extras), Failure>>),
 }
 
@@ -46,6 +50,7 @@ impl Driver for Slices {
             .charge(clock.elapsed(self.started, clock.start()));
         loop {
             let slice_start = now();
+            let before = self.sampler.samples().len();
             self.instruments.slice_started();
             run_slice(
                 &mut self.sampler,
@@ -57,8 +62,12 @@ impl Driver for Slices {
             );
             self.instruments.slice_ended(now() - slice_start);
             self.publish_overhead();
-            let recorded = self.sampler.samples().len();
-            if self.sampler.is_done() || self.outbox.send(Reply::Paused { recorded }).is_err() {
+            let samples = self.sampler.samples();
+            let reply = Reply::Paused {
+                recorded: samples.len(),
+                latest: samples[before.min(samples.len())..].to_vec(),
+            };
+            if self.sampler.is_done() || self.outbox.send(reply).is_err() {
                 return;
             }
             match self.inbox.recv() {
