@@ -9,6 +9,7 @@
 //! its precision, and the [`Note`]s. The analysis behind them (summaries,
 //! outliers, comparisons) is the harness's own and stays inside the crate.
 
+pub(crate) mod against;
 mod notes;
 
 use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, Throughput, TimerPrecision};

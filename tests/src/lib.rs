@@ -21,6 +21,31 @@ pub fn library_binary() -> &'static Path {
     BINARY.get_or_init(|| build_example_bench("library", &["--features", "bench"]))
 }
 
+/// The two builds of `benches/against.rs`: (the 1000-multiply build, the
+/// 1020-multiply one), each copied out of cargo's output, built once per
+/// test process.
+pub fn against_builds() -> &'static (PathBuf, PathBuf) {
+    static BUILDS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    BUILDS.get_or_init(|| {
+        let build = |longer: bool, file: &str| {
+            let env: &[(&str, &str)] = if longer {
+                &[("AGAINST_FIXTURE_CHAIN", "1020")]
+            } else {
+                &[]
+            };
+            let built = build_bench("bench-tests", "against", &[], env);
+            // Beside cargo's output (`<target>/release/deps/against-HASH`),
+            // out of the way of the next build.
+            let dir = built.parent().expect("in deps/").join("e2e-against");
+            std::fs::create_dir_all(&dir).expect("the target directory is writable");
+            let copy = dir.join(file);
+            std::fs::copy(&built, &copy).expect("the build can be copied");
+            copy
+        };
+        (build(false, "shorter"), build(true, "longer"))
+    })
+}
+
 /// Held exclusively while cargo builds an example bench, and shared while
 /// [`run_with_env`] runs a binary. The tests share one process, so any of
 /// them may be measuring while another builds, and cargo builds on every
@@ -32,13 +57,20 @@ pub fn library_binary() -> &'static Path {
 static BUILDING: RwLock<()> = RwLock::new(());
 
 fn build_example_bench(name: &str, extra: &[&str]) -> PathBuf {
+    build_bench("bench-examples", name, extra, &[])
+}
+
+/// Builds bench target `name` of `package` with cargo (with `env` set, for
+/// `option_env!`), and returns its executable.
+fn build_bench(package: &str, name: &str, extra: &[&str], env: &[(&str, &str)]) -> PathBuf {
     // A failed build panics holding the lock: the runs that follow do not
     // depend on it, so a poisoned lock is as good as a free one.
     let _building = BUILDING.write().unwrap_or_else(PoisonError::into_inner);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
-        .args(["build", "--quiet", "-p", "bench-examples", "--bench", name])
+        .args(["build", "--quiet", "-p", package, "--bench", name])
         .args(extra)
+        .envs(env.iter().copied())
         .args(["--message-format", "json"])
         .current_dir(workspace_root())
         .output()

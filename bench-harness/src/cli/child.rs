@@ -32,6 +32,17 @@ pub(crate) fn child_args(settings: &Settings, name: &str, output: &Path) -> Vec<
     argv
 }
 
+/// The command line of an `--against` worker: a measured run with
+/// `settings` (the worker takes its requests on standard input).
+pub(crate) fn worker_args(settings: &Settings) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = ["--bench", "--color", "never"]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    argv.extend(setting_args(settings).into_iter().map(OsString::from));
+    argv
+}
+
 /// The flags that say `settings`, field by field.
 fn setting_args(settings: &Settings) -> Vec<String> {
     let Settings {

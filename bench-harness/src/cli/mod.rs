@@ -21,7 +21,7 @@ use std::str::FromStr;
 use crate::select::{Filter, Ignored};
 use crate::settings::{Schedule, Settings};
 
-pub(crate) use child::child_args;
+pub(crate) use child::{child_args, worker_args};
 pub(crate) use help::HELP;
 use values::{bad_choice, baseline_name, choice, count, number, percentage, seconds, utf8};
 
@@ -70,6 +70,21 @@ pub(crate) struct BaselineOptions {
     pub(crate) noise_threshold: f64,
     /// `--fail-on-regression`: exit with 1 when any benchmark regressed.
     pub(crate) fail_on_regression: bool,
+    /// `--noise-threshold` was given (paired comparisons have a default of
+    /// their own).
+    pub(crate) noise_threshold_given: bool,
+    /// `--against NAME` or `--against-exe PATH`: compare with another build,
+    /// paired slice by slice.
+    pub(crate) against: Option<Against>,
+}
+
+/// The other build of a paired comparison.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Against {
+    /// `--against NAME`: the executable kept with baseline NAME.
+    Baseline(String),
+    /// `--against-exe PATH`: any bench executable built with this harness.
+    Exe(PathBuf),
 }
 
 impl Default for BaselineOptions {
@@ -79,6 +94,8 @@ impl Default for BaselineOptions {
             compare: None,
             noise_threshold: DEFAULT_NOISE_THRESHOLD,
             fail_on_regression: false,
+            noise_threshold_given: false,
+            against: None,
         }
     }
 }
@@ -319,7 +336,21 @@ where
             }
             Long("list-baselines") => list_baselines = true,
             Long("noise-threshold") => {
-                baselines.noise_threshold = percentage("--noise-threshold", parser.value()?, true)?
+                baselines.noise_threshold = percentage("--noise-threshold", parser.value()?, true)?;
+                baselines.noise_threshold_given = true;
+            }
+            Long("against") => {
+                let name = baseline_name("--against", parser.value()?)?;
+                set_against(&mut baselines.against, Against::Baseline(name))?;
+            }
+            Long("against-exe") => {
+                let path = PathBuf::from(parser.value()?);
+                if path.as_os_str().is_empty() {
+                    return Err(CliError(
+                        "--against-exe needs the path of a bench executable".into(),
+                    ));
+                }
+                set_against(&mut baselines.against, Against::Exe(path))?;
             }
             Long("fail-on-regression") => baselines.fail_on_regression = true,
             Long("forks") => {
@@ -357,12 +388,40 @@ where
             }
         }
     }
-    if parsed.baselines.fail_on_regression && parsed.baselines.compare.is_none() {
+    if parsed.baselines.fail_on_regression
+        && parsed.baselines.compare.is_none()
+        && parsed.baselines.against.is_none()
+    {
         return Err(CliError(
-            "--fail-on-regression needs --baseline NAME to compare with".into(),
+            "--fail-on-regression needs --baseline NAME or --against NAME to compare with".into(),
         ));
     }
+    if parsed.baselines.against.is_some() {
+        let format = parsed.output.format;
+        if format != OutputFormat::Json
+            && (format != OutputFormat::Pretty || parsed.output.path.is_some())
+        {
+            return Err(CliError(format!(
+                "--against writes its comparison as JSON only: use --format json (with or \
+                 without --output), not --format {format}"
+            )));
+        }
+        let clash = [
+            (parsed.baselines.compare.is_some(), "--baseline"),
+            (parsed.baselines.save.is_some(), "--save-baseline"),
+            (parsed.forks.is_some(), "--forks"),
+        ]
+        .into_iter()
+        .find(|(given, _)| *given);
+        if let Some((_, flag)) = clash {
+            return Err(CliError(format!(
+                "--against compares two builds in one paired run and does not go with {flag}; \
+                 run them separately"
+            )));
+        }
+    }
     let measuring_flag = [
+        (parsed.baselines.against.is_some(), "--against"),
         (parsed.forks.is_some(), "--forks"),
         (parsed.output.path.is_some(), "--output"),
         (parsed.baselines.save.is_some(), "--save-baseline"),
@@ -395,6 +454,18 @@ where
         Action::Test
     };
     Ok(parsed)
+}
+
+/// `--against` and `--against-exe` name one other build.
+fn set_against(slot: &mut Option<Against>, against: Against) -> Result<(), CliError> {
+    if slot.is_some() {
+        return Err(CliError(
+            "--against and --against-exe name the one build to compare with: give one of them, once"
+                .into(),
+        ));
+    }
+    *slot = Some(against);
+    Ok(())
 }
 
 #[cfg(test)]

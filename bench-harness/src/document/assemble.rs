@@ -8,14 +8,15 @@ use serde_json::Value;
 use bench_runtime::{StopReason, StopRule};
 
 use super::{
-    AllocationsRecord, BenchRecord, ComplexityRecord, ConfigRecord, CpuRecord, Document,
-    EstimateRecord, FailureRecord, FencesRecord, ForksRecord, IntervalRecord, MeasurementRecord,
-    Methodology, OutcomeKind, OutliersRecord, OverheadRecord, PercentilesRecord, RunStopRule,
-    SampleRecord, ScheduleKind, StopKind, StopRuleKind, SummaryRecord, Throughput, ThroughputUnit,
-    WarmUpRecord, HARNESS_TAG, SCHEMA_VERSION,
+    AgainstBenchRecord, AgainstRecord, AllocationsRecord, BenchRecord, ComplexityRecord,
+    ConfigRecord, CpuRecord, Document, EstimateRecord, FailureRecord, FencesRecord, ForksRecord,
+    IntervalRecord, MeasurementRecord, Methodology, OutcomeKind, OutliersRecord, OverheadRecord,
+    PercentilesRecord, RunStopRule, SampleRecord, ScheduleKind, StopKind, StopRuleKind,
+    SummaryRecord, Throughput, ThroughputUnit, WarmUpRecord, HARNESS_TAG, SCHEMA_VERSION,
 };
 use crate::analysis::{Interval, Summary, BLOCKS_IN_ONE_GO, CONFIDENCE_LEVEL};
 use crate::environment::Environment;
+use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
 use crate::settings::Schedule;
 
@@ -55,6 +56,65 @@ pub(crate) fn assemble(
         benchmarks: results.iter().map(record).collect(),
         machine_reference: machine_reference.map(estimate),
         complexity: complexity_reports.iter().map(complexity).collect(),
+        against: None,
+    }
+}
+
+/// The document of an `--against` run: the machine and method, and the
+/// paired comparison.
+pub(crate) fn assemble_against(
+    environment: &Environment,
+    info: &RunInfo,
+    report: &AgainstReport,
+) -> Document {
+    Document {
+        against: Some(against(report)),
+        ..assemble(environment, info, &[], &[], None, None)
+    }
+}
+
+fn against(report: &AgainstReport) -> AgainstRecord {
+    let benchmarks = report
+        .rows
+        .iter()
+        .map(|row| {
+            let bare = |status: &str| AgainstBenchRecord {
+                name: row.name.clone(),
+                status: status.to_string(),
+                ratio: None,
+                ci_low: None,
+                ci_high: None,
+                verdict: None,
+                rounds: None,
+                new_ns: None,
+                old_ns: None,
+                failure: None,
+            };
+            match &row.outcome {
+                AgainstOutcome::Compared(p) => AgainstBenchRecord {
+                    ratio: Some(p.comparison.ratio),
+                    ci_low: Some(p.comparison.ratio_interval.0),
+                    ci_high: Some(p.comparison.ratio_interval.1),
+                    verdict: Some(verdict_word(p.verdict).to_string()),
+                    rounds: Some(p.comparison.rounds),
+                    new_ns: Some(p.new_ns),
+                    old_ns: Some(p.old_ns),
+                    ..bare("compared")
+                },
+                AgainstOutcome::New => bare("new"),
+                AgainstOutcome::Gone => bare("gone"),
+                AgainstOutcome::Failed(why) => AgainstBenchRecord {
+                    failure: Some(why.clone()),
+                    ..bare("failed")
+                },
+            }
+        })
+        .collect();
+    AgainstRecord {
+        baseline: report.baseline.clone(),
+        protocol_version: report.protocol_version,
+        noise_threshold_percent: report.noise_threshold * 100.0,
+        benchmarks,
     }
 }
 

@@ -35,7 +35,7 @@ use serde_json::Value;
 
 use crate::environment::Environment;
 
-pub(crate) use assemble::assemble;
+pub(crate) use assemble::{assemble, assemble_against};
 pub(crate) use layout::write;
 pub(crate) use load::{load, LoadError};
 
@@ -71,6 +71,55 @@ pub(crate) struct Document {
     /// Growth classes fitted over benchmarks' numeric `args`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub complexity: Vec<ComplexityRecord>,
+    /// `--against`: this build against another, paired round by round
+    /// (`benchmarks` is then empty: nothing is measured on its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<AgainstRecord>,
+}
+
+/// A paired comparison of two builds (`--against`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct AgainstRecord {
+    /// The baseline's name (`--against NAME`) or the executable's path
+    /// (`--against-exe PATH`).
+    pub baseline: String,
+    /// The worker protocol both builds spoke.
+    pub protocol_version: u32,
+    /// Changes within ±this percentage are no difference.
+    pub noise_threshold_percent: f64,
+    pub benchmarks: Vec<AgainstBenchRecord>,
+}
+
+/// One benchmark of a paired comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct AgainstBenchRecord {
+    pub name: String,
+    /// `compared`, `new` (this build only), `gone` (the other build only)
+    /// or `failed`.
+    pub status: String,
+    /// new/old: the geometric mean of the rounds' ratios.
+    #[serde(default)]
+    pub ratio: Option<f64>,
+    /// The ratio's 95% interval.
+    #[serde(default)]
+    pub ci_low: Option<f64>,
+    #[serde(default)]
+    pub ci_high: Option<f64>,
+    /// `slower`, `faster` or `no difference`.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    /// Paired rounds the ratio rests on.
+    #[serde(default)]
+    pub rounds: Option<usize>,
+    /// This build's time per iteration (mean of its slice medians), ns.
+    #[serde(default)]
+    pub new_ns: Option<f64>,
+    /// The other build's, measured in the same rounds, ns.
+    #[serde(default)]
+    pub old_ns: Option<f64>,
+    /// Why a `failed` benchmark has no ratio.
+    #[serde(default)]
+    pub failure: Option<String>,
 }
 
 /// A growth class fitted over one function's `args`.

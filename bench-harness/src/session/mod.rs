@@ -9,6 +9,7 @@
 //! options); nothing below this module reads the command line. Every line
 //! the user sees is written by [`crate::report`].
 
+mod against;
 mod collect;
 mod list;
 mod outputs;
@@ -42,6 +43,10 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
         Ok(args) => args,
         Err(error) => return usage_error(&error),
     };
+    if against::is_worker() {
+        // Started by another build's --against: serve its requests.
+        return against::serve(&args.settings);
+    }
     if forks::is_child() {
         // Measuring for a parent's --forks: no forks of its own, and no
         // life after the parent's.
@@ -124,6 +129,9 @@ fn bench(
         return Ok(0);
     }
     plan::check_pin(args.settings.pin)?;
+    if let Some(other) = &args.baselines.against {
+        return against::run(out, args, other, selected, registered);
+    }
 
     let environment = Environment::capture();
     let cold_bytes = args

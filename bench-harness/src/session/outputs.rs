@@ -79,6 +79,20 @@ fn save_baseline(store: &Store, name: &str, run: &Run<'_>) -> Result<String, Str
     Ok(format!("saved baseline '{name}' to {}", path.display()))
 }
 
+/// An `--against` run's output: its document, as JSON, to `--output` or
+/// stdout; nothing more with the default table (already printed).
+pub(super) fn write_document(args: &Args, document: &Document) -> Result<(), String> {
+    let output = &args.output;
+    // The parser allows only these two with --against.
+    if output.format != OutputFormat::Json {
+        return Ok(());
+    }
+    let mut bytes = Vec::new();
+    report::json::write(&mut bytes, document)
+        .map_err(|e| format!("cannot render the results: {e}"))?;
+    deliver(output.path.as_deref(), &bytes)
+}
+
 /// The `--format` output: to `--output` (atomically) or to stdout.
 fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
     let output = &args.output;
@@ -101,14 +115,19 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
         }
     };
     let bytes = rendered.map_err(|e| format!("cannot render the results: {e}"))?;
-    match &output.path {
-        Some(path) => fs::write_atomically(path, &bytes).map_err(|e| {
+    deliver(output.path.as_deref(), &bytes)
+}
+
+/// Writes `bytes` to `path` (atomically) or to stdout.
+fn deliver(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), String> {
+    match path {
+        Some(path) => fs::write_atomically(path, bytes).map_err(|e| {
             format!(
                 "cannot write --output {}: {e}; check the directory exists and is writable",
                 path.display()
             )
         }),
-        None => match io::stdout().write_all(&bytes) {
+        None => match io::stdout().write_all(bytes) {
             // A reader that stopped early (`| head`) is not an error.
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
                 Err(format!("cannot write the results to stdout: {e}"))

@@ -226,7 +226,7 @@ fn solo_probe_config(member: &SamplerConfig, floor: Nanos) -> SamplerConfig {
 
 /// One benchmark's job: its attribute's settings overridden by the command
 /// line's, resolved.
-fn job(bench: registry::Benchmark, command_line: &Settings, floor: Nanos) -> run::Job {
+pub(super) fn job(bench: registry::Benchmark, command_line: &Settings, floor: Nanos) -> run::Job {
     let settings = bench.entry.options.settings.overridden_by(*command_line);
     run::Job {
         config: settings.sampler_config(floor),
@@ -239,7 +239,7 @@ fn job(bench: registry::Benchmark, command_line: &Settings, floor: Nanos) -> run
 
 /// No sample is shorter than the timer allows, nor than 10 µs: below that
 /// the harness's own work between samples is a large share of the budget.
-fn sample_floor(precision: TimerPrecision) -> Nanos {
+pub(super) fn sample_floor(precision: TimerPrecision) -> Nanos {
     SamplerConfig::sample_floor(precision).max(SamplerConfig::default().min_sample_time)
 }
 

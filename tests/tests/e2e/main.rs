@@ -4,6 +4,7 @@
 
 mod common;
 
+mod against;
 mod authoring;
 mod bad_input;
 mod baselines;

@@ -9,7 +9,8 @@ use termcolor::{Color, ColorSpec, WriteColor};
 use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
-use crate::report::format::{p_value, percent};
+use crate::report::format::{p_value, percent, time};
+use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, Compared, GroupReport};
 
 impl<W: WriteColor> Terminal<W> {
@@ -194,6 +195,78 @@ impl<W: WriteColor> Terminal<W> {
                 ab_words(verdict),
             )?;
             self.out.reset()?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: WriteColor> Terminal<W> {
+    /// `--against`: each benchmark's ratio new/old with its interval and
+    /// verdict, then those on one side only and those that failed.
+    pub(crate) fn against_table(&mut self, report: &AgainstReport) -> io::Result<()> {
+        writeln!(self.out)?;
+        self.out.set_color(ColorSpec::new().set_bold(true))?;
+        writeln!(
+            self.out,
+            "against {} · this build / that build, slices paired round by round (ABBA) · \
+             noise threshold {}",
+            report.baseline,
+            percent(report.noise_threshold)
+        )?;
+        self.out.reset()?;
+        let width = report
+            .rows
+            .iter()
+            .map(|row| row.name.chars().count())
+            .chain(["benchmark".len()])
+            .max()
+            .unwrap_or(0);
+        writeln!(
+            self.out,
+            "  {:<width$}  {:>8}  {:>21}  {:>10}  {:>10}  {:>6}  verdict",
+            "benchmark", "new/old", "95% CI", "new", "old", "rounds"
+        )?;
+        for row in &report.rows {
+            let name = &row.name;
+            match &row.outcome {
+                AgainstOutcome::Compared(p) => {
+                    match p.verdict {
+                        Verdict::Regressed => self.colour(Color::Red, true)?,
+                        Verdict::Improved => self.colour(Color::Green, true)?,
+                        _ => {}
+                    }
+                    let c = &p.comparison;
+                    writeln!(
+                        self.out,
+                        "  {name:<width$}  {:>8.4}  [{:>8.4}, {:>8.4}]  {:>10}  {:>10}  {:>6}  {}",
+                        c.ratio,
+                        c.ratio_interval.0,
+                        c.ratio_interval.1,
+                        time(p.new_ns),
+                        time(p.old_ns),
+                        c.rounds,
+                        verdict_word(p.verdict),
+                    )?;
+                    self.out.reset()?;
+                }
+                AgainstOutcome::New => {
+                    writeln!(self.out, "  {name:<width$}  new: not in the other build")?
+                }
+                AgainstOutcome::Gone => {
+                    writeln!(self.out, "  {name:<width$}  gone: not in this build")?
+                }
+                AgainstOutcome::Failed(why) => {
+                    self.colour(Color::Red, false)?;
+                    writeln!(self.out, "  {name:<width$}  failed: {why}")?;
+                    self.out.reset()?;
+                }
+            }
+        }
+        if report.compared() == 0 {
+            writeln!(
+                self.out,
+                "  nothing was compared: no benchmark ran in both builds"
+            )?;
         }
         Ok(())
     }

@@ -1,0 +1,347 @@
+//! `--against NAME` / `--against-exe PATH`: this build and another,
+//! measured in one run, slice by slice in turn, so that the machine's drift
+//! cancels in each round's ratio.
+//!
+//! The other build runs as a worker process ([`worker`], speaking
+//! [`protocol`] over pipes, started and stopped by [`peer`]); this build's
+//! side runs the same code in this process. For each benchmark both sides
+//! open it, then take rounds: one slice each, in ABBA order (this build
+//! first in even rounds, the other first in odd ones, so a linear drift
+//! within a pair of rounds cancels), only one process measuring at a time.
+//! Each side reports its slice's median time per iteration, its own clock
+//! read and its own loop overhead taken out. A round's ratio is new/old;
+//! the rounds are analysed as an in-run A/B group's
+//! ([`compare_paired`]: log ratios, t-interval at the effective sample size
+//! of the series, since rounds close in time share the machine's state).
+//!
+//! Sampling stops once the verdict is settled (the interval is beyond the
+//! noise band, or inside it) after at least [`MIN_PAIRS`] rounds, or when
+//! each side has spent `--max-time` measuring.
+
+mod peer;
+mod protocol;
+mod worker;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use termcolor::WriteColor;
+
+use bench_runtime::{Nanos, StopRule};
+
+use super::rows::{Selection, EXIT_FAILED, EXIT_REGRESSED, EXIT_USAGE};
+use crate::analysis::compare::{compare_paired, Verdict};
+use crate::analysis::mean;
+use crate::baseline::Store;
+use crate::cli::{Against, Args};
+use crate::environment::Environment;
+use crate::registry;
+use crate::report::console;
+use crate::report::terminal::Terminal;
+use crate::results::against::{AgainstOutcome, AgainstReport, AgainstRow, Paired};
+use crate::results::RunInfo;
+use crate::select::{self, Filter};
+use crate::settings::Settings;
+use peer::Peer;
+pub(crate) use protocol::PROTOCOL_VERSION;
+use protocol::{Reply, Request};
+use worker::Side;
+pub(crate) use worker::{is_worker, serve};
+
+/// Paired rounds before the verdict may settle.
+const MIN_PAIRS: usize = 10;
+
+/// Slices per `--measure-time`: 15 ms slices at the default 0.3 s.
+const SLICES_PER_MEASURE_TIME: f64 = 20.0;
+
+/// The default noise threshold of a paired comparison (the smallest change
+/// that counts), when `--noise-threshold` is not given. See the README's
+/// *Comparing two builds* for the measurement it was chosen on.
+pub(crate) const DEFAULT_NOISE_THRESHOLD: f64 = 0.01;
+
+/// Beyond twice `--max-time`, plus this, a worker that does not answer is
+/// taken as hung.
+const SLACK: Duration = Duration::from_secs(10);
+
+/// What `--against` needs besides the benchmarks.
+struct Comparison {
+    against: Against,
+    settings: Settings,
+    noise_threshold: f64,
+    /// The worker's command line: its measuring settings.
+    worker_args: Vec<OsString>,
+}
+
+/// Compares `selected` (this build's benchmarks the filter kept) with the
+/// other build's benchmarks of the same names; the other build's names that
+/// `filter` keeps and this build lacks are listed as gone. `Err` when the
+/// comparison cannot start (no executable, not a worker, another protocol).
+fn compare(
+    request: &Comparison,
+    store: &Store,
+    filter: &Filter,
+    selected: &[String],
+    registered: &[String],
+) -> Result<(AgainstReport, RunInfo), String> {
+    let (exe, shown) = match &request.against {
+        Against::Baseline(name) => (stored_executable(store, name)?, name.clone()),
+        Against::Exe(path) => {
+            if !path.is_file() {
+                return Err(format!(
+                    "--against-exe {}: no such file; give the path of a bench executable \
+                     (target/release/deps/NAME-HASH, as `cargo bench --no-run` prints)",
+                    path.display()
+                ));
+            }
+            (path.clone(), path.display().to_string())
+        }
+    };
+    let mut remote = Peer::start(&exe, &request.worker_args)?;
+    let mut local = Side::new(&request.settings)?;
+    let config = request.settings.sampler_config(Nanos::ZERO);
+    let slice = config.measure_time / SLICES_PER_MEASURE_TIME;
+    let limit = Duration::from_secs_f64(2.0 * config.max_time.0 / 1e9) + SLACK;
+    let budget = config.max_time;
+
+    let mut rows = Vec::new();
+    for name in selected {
+        let outcome = if !remote.benchmarks.contains(name) {
+            AgainstOutcome::New
+        } else if bench_runtime::signal::interrupted() {
+            break;
+        } else {
+            match pair(
+                name,
+                &mut local,
+                &mut remote,
+                slice,
+                budget,
+                limit,
+                request.noise_threshold,
+            ) {
+                Ok(paired) => AgainstOutcome::Compared(paired),
+                Err(why) => {
+                    // A worker that crashed or hung fails its benchmark only:
+                    // the next one gets a fresh worker.
+                    if !remote.is_alive() {
+                        remote = Peer::start(&exe, &request.worker_args)?;
+                    }
+                    AgainstOutcome::Failed(why)
+                }
+            }
+        };
+        rows.push(AgainstRow {
+            name: name.clone(),
+            outcome,
+        });
+    }
+    let others = remote.benchmarks.iter().map(|n| (n.clone(), false, ()));
+    for gone in select::select(filter, others) {
+        if !registered.contains(&gone.name) {
+            rows.push(AgainstRow {
+                name: gone.name,
+                outcome: AgainstOutcome::Gone,
+            });
+        }
+    }
+    let mut info = local.info();
+    info.partial = bench_runtime::signal::interrupted();
+    let report = AgainstReport {
+        baseline: shown,
+        protocol_version: PROTOCOL_VERSION,
+        noise_threshold: request.noise_threshold,
+        rows,
+    };
+    Ok((report, info))
+}
+
+/// `--against`: the paired comparison instead of a measured run. Prints
+/// the machine, the table and a summary; writes `--output`; returns the
+/// exit code (101 when a benchmark failed on either side, 1 under
+/// `--fail-on-regression` when one is slower or nothing was compared).
+pub(super) fn run(
+    out: &mut Terminal<Box<dyn WriteColor>>,
+    args: &Args,
+    against: &Against,
+    selected: &Selection,
+    registered: &[String],
+) -> Result<i32, String> {
+    let environment = Environment::capture();
+    super::show_machine(out, args, &environment, None);
+    let started = Instant::now();
+    let comparison = Comparison {
+        against: against.clone(),
+        settings: args.settings,
+        noise_threshold: if args.baselines.noise_threshold_given {
+            args.baselines.noise_threshold
+        } else {
+            DEFAULT_NOISE_THRESHOLD
+        },
+        worker_args: crate::cli::worker_args(&args.settings),
+    };
+    let names: Vec<String> = selected
+        .iter()
+        .filter(|s| !s.ignored)
+        .map(|s| s.name.clone())
+        .collect();
+    let (report, info) = compare(
+        &comparison,
+        &Store::locate(),
+        &args.filter,
+        &names,
+        registered,
+    )?;
+    let _ = out.against_table(&report);
+    let failed = report
+        .rows
+        .iter()
+        .any(|row| matches!(row.outcome, AgainstOutcome::Failed(_)));
+    console::status(&format_args!(
+        "{} compared against {} in {:.1} s",
+        report.compared(),
+        report.baseline,
+        started.elapsed().as_secs_f64()
+    ));
+    let document = crate::document::assemble_against(&environment, &info, &report);
+    if let Err(error) = super::outputs::write_document(args, &document) {
+        console::error(&error);
+        return Ok(EXIT_USAGE);
+    }
+    if info.partial {
+        console::status(&"interrupted: the comparison above is partial (stopped at Ctrl-C)");
+        return Ok(bench_runtime::signal::EXIT_INTERRUPTED);
+    }
+    let gate = args.baselines.fail_on_regression;
+    if gate && report.compared() == 0 {
+        console::error(
+            &"--fail-on-regression: nothing was compared (no benchmark ran in both \
+                         builds), so the gate cannot pass; check the filter and the other build",
+        );
+        return Ok(EXIT_REGRESSED);
+    }
+    Ok(if failed {
+        EXIT_FAILED
+    } else if gate && report.regressed() {
+        EXIT_REGRESSED
+    } else {
+        0
+    })
+}
+
+/// One benchmark, paired round by round until the verdict settles or the
+/// budget is spent.
+fn pair(
+    name: &str,
+    local: &mut Side,
+    remote: &mut Peer,
+    slice: Nanos,
+    budget: Nanos,
+    limit: Duration,
+    noise_threshold: f64,
+) -> Result<Paired, String> {
+    let open = Request::Open {
+        name: name.to_string(),
+    };
+    expect_opened(local.handle(open.clone()), "this build")?;
+    let opened = remote.ask(&open, limit, &format!("setting up {name}"))?;
+    expect_opened(opened, "the other build")?;
+
+    let doing = format!("measuring {name}");
+    let mut local_slice = || {
+        per_iter(
+            local.handle(Request::Slice { nanos: slice.0 }),
+            "this build",
+        )
+    };
+    let remote_slice = |remote: &mut Peer| {
+        per_iter(
+            remote.ask(&Request::Slice { nanos: slice.0 }, limit, &doing)?,
+            "the other build",
+        )
+    };
+    let (mut new, mut old) = (Vec::new(), Vec::new());
+    let mut rounds = 0;
+    let mut spent = Nanos::ZERO;
+    let result = loop {
+        // ABBA: this build first in even rounds, the other in odd ones.
+        let pair = if rounds % 2 == 0 {
+            let n = local_slice();
+            n.and_then(|n| Ok((n, remote_slice(remote)?)))
+        } else {
+            let o = remote_slice(remote);
+            o.and_then(|o| Ok((local_slice()?, o)))
+        };
+        let (n, o) = match pair {
+            Ok(pair) => pair,
+            Err(why) => break Err(why),
+        };
+        rounds += 1;
+        spent += slice;
+        if let (Some(n), Some(o)) = (n, o) {
+            new.push(n);
+            old.push(o);
+        }
+        let settled = new.len() >= MIN_PAIRS
+            && new.len() % 2 == 0
+            && compare_paired(&old, &new).verdict(noise_threshold) != Verdict::WithinNoise;
+        if settled || spent.0 >= budget.0 || bench_runtime::signal::interrupted() {
+            break Ok(());
+        }
+    };
+    let _ = local.handle(Request::Close);
+    let closing = remote.ask(&Request::Close, limit, &format!("closing {name}"));
+    result?;
+    closing?;
+    if new.len() < 2 {
+        return Err(format!(
+            "fewer than 2 paired rounds in {rounds}: a sample outlasts the slices; raise \
+             --measure-time"
+        ));
+    }
+    let comparison = compare_paired(&old, &new);
+    Ok(Paired {
+        verdict: comparison.verdict(noise_threshold),
+        comparison,
+        new_ns: mean(&new),
+        old_ns: mean(&old),
+    })
+}
+
+fn expect_opened(reply: Reply, side: &str) -> Result<(), String> {
+    match reply {
+        Reply::Opened => Ok(()),
+        Reply::Error { message } | Reply::Failed { message } => Err(format!("{side}: {message}")),
+        other => Err(format!("{side} answered {other:?} to opening a benchmark")),
+    }
+}
+
+/// A slice's time per iteration (`None` while warming up), or why there is
+/// none.
+fn per_iter(reply: Reply, side: &str) -> Result<Option<f64>, String> {
+    match reply {
+        Reply::Slice { per_iter_ns, .. } => Ok(per_iter_ns),
+        Reply::Failed { message } => Err(format!("{side} failed: {message}")),
+        Reply::Stopped => Err(format!("{side} stopped sampling (its sample cap)")),
+        Reply::Error { message } => Err(format!("{side}: {message}")),
+        other => Err(format!("{side} answered {other:?} to a slice")),
+    }
+}
+
+/// The sampler settings of one side's benchmark: the run's, with no stop
+/// of its own (the pairing decides when to stop).
+fn stepping_job(bench: registry::Benchmark, settings: &Settings, floor: Nanos) -> crate::run::Job {
+    let mut job = super::plan::job(bench, settings, floor);
+    job.config.stop_rule = StopRule::TimeBudget;
+    job.config.measure_time = Nanos(f64::INFINITY);
+    job.config.max_time = Nanos(f64::INFINITY);
+    job.counters = false;
+    job
+}
+
+/// The executable kept with baseline `name` for this bench target.
+fn stored_executable(store: &Store, name: &str) -> Result<PathBuf, String> {
+    // MERGE: replaced by Store::executable.
+    let _ = store;
+    Err(format!("baseline '{name}' has no stored executable yet"))
+}

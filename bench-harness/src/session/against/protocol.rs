@@ -1,0 +1,119 @@
+//! The worker protocol: one JSON object per line, requests on the worker's
+//! standard input, replies on its standard output (what its benchmarks
+//! print goes to its standard error instead).
+//!
+//! The worker speaks first, with [`Reply::Hello`]: its protocol version and
+//! its benchmarks. Then each request gets exactly one reply.
+//!
+//! Version 1:
+//!
+//! | request | reply |
+//! |---|---|
+//! | (none: the worker starts) | `{"type":"hello","worker":"bench-harness","protocol":1,"harness_version":"…","benchmarks":["…"]}` |
+//! | `{"type":"open","name":"…"}` | `{"type":"opened"}` or `{"type":"error","message":"…"}` |
+//! | `{"type":"slice","nanos":15000000.0}` | `{"type":"slice","per_iter_ns":12.3,"samples":812}` (`per_iter_ns` null while warming up), `{"type":"stopped"}` or `{"type":"failed","message":"…"}` |
+//! | `{"type":"close"}` | `{"type":"closed"}` |
+//!
+//! End of input ends the worker.
+
+use serde::{Deserialize, Serialize};
+
+/// The version this build speaks; a worker that says another is refused.
+pub(crate) const PROTOCOL_VERSION: u32 = 1;
+
+/// Set in a worker's environment: the bench binary serves the protocol
+/// instead of running.
+pub(crate) const WORKER_ENV: &str = "BENCH_HARNESS_AGAINST_WORKER";
+
+/// Test hook: a worker says this protocol version in its hello instead of
+/// its own (how an incompatible build is simulated).
+pub(crate) const CLAIM_ENV: &str = "BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL";
+
+/// The `worker` field of a hello: what tells a bench-harness worker from a
+/// program that happens to print JSON.
+pub(crate) const WORKER_NAME: &str = "bench-harness";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Request {
+    /// Start measuring this benchmark (by full name); set-up runs now.
+    Open { name: String },
+    /// Measure the open benchmark for this long (nanoseconds).
+    Slice { nanos: f64 },
+    /// Stop the open benchmark.
+    Close,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Reply {
+    Hello {
+        worker: String,
+        protocol: u32,
+        harness_version: String,
+        benchmarks: Vec<String>,
+    },
+    Opened,
+    /// The slice's median time per iteration, the worker's own loop
+    /// overhead taken out; `None` while the sampler calibrates or warms up.
+    Slice {
+        per_iter_ns: Option<f64>,
+        samples: usize,
+    },
+    /// The sampler stopped (its sample cap): no more slices.
+    Stopped,
+    /// The benchmark failed (it panicked, in set-up or in its routine).
+    Failed {
+        message: String,
+    },
+    Closed,
+    /// The request made no sense (no such benchmark, nothing open).
+    Error {
+        message: String,
+    },
+}
+
+impl Request {
+    pub(crate) fn line(&self) -> String {
+        let mut line = serde_json::to_string(self).expect("requests serialise");
+        line.push('\n');
+        line
+    }
+}
+
+impl Reply {
+    pub(crate) fn line(&self) -> String {
+        let mut line = serde_json::to_string(self).expect("replies serialise");
+        line.push('\n');
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_json_line_each_and_read_back() {
+        let requests = [
+            Request::Open {
+                name: "a::b/10".into(),
+            },
+            Request::Slice { nanos: 1.5e7 },
+            Request::Close,
+        ];
+        for request in requests {
+            let line = request.line();
+            assert_eq!(line.matches('\n').count(), 1, "{line}");
+            assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), request);
+        }
+        let reply = Reply::Slice {
+            per_iter_ns: None,
+            samples: 0,
+        };
+        assert_eq!(
+            reply.line(),
+            "{\"type\":\"slice\",\"per_iter_ns\":null,\"samples\":0}\n"
+        );
+    }
+}

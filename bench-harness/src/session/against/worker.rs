@@ -1,0 +1,191 @@
+//! The worker's side: a bench binary started with [`WORKER_ENV`] set
+//! serves the protocol instead of running, timing each slice with its own
+//! clock and subtracting its own loop overhead.
+
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+
+use bench_runtime::{Clock, Nanos, TimerPrecision};
+
+use super::protocol::{Reply, Request, CLAIM_ENV, PROTOCOL_VERSION, WORKER_ENV, WORKER_NAME};
+use super::stepping_job;
+use crate::analysis::{self, Overhead};
+use crate::registry;
+use crate::results::RunInfo;
+use crate::run::{self, Stepper};
+use crate::session::plan;
+use crate::settings::Settings;
+
+/// Whether this process was started as a worker.
+pub(crate) fn is_worker() -> bool {
+    std::env::var_os(WORKER_ENV).is_some()
+}
+
+/// Serves requests from standard input until it ends; the exit code.
+pub(crate) fn serve(settings: &Settings) -> i32 {
+    // Replies go to the real standard output; what benchmarks print goes
+    // to standard error, where the parent keeps its last lines.
+    let mut replies = match bench_runtime::stdio::divert_stdout() {
+        Ok(file) => std::io::BufWriter::new(file),
+        Err(error) => {
+            eprintln!("error: the --against worker cannot set up its output: {error}");
+            return 2;
+        }
+    };
+    // A worker never outlives the run that started it.
+    bench_runtime::signal::exit_with_parent();
+    let side = match Side::new(settings) {
+        Ok(side) => side,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return 2;
+        }
+    };
+    let claimed = std::env::var(CLAIM_ENV)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(PROTOCOL_VERSION);
+    let hello = Reply::Hello {
+        worker: WORKER_NAME.to_string(),
+        protocol: claimed,
+        harness_version: env!("CARGO_PKG_VERSION").to_string(),
+        benchmarks: side.names(),
+    };
+    let mut side = side;
+    let mut send = |reply: Reply| -> bool {
+        replies.write_all(reply.line().as_bytes()).is_ok() && replies.flush().is_ok()
+    };
+    if !send(hello) {
+        return 2;
+    }
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let reply = match serde_json::from_str::<Request>(&line) {
+            Ok(request) => side.handle(request),
+            Err(error) => Reply::Error {
+                message: format!("not a request of protocol {PROTOCOL_VERSION}: {error}"),
+            },
+        };
+        if !send(reply) {
+            break;
+        }
+    }
+    0
+}
+
+/// One side of a paired comparison: this process's benchmarks, clock and
+/// loop overhead, and the benchmark being measured.
+pub(super) struct Side {
+    settings: Settings,
+    benchmarks: Vec<registry::Benchmark>,
+    clock: Clock,
+    precision: TimerPrecision,
+    floor: Nanos,
+    overhead: Overhead,
+    plan: run::Plan,
+    open: Option<Stepper>,
+}
+
+impl Side {
+    /// The clock the settings ask for, its precision, and the loop overhead
+    /// measured once, here.
+    pub(super) fn new(settings: &Settings) -> Result<Side, String> {
+        let clock = Clock::select(settings.timer_or_default()).map_err(|e| e.to_string())?;
+        let precision = TimerPrecision::measure(&clock);
+        let floor = plan::sample_floor(precision);
+        let overhead = run::measure_overhead(clock, floor);
+        let plan = run::Plan {
+            schedule: settings.schedule_or_default(),
+            clock,
+            slice: Nanos::ZERO,
+            seed: 0,
+            overhead: Arc::new(Mutex::new(overhead)),
+            pin: settings.pin,
+            cold: None,
+        };
+        Ok(Side {
+            settings: *settings,
+            benchmarks: registry::all(),
+            clock,
+            precision,
+            floor,
+            overhead,
+            plan,
+            open: None,
+        })
+    }
+
+    pub(super) fn names(&self) -> Vec<String> {
+        self.benchmarks.iter().map(|b| b.full_name()).collect()
+    }
+
+    pub(super) fn handle(&mut self, request: Request) -> Reply {
+        match request {
+            Request::Open { name } => {
+                let Some(bench) = self.benchmarks.iter().find(|b| b.full_name() == name) else {
+                    return Reply::Error {
+                        message: format!("no benchmark named '{name}' in this build"),
+                    };
+                };
+                let job = stepping_job(bench.clone(), &self.settings, self.floor);
+                self.open = Some(Stepper::spawn(job, &self.plan));
+                Reply::Opened
+            }
+            Request::Slice { nanos } => {
+                let Some(stepper) = &mut self.open else {
+                    return Reply::Error {
+                        message: "a slice was asked for with no benchmark open".into(),
+                    };
+                };
+                match stepper.slice(Nanos(nanos)) {
+                    Ok(Some(samples)) => {
+                        let mut values: Vec<f64> = samples
+                            .iter()
+                            .map(|s| self.overhead.corrected_per_iter(s))
+                            .collect();
+                        values.sort_by(f64::total_cmp);
+                        Reply::Slice {
+                            per_iter_ns: (!values.is_empty())
+                                .then(|| analysis::percentile(&values, 50.0)),
+                            samples: values.len(),
+                        }
+                    }
+                    Ok(None) => {
+                        self.open = None;
+                        Reply::Stopped
+                    }
+                    Err(failure) => {
+                        self.open = None;
+                        Reply::Failed {
+                            message: match failure.location {
+                                Some(at) => format!("{} (at {at})", failure.message),
+                                None => failure.message,
+                            },
+                        }
+                    }
+                }
+            }
+            Request::Close => {
+                self.open = None;
+                Reply::Closed
+            }
+        }
+    }
+
+    /// What the document's methodology says of this side's measuring.
+    pub(super) fn info(&self) -> RunInfo {
+        RunInfo {
+            harness_version: env!("CARGO_PKG_VERSION"),
+            clock_name: self.clock.name(),
+            clock_hz: self.clock.frequency_hz(),
+            precision: self.precision,
+            sample_floor: self.floor,
+            overhead: self.overhead,
+            schedule: self.plan.schedule,
+            target_precision: 0.0,
+            seed: 0,
+            partial: false,
+            forks: None,
+        }
+    }
+}

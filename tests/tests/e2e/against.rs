@@ -1,0 +1,183 @@
+//! `--against`: two builds of `benches/against.rs` compared in one paired
+//! run (see `bench_tests::against_builds`). The figures are timing, so the
+//! budget is generous and only the verdicts of clear cases are asserted:
+//! a 2% longer chain is `slower`, identical code is `no difference`.
+
+use std::ffi::OsStr;
+
+use bench_tests::{against_builds, run, run_with_env, scratch_dir, Run};
+
+/// Enough time for a 2% change to settle on a busy 2-core machine.
+const BUDGET: [&str; 4] = ["--measure-time", "0.3", "--max-time", "5"];
+
+fn against(this: &std::path::Path, other: &std::path::Path, extra: &[&str]) -> Run {
+    let mut args = vec!["--bench", "--against-exe", other.to_str().unwrap()];
+    args.extend_from_slice(&BUDGET);
+    args.extend_from_slice(extra);
+    run(this, &args)
+}
+
+/// The rows of the comparison table: name and the rest of the line.
+fn rows(out: &Run) -> Vec<(String, String)> {
+    let mut lines = out
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("against "));
+    lines.next().expect("the comparison's header");
+    lines
+        .skip(1) // the column names
+        .take_while(|line| line.starts_with("  "))
+        .map(|line| {
+            let (name, rest) = line
+                .trim_start()
+                .split_once(' ')
+                .unwrap_or((line.trim(), ""));
+            (name.to_string(), rest.trim_start().to_string())
+        })
+        .collect()
+}
+
+fn row<'a>(rows: &'a [(String, String)], name: &str) -> &'a str {
+    &rows
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no row {name} in {rows:?}"))
+        .1
+}
+
+#[test]
+fn a_two_percent_longer_build_is_slower_and_the_unchanged_benchmark_is_not() {
+    let (shorter, longer) = against_builds();
+    for _ in 0..2 {
+        let out = against(longer, shorter, &["chain", "unchanged"]);
+        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+        let rows = rows(&out);
+        assert!(row(&rows, "chain").ends_with("slower"), "{rows:?}");
+        assert!(
+            row(&rows, "unchanged").ends_with("no difference"),
+            "{rows:?}"
+        );
+    }
+}
+
+#[test]
+fn the_same_build_against_itself_finds_no_difference_and_the_gate_passes() {
+    let (shorter, _) = against_builds();
+    let out = against(
+        shorter,
+        shorter,
+        &["--fail-on-regression", "chain", "unchanged", "prints"],
+    );
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for (name, rest) in &rows {
+        assert!(rest.ends_with("no difference"), "{name}: {rest}");
+    }
+    // The worker's `prints` printed a line that reads as a reply: it went
+    // to the worker's stderr, or the replies after it would be off by one
+    // and the row would have failed. (This process's own `prints` may print
+    // on this stdout.)
+    assert!(
+        out.stdout.matches("printed by a benchmark").count() <= 1,
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn the_gate_fails_on_a_slower_build_and_the_json_holds_the_ratio() {
+    let (shorter, longer) = against_builds();
+    let dir = scratch_dir("against-json");
+    let json = dir.join("against.json");
+    let out = against(
+        longer,
+        shorter,
+        &[
+            "--fail-on-regression",
+            "--format",
+            "json",
+            "-o",
+            json.to_str().unwrap(),
+            "chain",
+        ],
+    );
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let document: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let against = &document["against"];
+    assert_eq!(against["baseline"], shorter.to_str().unwrap());
+    assert_eq!(against["protocol_version"], 1);
+    let chain = &against["benchmarks"][0];
+    assert_eq!(chain["name"], "chain");
+    assert_eq!(chain["verdict"], "slower");
+    let (low, high) = (
+        chain["ci_low"].as_f64().unwrap(),
+        chain["ci_high"].as_f64().unwrap(),
+    );
+    let ratio = chain["ratio"].as_f64().unwrap();
+    assert!(low <= ratio && ratio <= high && low > 1.0, "{chain}");
+    assert!(chain["rounds"].as_u64().unwrap() >= 10, "{chain}");
+    assert!(chain["new_ns"].as_f64().unwrap() > chain["old_ns"].as_f64().unwrap());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_worker_that_crashes_fails_its_benchmark_only() {
+    let (shorter, _) = against_builds();
+    let die = [("AGAINST_FIXTURE_DIE", OsStr::new("1"))];
+    let args = [
+        "--bench",
+        "--against-exe",
+        shorter.to_str().unwrap(),
+        "dies_in_worker",
+        "unchanged",
+    ];
+    let out = run_with_env(shorter, &args, &die);
+    assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
+    let rows = rows(&out);
+    let died = row(&rows, "dies_in_worker");
+    assert!(died.starts_with("failed: the worker ("), "{died}");
+    assert!(
+        died.contains("was killed by signal 6 while measuring dies_in_worker"),
+        "{died}"
+    );
+    // The next benchmark got a fresh worker.
+    assert!(
+        row(&rows, "unchanged").ends_with("no difference"),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn a_worker_of_another_protocol_version_is_refused() {
+    let (shorter, _) = against_builds();
+    let claim = [("BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL", OsStr::new("99"))];
+    let args = ["--bench", "--against-exe", shorter.to_str().unwrap()];
+    let out = run_with_env(shorter, &args, &claim);
+    assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
+    let error = out.stderr.lines().last().unwrap();
+    assert!(error.contains("speaks worker protocol 99"), "{error}");
+    assert!(error.contains("this build speaks 1"), "{error}");
+}
+
+#[test]
+fn a_program_that_is_not_a_worker_or_not_a_file_is_refused() {
+    let (shorter, _) = against_builds();
+    let out = run(shorter, &["--bench", "--against-exe", "/bin/true"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("/bin/true did not answer as a bench-harness worker (it exited with code 0)"),
+        "{}",
+        out.stderr
+    );
+    let out = run(shorter, &["--bench", "--against-exe", "/no/such/bench"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("--against-exe /no/such/bench: no such file"),
+        "{}",
+        out.stderr
+    );
+}
