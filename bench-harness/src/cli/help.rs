@@ -74,9 +74,14 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   --baseline NAME         compare this run with baseline NAME: change, 95% CI,
                           p-values, effect size and a verdict per benchmark
   --list-baselines        list the saved baselines
+  --against NAME          compare this build with the executable kept with baseline
+                          NAME: both run, slice by slice in turn, one ratio each
+  --against-exe PATH      the same with any bench executable built with this harness
   --noise-threshold PCT   changes whose whole 95% CI lies within ±PCT% are no change;
-                          a verdict needs the whole CI beyond it [default: 2]
-  --fail-on-regression    exit with code 1 when any benchmark regressed
+                          a verdict needs the whole CI beyond it [default: 2;
+                          with --against: 1]
+  --fail-on-regression    exit with code 1 when any benchmark regressed (or, with
+                          --against, when nothing was compared)
   --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
   -h, --help              print this help
 
