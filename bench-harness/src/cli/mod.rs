@@ -562,6 +562,26 @@ mod tests {
     fn bad_input_is_one_line_naming_the_flag_and_value() {
         let cases: &[(&[&str], &str)] = &[
             (&["--frobnicate"], "unknown flag '--frobnicate'"),
+            (
+                &["--bench", "--against", "main", "--baseline", "main"],
+                "--against compares two builds in one paired run and does not go with --baseline",
+            ),
+            (
+                &["--bench", "--against", "a", "--against-exe", "b"],
+                "give one of them, once",
+            ),
+            (
+                &["--bench", "--against", "main", "--format", "csv"],
+                "--against writes its comparison as JSON only",
+            ),
+            (
+                &["--against", "main"],
+                "--against goes with a measured run: add --bench",
+            ),
+            (
+                &["--bench", "--against", "../x"],
+                "--against '../x' is not a baseline name",
+            ),
             (&["--measure-time"], "'--measure-time' needs a value"),
             (
                 &["--measure-time", "abc"],
