@@ -42,4 +42,18 @@ fn dies_in_worker() -> u64 {
     imul_chain::<100>(black_box(3))
 }
 
+/// Never returns when measured as a worker and `AGAINST_FIXTURE_HANG` is
+/// set: a worker that hangs mid-run.
+#[benchmark]
+fn hangs_in_worker() -> u64 {
+    if std::env::var_os("AGAINST_FIXTURE_HANG").is_some()
+        && std::env::var_os("BENCH_HARNESS_AGAINST_WORKER").is_some()
+    {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
+    imul_chain::<100>(black_box(3))
+}
+
 bench_harness::main!();

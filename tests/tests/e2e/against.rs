@@ -150,6 +150,36 @@ fn a_worker_that_crashes_fails_its_benchmark_only() {
 }
 
 #[test]
+fn a_worker_that_hangs_is_stopped_and_fails_its_benchmark_only() {
+    let (shorter, _) = against_builds();
+    let hang = [("AGAINST_FIXTURE_HANG", OsStr::new("1"))];
+    let args = [
+        "--bench",
+        "--max-time",
+        "0.5",
+        "--against-exe",
+        shorter.to_str().unwrap(),
+        "hangs_in_worker",
+        "unchanged",
+    ];
+    let started = std::time::Instant::now();
+    let out = run_with_env(shorter, &args, &hang);
+    assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
+    let rows = rows(&out);
+    let hung = row(&rows, "hangs_in_worker");
+    // Twice --max-time plus 10 s.
+    assert!(
+        hung.contains("did not answer within 11 s while measuring hangs_in_worker"),
+        "{hung}"
+    );
+    assert!(
+        row(&rows, "unchanged").ends_with("no difference"),
+        "{rows:?}"
+    );
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
+
+#[test]
 fn a_worker_of_another_protocol_version_is_refused() {
     let (shorter, _) = against_builds();
     let claim = [("BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL", OsStr::new("99"))];
