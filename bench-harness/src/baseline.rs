@@ -43,6 +43,13 @@ pub(crate) enum BaselineError {
         path: PathBuf,
         error: io::Error,
     },
+    /// Saved with `--no-keep-exe`, but an earlier save's executable, which
+    /// is not this run's build, could not be removed.
+    StaleExecutable {
+        name: String,
+        path: PathBuf,
+        error: io::Error,
+    },
 }
 
 impl fmt::Display for BaselineError {
@@ -79,6 +86,12 @@ impl fmt::Display for BaselineError {
                 "baseline '{name}' is saved, but not its executable: cannot copy this bench \
                  executable to {}: {error}; check the free space of the target directory, or \
                  save with --no-keep-exe to skip the copy",
+                path.display()
+            ),
+            BaselineError::StaleExecutable { name, path, error } => write!(
+                f,
+                "baseline '{name}' is saved without its executable (--no-keep-exe), but the \
+                 one an earlier save kept, {}, cannot be removed: {error}; remove it by hand",
                 path.display()
             ),
         }
@@ -223,6 +236,27 @@ impl Store {
                     error,
                 }
             })
+    }
+
+    /// Removes the executable an earlier save of baseline `name` kept for
+    /// this binary's bench target (the run saved with `--no-keep-exe`, and
+    /// that executable is not its build).
+    pub(crate) fn drop_this_executable(&self, name: &str) -> Result<(), BaselineError> {
+        self.drop_executable(name, &target_name())
+    }
+
+    fn drop_executable(&self, name: &str, target: &str) -> Result<(), BaselineError> {
+        let path = self.executable_path(name, target);
+        match fs::remove_file(&path) {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                Err(BaselineError::StaleExecutable {
+                    name: name.to_string(),
+                    path,
+                    error,
+                })
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -407,6 +441,23 @@ mod tests {
         assert!(message.contains("--no-keep-exe"), "{message}");
         assert!(!message.contains('\n'));
         assert_eq!(store.executable_size("main", "suite"), None);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn saving_without_the_executable_removes_an_earlier_one() {
+        let dir = temp_dir("drop");
+        let store = Store::at(&dir);
+        store.drop_executable("main", "suite").unwrap();
+        let exe = dir.join("built");
+        write_atomically(&exe, b"old build").unwrap();
+        store
+            .keep_executable("main", "suite", Ok(exe.clone()))
+            .unwrap();
+        store.keep_executable("main", "other", Ok(exe)).unwrap();
+        store.drop_executable("main", "suite").unwrap();
+        assert_eq!(store.executable_size("main", "suite"), None);
+        assert_eq!(store.executable_size("main", "other"), Some(9));
         fs::remove_dir_all(dir).unwrap();
     }
 

@@ -48,7 +48,7 @@ pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
         errors.push(error);
     }
     if let Some(name) = &args.baselines.save {
-        match save_baseline(store, name, run) {
+        match save_baseline(store, name, args.baselines.keep_exe, run) {
             Ok(message) => console::status(&message),
             Err(error) => errors.push(error),
         }
@@ -56,11 +56,16 @@ pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
     errors
 }
 
-/// Saves the run as baseline `name`, then a copy of this executable beside
-/// it, unless a benchmark failed: a partial run would replace a good
-/// baseline and turn its benchmarks into `new`, silently disabling the
-/// regression gate.
-fn save_baseline(store: &Store, name: &str, run: &Run<'_>) -> Result<String, String> {
+/// Saves the run as baseline `name`, then (with `keep_exe`) a copy of this
+/// executable beside it, unless a benchmark failed: a partial run would
+/// replace a good baseline and turn its benchmarks into `new`, silently
+/// disabling the regression gate.
+fn save_baseline(
+    store: &Store,
+    name: &str,
+    keep_exe: bool,
+    run: &Run<'_>,
+) -> Result<String, String> {
     let failed: Vec<&str> = run
         .results
         .iter()
@@ -79,14 +84,21 @@ fn save_baseline(store: &Store, name: &str, run: &Run<'_>) -> Result<String, Str
     let path = store
         .save(name, &run.document())
         .map_err(|e| e.to_string())?;
-    let bytes = store
-        .keep_this_executable(name)
-        .map_err(|e| e.to_string())?;
-    Ok(format!(
-        "saved baseline '{name}' to {} (executable kept: {})",
-        path.display(),
-        baseline::size_text(bytes)
-    ))
+    let saved = format!("saved baseline '{name}' to {}", path.display());
+    if keep_exe {
+        let bytes = store
+            .keep_this_executable(name)
+            .map_err(|e| e.to_string())?;
+        Ok(format!(
+            "{saved} (executable kept: {})",
+            baseline::size_text(bytes)
+        ))
+    } else {
+        store
+            .drop_this_executable(name)
+            .map_err(|e| e.to_string())?;
+        Ok(format!("{saved} (no executable kept: --no-keep-exe)"))
+    }
 }
 
 /// The `--format` output: to `--output` (atomically) or to stdout.
