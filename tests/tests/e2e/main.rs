@@ -11,5 +11,6 @@ mod failures;
 mod forks;
 mod groups;
 mod interrupt;
+mod kept_executables;
 mod machine;
 mod suite;
