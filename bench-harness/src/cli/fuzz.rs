@@ -42,6 +42,7 @@ const FLAGS: &[&str] = &[
     "--pin",
     "--cold",
     "--save-baseline",
+    "--no-keep-exe",
     "--baseline",
     "--list-baselines",
     "--noise-threshold",

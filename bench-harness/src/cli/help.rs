@@ -70,10 +70,13 @@ Machine:
 
 Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   --save-baseline NAME    save this run as baseline NAME (after comparing, if
-                          --baseline is given too)
+                          --baseline is given too), with a copy of this bench
+                          executable beside it (NAME.TARGET.exe, one per target)
+  --no-keep-exe           with --save-baseline: save without the executable's copy
   --baseline NAME         compare this run with baseline NAME: change, 95% CI,
                           p-values, effect size and a verdict per benchmark
-  --list-baselines        list the saved baselines
+  --list-baselines        list the saved baselines, with the size of the executable
+                          each keeps for this bench target
   --against NAME          compare this build with the executable kept with baseline
                           NAME: both run, slice by slice in turn, one ratio each
   --against-exe PATH      the same with any bench executable built with this harness

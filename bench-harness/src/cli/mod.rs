@@ -64,6 +64,9 @@ pub(crate) struct OutputOptions {
 pub(crate) struct BaselineOptions {
     /// `--save-baseline NAME`.
     pub(crate) save: Option<String>,
+    /// Whether a saved baseline keeps a copy of this executable (unless
+    /// `--no-keep-exe`).
+    pub(crate) keep_exe: bool,
     /// `--baseline NAME`: compare with this saved run.
     pub(crate) compare: Option<String>,
     /// `--noise-threshold PCT` as a fraction: smaller changes are no change.
@@ -91,6 +94,7 @@ impl Default for BaselineOptions {
     fn default() -> Self {
         BaselineOptions {
             save: None,
+            keep_exe: true,
             compare: None,
             noise_threshold: DEFAULT_NOISE_THRESHOLD,
             fail_on_regression: false,
@@ -331,6 +335,7 @@ where
             Long("save-baseline") => {
                 baselines.save = Some(baseline_name("--save-baseline", parser.value()?)?)
             }
+            Long("no-keep-exe") => baselines.keep_exe = false,
             Long("baseline") => {
                 baselines.compare = Some(baseline_name("--baseline", parser.value()?)?)
             }
@@ -387,6 +392,13 @@ where
                     .map_err(|()| bad_choice("--format", other, OutputFormat::CHOICES))?
             }
         }
+    }
+    if !parsed.baselines.keep_exe && parsed.baselines.save.is_none() {
+        return Err(CliError(
+            "--no-keep-exe goes with --save-baseline NAME: it saves the baseline without \
+             a copy of this executable"
+                .into(),
+        ));
     }
     if parsed.baselines.fail_on_regression
         && parsed.baselines.compare.is_none()
@@ -641,6 +653,14 @@ mod tests {
                 "--fail-on-regression needs --baseline NAME",
             ),
             (
+                &["--bench", "--no-keep-exe"],
+                "--no-keep-exe goes with --save-baseline NAME",
+            ),
+            (
+                &["--list-baselines", "--no-keep-exe"],
+                "--no-keep-exe goes with --save-baseline NAME",
+            ),
+            (
                 &["--baseline", "main"],
                 "--baseline goes with a measured run: add --bench",
             ),
@@ -742,6 +762,7 @@ mod tests {
         assert_eq!(args.output.format, OutputFormat::Json);
         assert_eq!(args.output.path, Some(PathBuf::from("out.json")));
         assert_eq!(args.baselines.save.as_deref(), Some("main"));
+        assert!(args.baselines.keep_exe, "kept unless --no-keep-exe");
         assert_eq!(args.baselines.compare.as_deref(), Some("v1.2"));
         assert_eq!(args.baselines.noise_threshold, 0.05);
         assert!(args.baselines.fail_on_regression);
@@ -749,6 +770,8 @@ mod tests {
             parse_ok(&["--list-baselines"]).action,
             Action::ListBaselines
         );
+        let without = parse_ok(&["--bench", "--save-baseline", "main", "--no-keep-exe"]);
+        assert!(!without.baselines.keep_exe);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `--list` and `--list-baselines`.
 
-use crate::baseline::Store;
+use crate::baseline::{self, Store};
 use crate::cli::ListFormat;
 use crate::report::console;
 
@@ -14,7 +14,8 @@ pub(super) fn names(selected: &Selection, format: ListFormat) -> Result<i32, Str
     Ok(0)
 }
 
-/// `--list-baselines`: each saved baseline with its date and size.
+/// `--list-baselines`: each saved baseline with its date, its number of
+/// benchmarks and the size of the executable it keeps for this target.
 pub(super) fn baselines(store: &Store) -> Result<i32, String> {
     let names = store.names();
     if names.is_empty() {
@@ -24,12 +25,17 @@ pub(super) fn baselines(store: &Store) -> Result<i32, String> {
         ));
         return Ok(0);
     }
+    let target = baseline::target_name();
     for name in names {
         match store.load(&name) {
             Ok(document) => console::baseline_line(&format_args!(
-                "{name}: saved {}, {} benchmarks",
+                "{name}: saved {}, {} benchmarks, {}",
                 document.environment.timestamp,
-                document.benchmarks.len()
+                document.benchmarks.len(),
+                match store.executable_size(&name, &target) {
+                    Some(bytes) => format!("executable kept ({})", baseline::size_text(bytes)),
+                    None => "no executable for this target".to_string(),
+                }
             )),
             Err(error) => console::baseline_line(&format_args!("{name}: unreadable: {error}")),
         }

@@ -1,12 +1,12 @@
 //! Outputs: the `--format` output (to `--output` or stdout) and the saved
-//! baseline, written independently so that one failing does not lose the
-//! other.
+//! baseline with its copy of the executable, written independently so that
+//! one failing does not lose the other.
 
 use std::io::{self, Write};
 
 use termcolor::NoColor;
 
-use crate::baseline::Store;
+use crate::baseline::{self, Store};
 use crate::cli::{Args, OutputFormat};
 use crate::document::{self, Document};
 use crate::environment::Environment;
@@ -48,7 +48,7 @@ pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
         errors.push(error);
     }
     if let Some(name) = &args.baselines.save {
-        match save_baseline(store, name, run) {
+        match save_baseline(store, name, args.baselines.keep_exe, run) {
             Ok(message) => console::status(&message),
             Err(error) => errors.push(error),
         }
@@ -56,10 +56,16 @@ pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
     errors
 }
 
-/// Saves the run as baseline `name`, unless a benchmark failed: a partial
-/// run would replace a good baseline and turn its benchmarks into `new`,
-/// silently disabling the regression gate.
-fn save_baseline(store: &Store, name: &str, run: &Run<'_>) -> Result<String, String> {
+/// Saves the run as baseline `name`, then (with `keep_exe`) a copy of this
+/// executable beside it, unless a benchmark failed: a partial run would
+/// replace a good baseline and turn its benchmarks into `new`, silently
+/// disabling the regression gate.
+fn save_baseline(
+    store: &Store,
+    name: &str,
+    keep_exe: bool,
+    run: &Run<'_>,
+) -> Result<String, String> {
     let failed: Vec<&str> = run
         .results
         .iter()
@@ -73,10 +79,26 @@ fn save_baseline(store: &Store, name: &str, run: &Run<'_>) -> Result<String, Str
             failed.join(", ")
         ));
     }
+    // The document first: when it cannot be written, the old baseline
+    // stays whole, its executable included.
     let path = store
         .save(name, &run.document())
         .map_err(|e| e.to_string())?;
-    Ok(format!("saved baseline '{name}' to {}", path.display()))
+    let saved = format!("saved baseline '{name}' to {}", path.display());
+    if keep_exe {
+        let bytes = store
+            .keep_this_executable(name)
+            .map_err(|e| e.to_string())?;
+        Ok(format!(
+            "{saved} (executable kept: {})",
+            baseline::size_text(bytes)
+        ))
+    } else {
+        store
+            .drop_this_executable(name)
+            .map_err(|e| e.to_string())?;
+        Ok(format!("{saved} (no executable kept: --no-keep-exe)"))
+    }
 }
 
 /// An `--against` run's output: its document, as JSON, to `--output` or

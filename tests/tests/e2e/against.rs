@@ -123,6 +123,55 @@ fn the_gate_fails_on_a_slower_build_and_the_json_holds_the_ratio() {
 }
 
 #[test]
+fn against_a_saved_baseline_runs_the_executable_it_kept() {
+    let (shorter, longer) = against_builds();
+    let dir = scratch_dir("against-baseline");
+    let target_dir = [("CARGO_TARGET_DIR", dir.as_os_str())];
+    let saved = run_with_env(
+        shorter,
+        &["--bench", "--save-baseline", "main", "chain"],
+        &target_dir,
+    );
+    assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    let mut args = vec!["--bench", "--against", "main", "chain"];
+    args.extend_from_slice(&BUDGET);
+    let out = run_with_env(longer, &args, &target_dir);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("against main · "), "{}", out.stdout);
+    assert!(
+        row(&rows(&out), "chain").ends_with("slower"),
+        "{}",
+        out.stdout
+    );
+
+    // A name with no baseline, and a baseline saved without its executable.
+    let out = run_with_env(longer, &["--bench", "--against", "nosuch"], &target_dir);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no baseline 'nosuch'"),
+        "{}",
+        out.stderr
+    );
+    let bare = [
+        "--bench",
+        "--save-baseline",
+        "bare",
+        "--no-keep-exe",
+        "chain",
+    ];
+    assert_eq!(run_with_env(shorter, &bare, &target_dir).code, Some(0));
+    let out = run_with_env(longer, &["--bench", "--against", "bare"], &target_dir);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = out.stderr.lines().last().unwrap();
+    assert!(
+        error.contains("baseline 'bare' has no stored executable"),
+        "{error}"
+    );
+    assert!(error.contains("--save-baseline bare"), "{error}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn a_worker_that_crashes_fails_its_benchmark_only() {
     let (shorter, _) = against_builds();
     let die = [("AGAINST_FIXTURE_DIE", OsStr::new("1"))];

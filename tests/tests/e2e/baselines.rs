@@ -324,10 +324,24 @@ fn two_runs_saving_the_same_baseline_at_once_leave_one_whole_file() {
     let text = std::fs::read_to_string(baseline_path(&target, "shared")).unwrap();
     let document: serde_json::Value = serde_json::from_str(&text).expect("a whole document");
     assert_eq!(document["benchmarks"][0]["name"], "passes");
-    let leftovers = std::fs::read_dir(target.join("bench-harness/baselines"))
+    let dir = target.join("bench-harness/baselines");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
-        .count();
-    assert_eq!(leftovers, 1, "no temporary files are left behind");
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        ["shared.fixture.exe", "shared.json"],
+        "no temporary files are left behind"
+    );
+    assert_eq!(
+        std::fs::metadata(dir.join("shared.fixture.exe"))
+            .unwrap()
+            .len(),
+        std::fs::metadata(fixture_binary()).unwrap().len(),
+        "one whole copy of the executable"
+    );
 }
 
 #[test]

@@ -12,5 +12,6 @@ mod failures;
 mod forks;
 mod groups;
 mod interrupt;
+mod kept_executables;
 mod machine;
 mod suite;

@@ -23,7 +23,6 @@ mod protocol;
 mod worker;
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use termcolor::WriteColor;
@@ -85,7 +84,10 @@ fn compare(
     registered: &[String],
 ) -> Result<(AgainstReport, RunInfo), String> {
     let (exe, shown) = match &request.against {
-        Against::Baseline(name) => (stored_executable(store, name)?, name.clone()),
+        Against::Baseline(name) => (
+            store.executable(name).map_err(|e| e.to_string())?,
+            name.clone(),
+        ),
         Against::Exe(path) => {
             if !path.is_file() {
                 return Err(format!(
@@ -170,15 +172,22 @@ pub(super) fn run(
     let environment = Environment::capture();
     super::show_machine(out, args, &environment, None);
     let started = Instant::now();
+    // Both builds measure on one CPU: on a virtual machine one vCPU can run
+    // 1.5× slower than the other for seconds at a time, and two processes
+    // left on different ones would compare the CPUs, not the builds.
+    let settings = Settings {
+        pin: args.settings.pin.or_else(same_cpu),
+        ..args.settings
+    };
     let comparison = Comparison {
         against: against.clone(),
-        settings: args.settings,
+        settings,
         noise_threshold: if args.baselines.noise_threshold_given {
             args.baselines.noise_threshold
         } else {
             DEFAULT_NOISE_THRESHOLD
         },
-        worker_args: crate::cli::worker_args(&args.settings),
+        worker_args: crate::cli::worker_args(&settings),
     };
     let names: Vec<String> = selected
         .iter()
@@ -227,6 +236,15 @@ pub(super) fn run(
     } else {
         0
     })
+}
+
+/// The CPU both builds measure on when `--pin` does not say: the one this
+/// process runs on now, if the system says.
+fn same_cpu() -> Option<usize> {
+    let allowed = bench_runtime::affinity::allowed_cpus()?;
+    bench_runtime::affinity::current_cpu()
+        .filter(|cpu| allowed.contains(cpu))
+        .or_else(|| allowed.first().copied())
 }
 
 /// One benchmark, paired round by round until the verdict settles or the
@@ -337,11 +355,4 @@ fn stepping_job(bench: registry::Benchmark, settings: &Settings, floor: Nanos) -
     job.config.max_time = Nanos(f64::INFINITY);
     job.counters = false;
     job
-}
-
-/// The executable kept with baseline `name` for this bench target.
-fn stored_executable(store: &Store, name: &str) -> Result<PathBuf, String> {
-    // MERGE: replaced by Store::executable.
-    let _ = store;
-    Err(format!("baseline '{name}' has no stored executable yet"))
 }
