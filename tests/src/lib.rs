@@ -49,7 +49,11 @@ pub fn against_builds() -> &'static (PathBuf, PathBuf) {
             let _ = std::fs::remove_file(&dir);
             std::fs::create_dir_all(&dir).expect("the target directory is writable");
             let copy = dir.join("against");
-            std::fs::copy(&built, &copy).expect("the build can be copied");
+            // Renamed into place: an old copy may still be running (a worker
+            // a killed test run left), and its file cannot be written over.
+            let part = dir.join("against.part");
+            std::fs::copy(&built, &part).expect("the build can be copied");
+            std::fs::rename(&part, &copy).expect("the copy can be renamed");
             copy
         };
         (build(false, "shorter"), build(true, "longer"))

@@ -229,6 +229,61 @@ fn a_worker_that_hangs_is_stopped_and_fails_its_benchmark_only() {
 }
 
 #[test]
+fn ctrl_c_while_a_worker_hangs_ends_the_run_at_once() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let (shorter, longer) = against_builds();
+    let mut child = Command::new(longer)
+        .args(["--bench", "--max-time", "20", "--against-exe"])
+        .arg(shorter)
+        .arg("hangs_in_worker")
+        .env("AGAINST_FIXTURE_HANG", "1")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("machine:") {
+        assert!(
+            stdout.read_line(&mut seen).unwrap() > 0,
+            "ended early: {seen}"
+        );
+    }
+    // The worker is now (or soon) stuck in its first slice; the parent
+    // would wait 50 s for it.
+    std::thread::sleep(Duration::from_millis(1500));
+    let interrupted = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert!(
+        interrupted.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        interrupted.elapsed()
+    );
+    stdout.read_to_string(&mut seen).unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}\n{stderr}");
+    assert!(
+        stderr.contains("interrupted: the comparison above is partial"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_worker_of_another_protocol_version_is_refused() {
     let (shorter, _) = against_builds();
     let claim = [("BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL", OsStr::new("99"))];

@@ -123,6 +123,9 @@ fn compare(
                 request.noise_threshold,
             ) {
                 Ok(paired) => AgainstOutcome::Compared(paired),
+                // Ctrl-C: the benchmark under way is left out, as in a
+                // measured run.
+                Err(_) if bench_runtime::signal::interrupted() => break,
                 Err(why) => {
                     // A worker that crashed or hung fails its benchmark only:
                     // the next one gets a fresh worker.

@@ -16,13 +16,16 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::protocol::{Reply, Request, PROTOCOL_VERSION, WORKER_ENV, WORKER_NAME};
 
 /// How long a worker may take to start: load, pick its clock, measure its
 /// loop overhead.
 const HELLO_LIMIT: Duration = Duration::from_secs(30);
+
+/// How often a wait for a reply looks at Ctrl-C.
+const POLL: Duration = Duration::from_millis(50);
 
 /// Lines of the worker's standard error kept to explain a crash.
 const STDERR_LINES: usize = 5;
@@ -159,7 +162,23 @@ impl Peer {
     }
 
     fn receive(&mut self, limit: Duration, doing: &str) -> Result<String, String> {
-        match self.replies.recv_timeout(limit) {
+        // In short waits, so that Ctrl-C stops a run waiting on a hung
+        // worker at once rather than at the limit.
+        let deadline = Instant::now() + limit;
+        let reply = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.replies.recv_timeout(left.min(POLL)) {
+                Err(RecvTimeoutError::Timeout) if !left.is_zero() => {
+                    if bench_runtime::signal::interrupted() {
+                        let _ = self.child.kill();
+                        let _ = self.child.wait();
+                        return Err(format!("interrupted while the worker was {doing}"));
+                    }
+                }
+                other => break other,
+            }
+        };
+        match reply {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => {
                 let _ = self.child.kill();
