@@ -315,3 +315,31 @@ fn a_program_that_is_not_a_worker_or_not_a_file_is_refused() {
         out.stderr
     );
 }
+
+#[test]
+fn builds_with_different_benchmarks_list_new_and_gone_and_the_gate_fails() {
+    let (shorter, _) = against_builds();
+    let other = crate::common::fixture_binary();
+    let args = [
+        "--bench",
+        "--fail-on-regression",
+        "--against-exe",
+        other.to_str().unwrap(),
+    ];
+    let out = run(shorter, &args);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let rows = rows(&out);
+    assert_eq!(row(&rows, "chain"), "new: not in the other build");
+    assert_eq!(row(&rows, "passes"), "gone: not in this build");
+    assert!(
+        out.stdout.contains("nothing was compared"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr
+            .contains("--fail-on-regression: nothing was compared"),
+        "{}",
+        out.stderr
+    );
+}
