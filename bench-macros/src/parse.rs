@@ -104,7 +104,7 @@ fn head(keyword: impl ToTokens, name: impl ToTokens) -> TokenStream {
 /// Checks everything about the signature and reports every mistake at once.
 fn call(sig: &Signature) -> syn::Result<Call> {
     let mut errors = Errors::default();
-    if let Some(unsafety) = &sig.unsafety {
+    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         errors.push(Error::new_spanned(
             unsafety,
             "a benchmark cannot be an `unsafe fn`: the runner cannot uphold its safety \
