@@ -134,3 +134,51 @@ fn a_baseline_timestamp_cannot_clear_the_screen() {
         out.stdout
     );
 }
+
+/// `--list` keeps one name per line, and a filter or a baseline's
+/// timestamp in a status line or `--list-baselines` is escaped.
+#[test]
+#[ignore = "needs the one-line escapes in report/console.rs (issue 14 item 12)"]
+fn lists_and_status_lines_are_escaped() {
+    let out = run(fixture_binary(), &["--include-ignored", "--list"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_escaped("--list", &out);
+    assert!(
+        out.stdout
+            .contains("\nhostile::control_names/line\\nbreak: benchmark\n"),
+        "{}",
+        out.stdout
+    );
+    let names = out.stdout.lines().take_while(|l| !l.is_empty());
+    assert!(names.clone().all(|l| l.ends_with(": benchmark")));
+
+    let out = quick_bench(fixture_binary(), &["\u{1b}[2Jnothing"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_escaped("filter", &out);
+    assert!(
+        out.stderr
+            .contains("no benchmark matches the filter '\\u{1b}[2Jnothing'"),
+        "{}",
+        out.stderr
+    );
+
+    let target = scratch_dir("escaping-list-baselines");
+    let env = [("CARGO_TARGET_DIR", target.as_os_str())];
+    let mut args = QUICK.to_vec();
+    args.extend(["--exact", "passes", "--save-baseline", "hostile"]);
+    let saved = run_with_env(fixture_binary(), &args, &env);
+    assert_eq!(saved.code, Some(0), "{saved:?}");
+    let mut files = Vec::new();
+    baseline_files(&target, "hostile.json", &mut files);
+    let mut document: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
+    document["environment"]["timestamp"] = "\u{1b}[2J2026".into();
+    std::fs::write(&files[0], serde_json::to_vec_pretty(&document).unwrap()).unwrap();
+    let out = run_with_env(fixture_binary(), &["--list-baselines"], &env);
+    assert_escaped("--list-baselines", &out);
+    assert!(
+        out.stdout.contains("hostile: saved \\u{1b}[2J2026,"),
+        "{}",
+        out.stdout
+    );
+}
