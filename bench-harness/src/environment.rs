@@ -144,7 +144,7 @@ impl Environment {
     /// number of online CPUs.
     pub(crate) fn capture_from(root: &Path) -> Environment {
         let machine = Sysfs::at(root);
-        let checkout = benched_crate_dir();
+        let checkout = benched_crate_dir().filter(|_| !git_turned_off());
         let git_commit = checkout.as_deref().and_then(git_commit);
         let git_dirty = git_commit
             .as_ref()
@@ -419,6 +419,15 @@ fn benched_crate_dir() -> Option<PathBuf> {
         .or_else(|| std::env::current_dir().ok())
 }
 
+/// Set (to anything but empty or `0`) to record no commit: git is not run
+/// at all. The `--forks` parent sets it in its children, whose documents'
+/// environment it does not use, so git runs once per run.
+pub(crate) const NO_GIT_ENV: &str = "BENCH_HARNESS_NO_GIT";
+
+fn git_turned_off() -> bool {
+    std::env::var_os(NO_GIT_ENV).is_some_and(|value| !value.is_empty() && value != "0")
+}
+
 fn git_commit(dir: &Path) -> Option<String> {
     let head = git(dir, &["rev-parse", "HEAD"])?;
     let head = head.trim();
@@ -431,8 +440,14 @@ fn git_dirty(dir: &Path) -> Option<bool> {
 }
 
 /// `git ARGS` in `dir`: its standard output if it ran and succeeded.
+///
+/// Read-only, and nothing of the repository's runs: `core.fsmonitor` names
+/// a command git would start (a hook of the repository's, or a daemon) and
+/// is turned off, and `--no-optional-locks` keeps `git status` from
+/// rewriting `.git/index` with the stat data it refreshed.
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
     let output = Command::new("git")
+        .args(["--no-optional-locks", "-c", "core.fsmonitor=false"])
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())

@@ -23,13 +23,43 @@ pub(crate) fn catching_panics<T>(f: impl FnOnce() -> T) -> Result<T, Failure> {
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     CAPTURING.with(|c| c.set(false));
     result.map_err(|payload| {
-        LAST_PANIC
+        let failure = LAST_PANIC
             .with(|last| last.borrow_mut().take())
             .unwrap_or_else(|| Failure {
                 message: panic_message(payload.as_ref()),
                 location: None,
-            })
+            });
+        match drop_payload(payload) {
+            None => failure,
+            Some(also) => Failure {
+                message: format!(
+                    "{} (then dropping the panic's payload panicked too: {})",
+                    failure.message, also.message
+                ),
+                ..failure
+            },
+        }
     })
+}
+
+/// Drops a panic's payload, whose `Drop` is user code and may panic in turn:
+/// that panic is caught too (recorded, not printed) and returned, and its
+/// own payload is leaked rather than dropped, so no chain of them can
+/// escape. Escaping would end the run in smoke mode and lose the benchmark's
+/// message on its measuring thread.
+fn drop_payload(payload: Box<dyn std::any::Any + Send>) -> Option<Failure> {
+    CAPTURING.with(|c| c.set(true));
+    let dropped = panic::catch_unwind(AssertUnwindSafe(move || drop(payload)));
+    CAPTURING.with(|c| c.set(false));
+    let second = dropped.err()?;
+    let failure = LAST_PANIC
+        .with(|last| last.borrow_mut().take())
+        .unwrap_or_else(|| Failure {
+            message: panic_message(second.as_ref()),
+            location: None,
+        });
+    std::mem::forget(second);
+    Some(failure)
 }
 
 thread_local! {
@@ -71,5 +101,45 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         s.clone()
     } else {
         "the benchmark panicked with a non-string payload".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A payload whose `Drop` panics, with a payload that does the same.
+    struct Bomb(u32);
+
+    impl Drop for Bomb {
+        fn drop(&mut self) {
+            if self.0 > 0 {
+                std::panic::panic_any(Bomb(self.0 - 1));
+            }
+        }
+    }
+
+    #[test]
+    fn a_payload_whose_drop_panics_is_contained_and_the_message_kept() {
+        let failure = catching_panics(|| std::panic::panic_any(Bomb(3))).unwrap_err();
+        assert_eq!(
+            failure.message,
+            "the benchmark panicked with a non-string payload \
+             (then dropping the panic's payload panicked too: \
+             the benchmark panicked with a non-string payload)"
+        );
+        assert!(failure.location.unwrap().contains("failure.rs"));
+        // Nothing is left for the next capture to pick up.
+        let next = catching_panics(|| panic!("plain")).unwrap_err();
+        assert_eq!(next.message, "plain");
+    }
+
+    #[test]
+    fn a_payload_that_drops_quietly_adds_nothing() {
+        let failure = catching_panics(|| std::panic::panic_any(Bomb(0))).unwrap_err();
+        assert_eq!(
+            failure.message,
+            "the benchmark panicked with a non-string payload"
+        );
     }
 }

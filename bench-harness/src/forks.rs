@@ -240,6 +240,7 @@ fn run_child(
     command
         .args(argv)
         .env(CHILD_ENV, "1")
+        .env(crate::environment::NO_GIT_ENV, "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());

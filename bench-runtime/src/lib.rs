@@ -35,6 +35,7 @@
 pub mod affinity;
 pub mod clock;
 pub mod counter;
+pub mod early_exit;
 pub mod signal;
 pub mod stdio;
 

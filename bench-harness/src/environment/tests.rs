@@ -27,6 +27,69 @@ fn tree(name: &str, files: &[(&str, &str)]) -> Scratch {
     root
 }
 
+/// A checkout whose `core.fsmonitor` hook writes a marker file: reading its
+/// commit and state runs no hook and leaves `.git/index` as it was.
+#[test]
+fn git_runs_no_repository_hook_and_writes_no_index() {
+    let scratch = Scratch::new("git-hooks");
+    let dir = scratch.path().to_path_buf();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(&dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", &dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !git(&["init", "-q"]) {
+        eprintln!("skipped: git is not available");
+        return;
+    }
+    std::fs::write(dir.join("tracked"), "one").unwrap();
+    assert!(git(&["add", "tracked"]));
+    assert!(git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-qm",
+        "init"
+    ]));
+    let hook = dir.join("hook.sh");
+    let marker = dir.join("marker");
+    std::fs::write(
+        &hook,
+        format!("#!/bin/sh\necho ran >> '{}'\nexit 1\n", marker.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    assert!(git(&["config", "core.fsmonitor", hook.to_str().unwrap()]));
+    // A tracked file rewritten with the same size: its stat data is stale,
+    // which `git status` refreshes and writes back unless told not to.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    std::fs::write(dir.join("tracked"), "two").unwrap();
+    let index = dir.join(".git/index");
+    let before = (
+        std::fs::read(&index).unwrap(),
+        std::fs::metadata(&index).unwrap().modified().unwrap(),
+    );
+
+    let commit = git_commit(&dir).expect("a commit");
+    assert_eq!(commit.len(), 40);
+    assert_eq!(git_dirty(&dir), Some(true));
+
+    assert!(!marker.exists(), "the fsmonitor hook ran");
+    let after = (
+        std::fs::read(&index).unwrap(),
+        std::fs::metadata(&index).unwrap().modified().unwrap(),
+    );
+    assert!(before == after, ".git/index was rewritten");
+}
+
 // ---------------------------------------------------------------------------
 // Dates, CPU lists and cache sizes
 // ---------------------------------------------------------------------------

@@ -22,6 +22,7 @@
 
 use std::io::{self, Write};
 
+use super::format::escape;
 use crate::results::{BenchResult, Outcome, RunInfo};
 
 /// Writes `running N tests`, one line per result, failures, and `test result:`.
@@ -33,7 +34,7 @@ pub(crate) fn write(
     let mut out = io::BufWriter::new(out);
     let width = results
         .iter()
-        .map(|r| r.name.chars().count())
+        .map(|r| escape(&r.name).chars().count())
         .max()
         .unwrap_or(0);
     let n = results.len();
@@ -41,7 +42,7 @@ pub(crate) fn write(
     let (mut passed, mut failed, mut ignored, mut measured) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     for result in results {
-        let name = result.name.replace(['\n', '\r'], " ");
+        let name = escape(&result.name);
         write!(out, "test {name:<width$} ... ")?;
         match &result.outcome {
             Outcome::Measured(m) => {
@@ -76,8 +77,8 @@ pub(crate) fn write(
         for (name, failure) in &failures {
             writeln!(out, "---- {name} stdout ----")?;
             match &failure.location {
-                Some(at) => writeln!(out, "{} (at {at})\n", failure.message)?,
-                None => writeln!(out, "{}\n", failure.message)?,
+                Some(at) => writeln!(out, "{} (at {})\n", lines(&failure.message), escape(at))?,
+                None => writeln!(out, "{}\n", lines(&failure.message))?,
             }
         }
         writeln!(out, "failures:")?;
@@ -115,6 +116,11 @@ fn thousands(n: u64) -> String {
         out.push(digit);
     }
     out
+}
+
+/// A failure's message, each line escaped.
+fn lines(message: &str) -> String {
+    message.lines().map(escape).collect::<Vec<_>>().join("\n")
 }
 
 #[cfg(test)]

@@ -1,6 +1,41 @@
-//! Number formatting shared by reporters.
+//! Number formatting shared by reporters, and the escaping of text from
+//! outside the program.
+
+use std::borrow::Cow;
 
 use bench_runtime::{StopReason, Throughput};
+
+/// Text from outside the program (benchmark names and `args` values, a
+/// baseline file's fields, filters, panic messages) as it may be printed on
+/// a terminal: control characters (C0, DEL, C1), the line and paragraph
+/// separators and the bidirectional overrides are written as Rust escapes
+/// (`\n`, `\u{1b}`, `\u{202e}`), so nothing from a file or a benchmark
+/// can move the cursor, clear the screen or break a one-per-line list.
+/// Everything else, backslashes included, is kept as it is.
+pub(crate) fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => escaped.push_str("\\n"),
+            '\r' => escaped.push_str("\\r"),
+            '\t' => escaped.push_str("\\t"),
+            c if needs_escape(c) => escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => escaped.push(c),
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
 
 /// A time in nanoseconds with four significant digits and a unit scaled to
 /// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
@@ -174,5 +209,16 @@ mod tests {
     fn percentages() {
         assert_eq!(percent(0.0071), "0.71%");
         assert_eq!(percent(0.153), "15.3%");
+    }
+
+    #[test]
+    fn outside_text_reaches_the_terminal_escaped() {
+        assert!(matches!(escape("sort/1000 ✓ é"), Cow::Borrowed(_)));
+        assert_eq!(escape("a\nb\r\tc"), "a\\nb\\r\\tc");
+        assert_eq!(escape("\u{1b}[2J"), "\\u{1b}[2J");
+        assert_eq!(escape("\u{7f}\u{9b}\0"), "\\u{7f}\\u{9b}\\u{0}");
+        assert_eq!(escape("abc\u{202e}fed"), "abc\\u{202e}fed");
+        assert_eq!(escape("x\u{2028}y"), "x\\u{2028}y");
+        assert_eq!(escape("C:\\path"), "C:\\path");
     }
 }

@@ -116,8 +116,9 @@ fn escape(text: &str) -> String {
         .replace('<', "&lt;")
 }
 
+/// `text` on one line, its control characters escaped (`\n`, `\u{1b}`).
 fn one_line(text: &str) -> String {
-    text.replace("\r\n", " ").replace(['\n', '\r'], " ")
+    super::format::escape(text).into_owned()
 }
 
 #[cfg(test)]
@@ -134,6 +135,8 @@ mod tests {
 
     #[test]
     fn text_stays_on_one_line_and_out_of_html() {
-        assert_eq!(escape("a\nb | <c>"), "a b \\| &lt;c>");
+        // A line break is written `\n`, its backslash doubled for Markdown.
+        assert_eq!(escape("a\nb | <c>"), "a\\\\nb \\| &lt;c>");
+        assert_eq!(escape("\u{1b}[2J"), "\\\\u{1b}[2J");
     }
 }

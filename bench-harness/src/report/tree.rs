@@ -3,6 +3,7 @@
 //! full names (`--flat`, for grep). Only the layout is here; the terminal
 //! reporter prints the figures beside each row.
 
+use super::format::escape;
 use crate::results::{BenchResult, ComplexityReport};
 use crate::select::natural_cmp;
 
@@ -37,7 +38,7 @@ impl Line {
 /// A path in the tree: the group's node (`sort (group)`), if any, then
 /// `path`.
 fn tree_path(group: Option<&str>, path: &[String]) -> Vec<String> {
-    let node = group.map(|group| format!("{group} (group)"));
+    let node = group.map(|group| format!("{} (group)", escape(group)));
     node.into_iter().chain(path.iter().cloned()).collect()
 }
 
@@ -69,7 +70,7 @@ pub(crate) fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec
             let last = is_last_child(&paths, i, depth);
             last_at.push(last);
             let prefix = prefix(&last_at);
-            let label = path[depth].clone();
+            let label = escape(&path[depth]).into_owned();
             if depth + 1 < path.len() {
                 lines.push(Line::Node { prefix, label });
             } else {
@@ -110,7 +111,7 @@ pub(crate) fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec
 pub(crate) fn flat(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> {
     let rows = results.iter().enumerate().map(|(index, result)| Line::Row {
         prefix: String::new(),
-        label: result.name.clone(),
+        label: escape(&result.name).into_owned(),
         index,
     });
     let fits = (0..reports.len()).map(|index| Line::Complexity {

@@ -81,7 +81,43 @@ pub(crate) fn run_once(bench: &Benchmark, clock: Clock) -> Result<(), Failure> {
             routine(1);
         }
     }
+    let _watch = ExitWatch::arm(&early_exit_message(bench));
     call(bench, &mut Once, clock).map(|_| ())
+}
+
+/// The exit status of a run that a benchmark ended by calling `exit`: a
+/// failed benchmark's.
+const EXIT_BENCHMARK_EXITED: i32 = 101;
+
+/// The line printed when `bench` ends the process with `exit` (directly, or
+/// in a library it calls): without it the run would end with the body's
+/// status, often 0, and no report, as if all had passed.
+fn early_exit_message(bench: &Benchmark) -> Arc<str> {
+    format!(
+        "error: benchmark {} ended the process by calling exit, before the run could \
+         report (nothing was printed or saved); a benchmark must return, not exit \
+         (--forks contains one that does)",
+        crate::report::format::escape(&bench.full_name())
+    )
+    .into()
+}
+
+/// While alive, a call to `exit` prints its message and ends the process
+/// with [`EXIT_BENCHMARK_EXITED`]: armed while a benchmark's code runs
+/// (exactly one at a time), disarmed when it pauses or returns.
+struct ExitWatch;
+
+impl ExitWatch {
+    fn arm(message: &Arc<str>) -> ExitWatch {
+        bench_runtime::early_exit::arm(message.clone(), EXIT_BENCHMARK_EXITED);
+        ExitWatch
+    }
+}
+
+impl Drop for ExitWatch {
+    fn drop(&mut self) {
+        bench_runtime::early_exit::disarm();
+    }
 }
 
 /// Measures the timing loop's own cost with an empty routine, through the

@@ -2,12 +2,13 @@
 //! sequence or in shuffled rounds, A/B groups sampled round by round.
 
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
 use std::thread;
 
 use bench_runtime::{Measurement, Nanos, Sample, Sampler};
 
 use super::slices::{Command, PrecisionCheck, Reply, Slices};
-use super::{call, Job, Plan, RoundLog, ROUNDS_PER_BLOCK};
+use super::{call, early_exit_message, ExitWatch, Job, Plan, RoundLog, ROUNDS_PER_BLOCK};
 use crate::failure::Failure;
 use crate::instruments::{Extras, Instruments};
 use crate::settings::Schedule;
@@ -168,10 +169,13 @@ struct Worker {
     // abandons its sampler and exits. A finished one is joined, so its
     // teardown does not overlap the next benchmark's slice.
     thread: Option<thread::JoinHandle<()>>,
+    /// What an `exit` while this benchmark runs prints.
+    exit_message: Arc<str>,
 }
 
 impl Worker {
     fn spawn(job: Job, plan: &Plan) -> Worker {
+        let exit_message = early_exit_message(&job.bench);
         let (commands, inbox) = mpsc::channel();
         let (outbox, replies) = mpsc::channel();
         let clock = plan.clock;
@@ -230,6 +234,7 @@ impl Worker {
             commands,
             replies,
             thread: Some(thread),
+            exit_message,
         }
     }
 
@@ -241,6 +246,9 @@ impl Worker {
                 location: None,
             })))
         };
+        // Until the reply: the worker's set-up, its slice, and at the end
+        // its teardown (it is joined below) are its code.
+        let _watch = ExitWatch::arm(&self.exit_message);
         if self
             .commands
             .send(Command::Run { slice, new_block })

@@ -10,6 +10,8 @@
 
 #[cfg(target_os = "linux")]
 pub(crate) mod affinity;
+#[cfg(unix)]
+pub(crate) mod exit;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub(crate) mod perf_event;
 #[cfg(unix)]

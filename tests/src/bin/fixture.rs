@@ -134,4 +134,43 @@ mod by_size {
     }
 }
 
+/// Benchmarks that attack the harness itself (issue 14), ignored so they run
+/// only when asked for by name (`--skip hostile` leaves them all out).
+mod hostile {
+    use super::*;
+
+    /// Ends the process from inside its routine, as a library that calls
+    /// `exit` on an error would.
+    #[benchmark(ignore)]
+    fn exits() {
+        std::process::exit(0)
+    }
+
+    /// Its panic's payload panics again when dropped.
+    struct PanicsOnDrop;
+
+    impl Drop for PanicsOnDrop {
+        fn drop(&mut self) {
+            panic!("the payload's drop failed on purpose")
+        }
+    }
+
+    #[benchmark(ignore)]
+    fn payload_drop_panics() {
+        std::panic::panic_any(PanicsOnDrop)
+    }
+
+    /// Names with a line break and an escape sequence (clear the screen).
+    #[benchmark(ignore, args = ["line\nbreak", "\u{1b}[2Jclear"])]
+    fn control_names(s: &str) -> usize {
+        black_box(s).len()
+    }
+
+    /// A panic message that would clear the screen.
+    #[benchmark(ignore)]
+    fn panics_with_escape() {
+        panic!("\u{1b}[2Jwiped\rover")
+    }
+}
+
 bench_harness::main!();

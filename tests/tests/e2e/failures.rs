@@ -41,7 +41,7 @@ fn a_panicking_benchmark_fails_and_the_others_still_run() {
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     assert!(
         out.stdout
-            .contains("test result: FAILED. 5 passed; 4 failed; 10 ignored;"),
+            .contains("test result: FAILED. 5 passed; 4 failed; 15 ignored;"),
         "{}",
         out.stdout
     );
@@ -49,7 +49,7 @@ fn a_panicking_benchmark_fails_and_the_others_still_run() {
 
 #[test]
 fn a_failed_benchmark_is_listed_in_the_bench_summary() {
-    let out = bench(&["pa", "--skip", "touches"]);
+    let out = bench(&["pa", "--skip", "touches", "--skip", "hostile"]);
     assert_eq!(out.code, Some(101), "{out:?}");
     assert!(out.stdout.contains("panics_in_routine"));
     assert!(out.stdout.contains("FAILED: the routine failed on purpose"));
@@ -76,8 +76,9 @@ fn ignored_benchmarks_run_only_when_asked() {
         out.stdout
     );
 
-    // (sleeps_20s, aborts, same_name and the by_size group are ignored too,
-    // for the Ctrl-C, --forks and A/B tests: left out here.)
+    // (sleeps_20s, aborts, same_name, the by_size group and the hostile
+    // module are ignored too, for the Ctrl-C, --forks, A/B and attack
+    // tests: left out here.)
     let out = bench(&[
         "--ignored",
         "--skip",
@@ -88,6 +89,8 @@ fn ignored_benchmarks_run_only_when_asked() {
         "same_name",
         "--skip",
         "by_size",
+        "--skip",
+        "hostile",
     ]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(
@@ -146,4 +149,101 @@ fn a_benchmark_slower_than_a_slice_still_records_a_sample_per_round() {
     assert_eq!(out.code, Some(0), "{out:?}");
     let samples = out.row("sleeps_30ms").samples();
     assert!(samples >= 10, "{samples} samples:\n{}", out.stdout);
+}
+
+const EXITED: &str = "error: benchmark hostile::exits ended the process by calling exit, \
+                      before the run could report (nothing was printed or saved)";
+
+/// Issue 14 item 4: a benchmark that calls `std::process::exit(0)` no longer
+/// ends the run with status 0 and no output, in smoke mode (`cargo test
+/// --benches`), measured, or with a machine format on stdout.
+#[test]
+fn a_benchmark_that_calls_exit_fails_the_run_with_one_line() {
+    for (mode, out) in [
+        (
+            "smoke",
+            fixture(&["--ignored", "--exact", "hostile::exits"]),
+        ),
+        ("bench", bench(&["--ignored", "--exact", "hostile::exits"])),
+        (
+            "json",
+            bench(&["--ignored", "--exact", "hostile::exits", "--format", "json"]),
+        ),
+        // The others before it ran and reported nothing either: the run
+        // ends where the benchmark ended it, and says so.
+        (
+            "among others",
+            bench(&["--include-ignored", "passes", "hostile::exits"]),
+        ),
+    ] {
+        assert_eq!(out.code, Some(101), "{mode}: {out:?}");
+        let lines: Vec<&str> = out.stderr.lines().filter(|l| l.contains("exit")).collect();
+        assert_eq!(lines.len(), 1, "{mode}: {}", out.stderr);
+        assert!(lines[0].starts_with(EXITED), "{mode}: {}", out.stderr);
+    }
+    // Under --forks the benchmark fails alone, with the same line quoted.
+    let out = bench(&[
+        "--include-ignored",
+        "--forks",
+        "1",
+        "--exact",
+        "hostile::exits",
+        "passes",
+    ]);
+    assert_eq!(out.code, Some(101), "{out:?}");
+    assert!(out.stdout.contains(EXITED), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("1 measured, 1 failed"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// Issue 14 item 16: a panic whose payload panics again when dropped is
+/// reported as the benchmark's failure, with both messages, in smoke mode
+/// (where it used to end the run) and measured (where the message was lost).
+#[test]
+fn a_panic_payload_whose_drop_panics_fails_only_its_benchmark() {
+    let expected = "the benchmark panicked with a non-string payload \
+                    (then dropping the panic's payload panicked too: \
+                    the payload's drop failed on purpose)";
+    let out = fixture(&[
+        "--include-ignored",
+        "--exact",
+        "hostile::payload_drop_panics",
+        "passes",
+    ]);
+    assert_eq!(out.code, Some(101), "{out:?}");
+    assert!(
+        out.stdout
+            .contains("test hostile::payload_drop_panics ... FAILED"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains(expected), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("test result: FAILED. 1 passed; 1 failed;"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stderr.contains("panicked at"), "{}", out.stderr);
+
+    let out = bench(&[
+        "--include-ignored",
+        "--exact",
+        "hostile::payload_drop_panics",
+        "passes",
+    ]);
+    assert_eq!(out.code, Some(101), "{out:?}");
+    assert!(
+        out.stdout.contains(&format!("FAILED: {expected}")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("1 measured, 1 failed"),
+        "{}",
+        out.stdout
+    );
 }

@@ -175,3 +175,133 @@ fn an_unoptimised_build_is_warned_about_first_and_the_machine_described() {
         out.stdout
     );
 }
+
+/// A checkout whose `core.fsmonitor` hook appends to `marker`, with a
+/// tracked file whose stat data is stale (so `git status` would rewrite
+/// `.git/index`); `None` when git is not installed.
+fn checkout_with_hook(dir: &std::path::Path) -> Option<String> {
+    use std::process::{Command, Stdio};
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir)
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    git(&["init", "-q"])?;
+    std::fs::write(dir.join("tracked"), "one").unwrap();
+    git(&["add", "tracked"])?;
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-qm",
+        "init",
+    ])?;
+    let hook = dir.join("hook.sh");
+    let script = format!(
+        "#!/bin/sh\necho ran >> '{}'\nexit 1\n",
+        dir.join("marker").display()
+    );
+    std::fs::write(&hook, script).unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    git(&["config", "core.fsmonitor", hook.to_str().unwrap()])?;
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    std::fs::write(dir.join("tracked"), "two").unwrap();
+    git(&["rev-parse", "HEAD"])
+}
+
+/// Issue 14 item 7: a measured run records the checkout's commit without
+/// running the repository's fsmonitor hook or rewriting its index, in the
+/// parent only (not again in each `--forks` child); BENCH_HARNESS_NO_GIT=1
+/// runs no git at all.
+#[test]
+fn the_commit_is_read_without_running_repository_hooks() {
+    let dir = bench_tests::scratch_dir("git-fsmonitor");
+    let Some(head) = checkout_with_hook(&dir) else {
+        eprintln!("skipped: git is not available");
+        return;
+    };
+    let index = dir.join(".git/index");
+    let read_index = || {
+        (
+            std::fs::read(&index).unwrap(),
+            std::fs::metadata(&index).unwrap().modified().unwrap(),
+        )
+    };
+    let before = read_index();
+    // A `git` first on PATH that logs each start, then runs the real one.
+    let real_git = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let bin = dir.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = dir.join("git-starts");
+    std::fs::write(
+        bin.join("git"),
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            real_git.trim()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        bin.join("git"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = std::env::join_paths(std::iter::once(bin.clone()).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let run = |forks: &[&str], extra: &[(&str, &std::ffi::OsStr)]| {
+        let mut args = bench_tests::QUICK.to_vec();
+        args.extend(["--exact", "passes", "--format", "json"]);
+        args.extend(forks);
+        let mut env: Vec<(&str, &std::ffi::OsStr)> = vec![
+            ("CARGO_MANIFEST_DIR", dir.as_os_str()),
+            ("PATH", path.as_os_str()),
+        ];
+        env.extend(extra);
+        let out = bench_tests::run_with_env(fixture_binary(), &args, &env);
+        assert_eq!(out.code, Some(0), "{out:?}");
+        let document: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+        document["environment"].clone()
+    };
+
+    for forks in [&[][..], &["--forks", "2"][..]] {
+        let environment = run(forks, &[]);
+        assert_eq!(environment["git_commit"], head.as_str(), "{forks:?}");
+        assert_eq!(environment["git_dirty"], true, "{forks:?}");
+        assert!(
+            !dir.join("marker").exists(),
+            "{forks:?}: the repository's fsmonitor hook ran"
+        );
+        assert!(
+            before == read_index(),
+            "{forks:?}: .git/index was rewritten"
+        );
+        // Once per run: the commit and the state, in the parent only.
+        let starts = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(starts.lines().count(), 2, "{forks:?}: git ran as\n{starts}");
+        std::fs::remove_file(&log).unwrap();
+    }
+
+    let environment = run(&[], &[("BENCH_HARNESS_NO_GIT", "1".as_ref())]);
+    assert!(environment["git_commit"].is_null(), "{environment}");
+    assert!(environment["git_dirty"].is_null(), "{environment}");
+    assert!(!log.exists(), "git ran under BENCH_HARNESS_NO_GIT=1");
+}

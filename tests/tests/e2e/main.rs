@@ -8,6 +8,7 @@ mod against;
 mod authoring;
 mod bad_input;
 mod baselines;
+mod escaping;
 mod failures;
 mod forks;
 mod groups;

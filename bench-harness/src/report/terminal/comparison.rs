@@ -9,7 +9,7 @@ use termcolor::{Color, ColorSpec, WriteColor};
 use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
-use crate::report::format::{p_value, percent, time};
+use crate::report::format::{escape, p_value, percent, time};
 use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, Compared, GroupReport};
 
@@ -29,8 +29,9 @@ impl<W: WriteColor> Terminal<W> {
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         writeln!(
             self.out,
-            "compared with baseline '{name}' (saved {})",
-            baseline.environment.timestamp
+            "compared with baseline '{}' (saved {})",
+            escape(name),
+            escape(&baseline.environment.timestamp)
         )?;
         self.out.reset()?;
         match machine_change {
@@ -50,7 +51,7 @@ impl<W: WriteColor> Terminal<W> {
         }
         let width = results
             .iter()
-            .map(|r| r.name.chars().count())
+            .map(|r| escape(&r.name).chars().count())
             .max()
             .unwrap_or(0)
             .max("benchmark".len());
@@ -59,7 +60,7 @@ impl<W: WriteColor> Terminal<W> {
             "  {:<width$}  {:>8}  {:>20}  {:>9}  {:>9}  {:>6}  verdict",
             "benchmark", "change", "95% CI", "p (Welch)", "p (MW)", "d"
         )?;
-        let mut tally: Vec<(Verdict, Vec<&str>)> = [
+        let mut tally: Vec<(Verdict, Vec<String>)> = [
             Verdict::Regressed,
             Verdict::Improved,
             Verdict::NoChange,
@@ -79,7 +80,7 @@ impl<W: WriteColor> Terminal<W> {
                     writeln!(
                         self.out,
                         "  {:<width$}  {:>8}  [{:>8}, {:>8}]  {:>9}  {:>9}  {:>6.2}  {}",
-                        result.name,
+                        escape(&result.name),
                         signed_percent(c.change),
                         signed_percent(c.change_interval.0),
                         signed_percent(c.change_interval.1),
@@ -90,25 +91,25 @@ impl<W: WriteColor> Terminal<W> {
                     )?;
                     self.out.reset()?;
                     if let Some((_, names)) = tally.iter_mut().find(|(v, _)| *v == c.verdict) {
-                        names.push(&result.name);
+                        names.push(escape(&result.name).into_owned());
                     }
                 }
                 Some(Compared::New) => {
                     writeln!(
                         self.out,
                         "  {:<width$}  new: not measured in the baseline",
-                        result.name
+                        escape(&result.name)
                     )?;
                     new.push(result.name.as_str());
                 }
                 None => {}
             }
         }
-        let gone: Vec<&str> = baseline
+        let gone: Vec<String> = baseline
             .benchmarks
             .iter()
             .filter(|b| b.measurement.is_some() && !registered.contains(&b.name))
-            .map(|b| b.name.as_str())
+            .map(|b| escape(&b.name).into_owned())
             .collect();
         let counts: Vec<String> = tally
             .iter()
@@ -146,14 +147,15 @@ impl<W: WriteColor> Terminal<W> {
         writeln!(
             self.out,
             "group {} · in-run A/B against {} (samples paired round by round)",
-            group.group, group.baseline
+            escape(&group.group),
+            escape(&group.baseline)
         )?;
         self.out.reset()?;
         let width = group
             .members
             .iter()
-            .map(|(name, _)| name.chars().count())
-            .chain([group.baseline.chars().count(), "member".len()])
+            .map(|(name, _)| escape(name).chars().count())
+            .chain([escape(&group.baseline).chars().count(), "member".len()])
             .max()
             .unwrap_or(0);
         writeln!(
@@ -164,16 +166,18 @@ impl<W: WriteColor> Terminal<W> {
         writeln!(
             self.out,
             "  {:<width$}  {:>8}  (baseline)",
-            group.baseline, "1.0000"
+            escape(&group.baseline),
+            "1.0000"
         )?;
         if group.members.is_empty() {
             writeln!(self.out, "  no other member of the group ran")?;
         }
         for (name, paired) in &group.members {
+            let name = escape(name);
             let p = match paired {
                 Ok(p) => p,
                 Err(why) => {
-                    writeln!(self.out, "  {name:<width$}  no comparison: {why}")?;
+                    writeln!(self.out, "  {name:<width$}  no comparison: {}", escape(why))?;
                     continue;
                 }
             };
@@ -210,14 +214,14 @@ impl<W: WriteColor> Terminal<W> {
             self.out,
             "against {} · this build / that build, slices paired round by round (ABBA) · \
              noise threshold {}",
-            report.baseline,
+            escape(&report.baseline),
             percent(report.noise_threshold)
         )?;
         self.out.reset()?;
         let width = report
             .rows
             .iter()
-            .map(|row| row.name.chars().count())
+            .map(|row| escape(&row.name).chars().count())
             .chain(["benchmark".len()])
             .max()
             .unwrap_or(0);
@@ -227,7 +231,7 @@ impl<W: WriteColor> Terminal<W> {
             "benchmark", "new/old", "95% CI", "new", "old", "rounds"
         )?;
         for row in &report.rows {
-            let name = &row.name;
+            let name = escape(&row.name);
             match &row.outcome {
                 AgainstOutcome::Compared(p) => {
                     match p.verdict {
@@ -257,7 +261,7 @@ impl<W: WriteColor> Terminal<W> {
                 }
                 AgainstOutcome::Failed(why) => {
                     self.colour(Color::Red, false)?;
-                    writeln!(self.out, "  {name:<width$}  failed: {why}")?;
+                    writeln!(self.out, "  {name:<width$}  failed: {}", escape(why))?;
                     self.out.reset()?;
                 }
             }

@@ -11,11 +11,12 @@ mod comparison;
 mod rows;
 mod smoke;
 
+use std::borrow::Cow;
 use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::format::{percent, rate, time};
+use super::format::{escape, percent, rate, time};
 use super::tree::{self, Line};
 
 use crate::audit::Warning;
@@ -59,7 +60,7 @@ impl<W: WriteColor> Terminal<W> {
     pub(crate) fn new<'a>(out: W, names: impl IntoIterator<Item = &'a str>) -> Self {
         let name_width = names
             .into_iter()
-            .map(|n| n.chars().count())
+            .map(|n| escape(n).chars().count())
             .max()
             .unwrap_or(0)
             .max(FILTERED_LABEL.len());
@@ -164,9 +165,15 @@ impl<W: WriteColor> Terminal<W> {
                     let text = match (&report.fit, layout) {
                         (Ok(fit), Layout::Tree) => format!("complexity: {}", fit.describe()),
                         (Ok(fit), Layout::Flat) => {
-                            format!("complexity of {}: {}", report.function, fit.describe())
+                            format!(
+                                "complexity of {}: {}",
+                                escape(&report.function),
+                                fit.describe()
+                            )
                         }
-                        (Err(why), _) => format!("complexity of {}: {why}", report.function),
+                        (Err(why), _) => {
+                            format!("complexity of {}: {why}", escape(&report.function))
+                        }
                     };
                     self.dim()?;
                     write!(self.out, "{prefix}")?;
@@ -267,10 +274,10 @@ impl<W: WriteColor> Terminal<W> {
             )?;
             self.out.reset()?;
         }
-        let unreliable: Vec<&str> = results
+        let unreliable: Vec<_> = results
             .iter()
             .filter(|r| r.measured().is_some_and(|m| !m.reliable()))
-            .map(|r| r.name.as_str())
+            .map(|r| escape(&r.name))
             .collect();
         if !unreliable.is_empty() {
             self.colour(Color::Yellow, false)?;
@@ -323,12 +330,23 @@ impl<W: WriteColor> Terminal<W> {
     }
 }
 
-/// The failed benchmarks, with why.
-fn failures(results: &[BenchResult]) -> impl Iterator<Item = (&str, &Failure)> {
+/// The failed benchmarks (their names escaped), with why.
+fn failures(results: &[BenchResult]) -> impl Iterator<Item = (Cow<'_, str>, &Failure)> {
     results.iter().filter_map(|r| match &r.outcome {
-        Outcome::Failed(failure) => Some((r.name.as_str(), failure)),
+        Outcome::Failed(failure) => Some((escape(&r.name), failure)),
         _ => None,
     })
+}
+
+/// A failure's message as printed: each of its lines escaped (a panic
+/// message may span lines, as `assert_eq!`'s does), the lines after the
+/// first indented by `indent`.
+fn message_lines(message: &str, indent: &str) -> String {
+    message
+        .lines()
+        .map(escape)
+        .collect::<Vec<_>>()
+        .join(&format!("\n{indent}"))
 }
 
 /// How many benchmarks ended each way.

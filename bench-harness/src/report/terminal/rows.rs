@@ -7,9 +7,11 @@ use std::io;
 use bench_runtime::counter::Event;
 use termcolor::{Color, WriteColor};
 
-use super::{Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
+use super::{message_lines, Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
 use crate::analysis::Summary;
-use crate::report::format::{count, headline_time, p_value, percent, rate, stop_word, time};
+use crate::report::format::{
+    count, escape, headline_time, p_value, percent, rate, stop_word, time,
+};
 use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
 
 impl<W: WriteColor> Terminal<W> {
@@ -24,9 +26,9 @@ impl<W: WriteColor> Terminal<W> {
                 self.colour(Color::Red, true)?;
                 write!(self.out, "  FAILED")?;
                 self.out.reset()?;
-                writeln!(self.out, ": {}", failure.message)?;
+                writeln!(self.out, ": {}", message_lines(&failure.message, "  "))?;
                 if let Some(location) = &failure.location {
-                    writeln!(self.out, "  at {location}")?;
+                    writeln!(self.out, "  at {}", escape(location))?;
                 }
                 Ok(())
             }

@@ -6,7 +6,8 @@ use std::io;
 
 use termcolor::{Color, WriteColor};
 
-use super::{failures, Tally, Terminal};
+use super::{failures, message_lines, Tally, Terminal};
+use crate::report::format::escape;
 use crate::results::{BenchResult, Outcome};
 
 impl<W: WriteColor> Terminal<W> {
@@ -18,7 +19,7 @@ impl<W: WriteColor> Terminal<W> {
 
     /// libtest's `test NAME ... ok` line.
     pub(crate) fn test_line(&mut self, result: &BenchResult) -> io::Result<()> {
-        write!(self.out, "test {} ... ", result.name)?;
+        write!(self.out, "test {} ... ", escape(&result.name))?;
         let (colour, word) = match &result.outcome {
             Outcome::Passed | Outcome::Measured(_) => (Color::Green, "ok"),
             Outcome::Failed(_) => (Color::Red, "FAILED"),
@@ -43,9 +44,10 @@ impl<W: WriteColor> Terminal<W> {
             writeln!(self.out, "\nfailures:\n")?;
             for (name, failure) in &failures {
                 writeln!(self.out, "---- {name} ----")?;
+                let message = message_lines(&failure.message, "");
                 match &failure.location {
-                    Some(location) => writeln!(self.out, "{} (at {location})\n", failure.message)?,
-                    None => writeln!(self.out, "{}\n", failure.message)?,
+                    Some(at) => writeln!(self.out, "{message} (at {})\n", escape(at))?,
+                    None => writeln!(self.out, "{message}\n")?,
                 }
             }
             writeln!(self.out, "failures:")?;
