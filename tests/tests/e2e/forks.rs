@@ -475,10 +475,7 @@ fn a_flood_of_stderr_costs_the_parent_little_and_the_telling_line_is_quoted() {
     // The parent's peak resident memory, read until it ends.
     let status = format!("/proc/{}/status", child.id());
     let mut peak_kib = 0u64;
-    loop {
-        let Ok(text) = std::fs::read_to_string(&status) else {
-            break;
-        };
+    while let Ok(text) = std::fs::read_to_string(&status) {
         let Some(hwm) = text.lines().find_map(|l| l.strip_prefix("VmHWM:")) else {
             break; // A zombie has no memory left to show.
         };
@@ -587,7 +584,7 @@ fn the_scratch_directory_of_a_killed_run_is_removed_by_the_next() {
     std::thread::sleep(Duration::from_millis(300));
     signal(child.id(), "-KILL");
     let _ = child.wait_with_output().unwrap();
-    assert_eq!(scratch_dirs(&dir), [left.clone()]);
+    assert_eq!(scratch_dirs(&dir), std::slice::from_ref(&left));
     // Its child followed it (the parent-death signal).
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(
