@@ -12,7 +12,16 @@
 //! that one benchmark as an ordinary run would (with its own loop-overhead
 //! job in its schedule), and its JSON document, which holds the raw samples,
 //! is the channel back. The child's stdout (its table, and anything the
-//! benchmark prints) is discarded; its stderr's last line explains a crash.
+//! benchmark prints) is discarded; the end of its stderr explains a crash.
+//!
+//! The binary is the one running, not whatever is at its path now (held
+//! open: a rebuild during the run cannot pool two programs). A child knows
+//! it is one by a per-run token, in its environment and on its command line
+//! both. Each child runs in a process group of its own, killed as a whole
+//! when the child ends, times out, or a second Ctrl-C or a SIGTERM ends the
+//! parent, so nothing a benchmark started in the background outlives it or
+//! holds its stderr open. The scratch directory is removed on those paths
+//! too, and one left by a run killed with SIGKILL is removed by the next.
 //!
 //! Processes are taken in rounds (every benchmark's first process, then every
 //! benchmark's second), so one noisy episode of the machine hits one process
@@ -751,6 +760,35 @@ mod tests {
         // Only boilerplate: the last line still says something.
         assert_eq!(telling_line("note: a\nnote: b\n\n"), Some("note: b"));
         assert_eq!(telling_line(" \n"), None);
+    }
+
+    #[test]
+    fn a_file_replaced_at_the_path_is_refused_where_it_is_not_held() {
+        // The fallback where /proc/self/exe cannot be held open.
+        let path = std::env::temp_dir().join(format!(
+            "bench-harness-forks-exe-{}-{:x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        std::fs::write(&path, "the program").unwrap();
+        let program = Program {
+            run: path.clone(),
+            path: path.clone(),
+            _held: None,
+            identity: Some(Identity::of(&path).unwrap()),
+        };
+        assert_eq!(program.check(), Ok(()));
+        // Rebuilt: a new file renamed over the old one.
+        let new = path.with_extension("new");
+        std::fs::write(&new, "another program").unwrap();
+        std::fs::rename(&new, &path).unwrap();
+        let refused = program.check().unwrap_err();
+        assert!(
+            refused.starts_with("was not started: ")
+                && refused.contains("changed since this run started"),
+            "{refused}"
+        );
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
