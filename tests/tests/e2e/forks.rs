@@ -315,6 +315,20 @@ fn wait_for_scratch(tmp: &Path) -> PathBuf {
     }
 }
 
+/// Waits until a run in `tmp` has a child running (its command line names
+/// the scratch directory) and has given it time to set up its Ctrl-C
+/// handling; the scratch directory's path.
+fn wait_for_child(tmp: &Path) -> String {
+    let scratch = wait_for_scratch(tmp).to_string_lossy().into_owned();
+    let started = Instant::now();
+    while processes_mentioning(&scratch).is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(30), "no child");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    scratch
+}
+
 /// Live (not zombie) processes whose command line mentions `text`.
 fn processes_mentioning(text: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -510,10 +524,7 @@ fn sigterm_under_forks_leaves_no_scratch_directory_and_no_child() {
         "sleeps_20s",
     ];
     let child = start_in(fixture_binary(), &dir, &args, &[]);
-    let scratch = wait_for_scratch(&dir);
-    std::thread::sleep(Duration::from_millis(300));
-    let scratch_text = scratch.to_string_lossy().into_owned();
-    assert!(!processes_mentioning(&scratch_text).is_empty());
+    let scratch_text = wait_for_child(&dir);
     let stopped = Instant::now();
     signal(child.id(), "-TERM");
     let output = child.wait_with_output().unwrap();
@@ -540,9 +551,7 @@ fn a_second_ctrl_c_under_forks_leaves_no_scratch_directory_and_no_child() {
         "sleeps_20s",
     ];
     let child = start_in(fixture_binary(), &dir, &args, &[]);
-    let scratch = wait_for_scratch(&dir);
-    std::thread::sleep(Duration::from_millis(300));
-    let scratch_text = scratch.to_string_lossy().into_owned();
+    let scratch_text = wait_for_child(&dir);
     let group = format!("-{}", child.id());
     signal_group(&group);
     std::thread::sleep(Duration::from_millis(300));
@@ -580,8 +589,7 @@ fn the_scratch_directory_of_a_killed_run_is_removed_by_the_next() {
         "sleeps_20s",
     ];
     let child = start_in(fixture_binary(), &dir, &args, &[]);
-    let left = wait_for_scratch(&dir);
-    std::thread::sleep(Duration::from_millis(300));
+    let left = PathBuf::from(wait_for_child(&dir));
     signal(child.id(), "-KILL");
     let _ = child.wait_with_output().unwrap();
     assert_eq!(scratch_dirs(&dir), std::slice::from_ref(&left));
@@ -615,8 +623,7 @@ fn ctrl_c_under_forks_reports_a_hung_benchmark() {
         "sleeps_20s",
     ];
     let child = start_in(fixture_binary(), &dir, &args, &[]);
-    wait_for_scratch(&dir);
-    std::thread::sleep(Duration::from_millis(500));
+    wait_for_child(&dir);
     signal_group(&format!("-{}", child.id()));
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
