@@ -12,7 +12,16 @@
 //! that one benchmark as an ordinary run would (with its own loop-overhead
 //! job in its schedule), and its JSON document, which holds the raw samples,
 //! is the channel back. The child's stdout (its table, and anything the
-//! benchmark prints) is discarded; its stderr's last line explains a crash.
+//! benchmark prints) is discarded; the end of its stderr explains a crash.
+//!
+//! The binary is the one running, not whatever is at its path now (held
+//! open: a rebuild during the run cannot pool two programs). A child knows
+//! it is one by a per-run token, in its environment and on its command line
+//! both. Each child runs in a process group of its own, killed as a whole
+//! when the child ends, times out, or a second Ctrl-C or a SIGTERM ends the
+//! parent, so nothing a benchmark started in the background outlives it or
+//! holds its stderr open. The scratch directory is removed on those paths
+//! too, and one left by a run killed with SIGKILL is removed by the next.
 //!
 //! Processes are taken in rounds (every benchmark's first process, then every
 //! benchmark's second), so one noisy episode of the machine hits one process
@@ -23,20 +32,24 @@
 //! iteration that hangs) is killed and fails its benchmark the same way.
 
 use std::ffi::OsString;
+use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use bench_runtime::clock::cpu::CpuTime;
 use bench_runtime::counter::alloc::AllocCounts;
 use bench_runtime::counter::{Counters, Event, Refusal};
+use bench_runtime::signal;
 use bench_runtime::Nanos;
 
 use crate::analysis::Overhead;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::failure::Failure;
 use crate::instruments::Extras;
+use crate::report::console;
 use crate::results::{Context, Measured};
 use crate::run::Job;
 
@@ -58,14 +71,65 @@ const SLACK: Duration = Duration::from_secs(10);
 /// write its partial results before it is killed.
 const GRACE: Duration = Duration::from_secs(5);
 
-/// Set in a child's environment: it measures for a parent, so it does not
-/// fork again (a `main` that adds `--forks` to every command line would
-/// otherwise recurse) and it ends when its parent does.
+/// Once a child has ended and its process group was killed, how long its
+/// standard error may stay open (held by a process that left the group)
+/// before the parent stops reading it.
+const PIPE_GRACE: Duration = Duration::from_secs(1);
+
+/// How much of the end of a child's standard error is kept to explain a
+/// failure: a child that writes gigabytes costs the parent no more.
+const STDERR_TAIL: usize = 64 * 1024;
+
+/// Set in a child's environment, to the run's token: it measures for a
+/// parent, so it does not fork again (a `main` that adds `--forks` to every
+/// command line would otherwise recurse) and it ends when its parent does.
 pub(crate) const CHILD_ENV: &str = "BENCH_HARNESS_FORK_CHILD";
 
-/// Whether this process is a child measuring for a parent's `--forks`.
+/// The hidden flag (without its `--`) that carries the same token on a
+/// child's command line: a process is a child only when both are there and
+/// equal, so a variable left in a shell's environment changes nothing.
+pub(crate) const TOKEN_FLAG: &str = "fork-child-token";
+
+/// Whether this process is a child measuring for a parent's `--forks`:
+/// [`CHILD_ENV`] in its environment and [`TOKEN_FLAG`] on its command line,
+/// with the same token. The variable alone is ignored, with a note.
 pub(crate) fn is_child() -> bool {
-    std::env::var_os(CHILD_ENV).is_some()
+    let Some(token) = std::env::var_os(CHILD_ENV) else {
+        return false;
+    };
+    let flag = format!("--{TOKEN_FLAG}");
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let given = args
+        .iter()
+        .take_while(|arg| *arg != "--")
+        .position(|arg| *arg == *flag)
+        .and_then(|at| args.get(at + 1));
+    let child = !token.is_empty() && given == Some(&token);
+    if !child {
+        static NOTED: std::sync::Once = std::sync::Once::new();
+        NOTED.call_once(|| {
+            console::note(&format_args!(
+                "{CHILD_ENV} is set in the environment, but this process was not started by \
+                 --forks: the variable is ignored (unset it to silence this note)"
+            ));
+        });
+    }
+    child
+}
+
+/// This run's token: random, the same for every child of the run.
+fn token() -> &'static str {
+    static TOKEN: OnceLock<String> = OnceLock::new();
+    TOKEN.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        format!(
+            "{:016x}{:016x}",
+            fastrand::u64(..) ^ nanos,
+            fastrand::u64(..) ^ u64::from(std::process::id())
+        )
+    })
 }
 
 /// The command line of a child: it measures the benchmark named, with the
@@ -93,18 +157,20 @@ pub(crate) fn measure(
             .collect(),
         overhead: None,
     };
-    let exe = match std::env::current_exe() {
-        Ok(exe) => exe,
-        Err(error) => {
-            return fail_all(format!(
-                "--forks: cannot find this program's file to start it again: {error}"
-            ))
-        }
+    // Opened before anything else: the children run this very file, even
+    // if the path is rebuilt while they run.
+    let program = match Program::open() {
+        Ok(program) => program,
+        Err(message) => return fail_all(format!("--forks: {message}")),
     };
     let dir = match scratch_dir() {
         Ok(dir) => dir,
         Err(error) => return fail_all(format!("--forks: {error}")),
     };
+    // From here a second Ctrl-C or a SIGTERM kills the child in flight and
+    // lets this function remove the scratch directory before the process
+    // ends (when the guard is dropped, below).
+    let deferred = signal::defer_exit();
     let refusals = if jobs.iter().any(|job| job.counters) {
         Counters::open(&Event::ALL).1
     } else {
@@ -131,7 +197,7 @@ pub(crate) fn measure(
     let mut overheads = Vec::new();
     'rounds: for fork in 0..processes {
         for (index, job) in jobs.iter().enumerate() {
-            if bench_runtime::signal::interrupted() {
+            if signal::interrupted() || signal::ending().is_some() {
                 break 'rounds;
             }
             if failures[index].is_some() {
@@ -141,7 +207,7 @@ pub(crate) fn measure(
             let output = dir.join(format!("{index}-{fork}.json"));
             let seed = seed.wrapping_add(fork as u64);
             let argv = child_args(seed, name, &output);
-            let ran = run_child(&exe, &argv, &output, job);
+            let ran = run_child(&program, &argv, &output, job);
             let _ = std::fs::remove_file(&output);
             let who = format!("process {} of {processes}", fork + 1);
             let document = match ran {
@@ -177,6 +243,8 @@ pub(crate) fn measure(
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    // Ends the process here if a second Ctrl-C or a SIGTERM came.
+    drop(deferred);
     let outcomes = runs
         .into_iter()
         .zip(failures)
@@ -201,14 +269,98 @@ pub(crate) fn measure(
     }
 }
 
+/// The executable the children run: this process's own file, held open
+/// (Linux: `/proc/self/exe`, started through `/proc/self/fd/N`), so a
+/// rebuild of the path during the run cannot pool two programs. Where it
+/// cannot be held, the path, with the file's identity checked before each
+/// child.
+struct Program {
+    /// What is executed.
+    run: PathBuf,
+    /// The path as this process knows it: the children's `argv[0]`, and
+    /// what messages name.
+    path: PathBuf,
+    /// Keeps `run` valid.
+    _held: Option<File>,
+    /// Where the file is not held: its identity when the run started.
+    identity: Option<Identity>,
+}
+
+/// Device, inode, size and modification time: a rebuilt file differs in
+/// at least one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Identity(u64, u64, u64, Option<std::time::SystemTime>);
+
+impl Identity {
+    fn of(path: &Path) -> std::io::Result<Identity> {
+        let metadata = std::fs::metadata(path)?;
+        #[cfg(unix)]
+        let (dev, ino) = {
+            use std::os::unix::fs::MetadataExt;
+            (metadata.dev(), metadata.ino())
+        };
+        #[cfg(not(unix))]
+        let (dev, ino) = (0, 0);
+        Ok(Identity(dev, ino, metadata.len(), metadata.modified().ok()))
+    }
+}
+
+impl Program {
+    fn open() -> Result<Program, String> {
+        let path = std::env::current_exe().map_err(|error| {
+            format!("cannot find this program's file to start it again: {error}")
+        })?;
+        #[cfg(target_os = "linux")]
+        if let Ok(file) = File::open("/proc/self/exe") {
+            use std::os::fd::AsRawFd;
+            let run = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+            if run.exists() {
+                return Ok(Program {
+                    run,
+                    path,
+                    _held: Some(file),
+                    identity: None,
+                });
+            }
+        }
+        let identity = Identity::of(&path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        Ok(Program {
+            run: path.clone(),
+            path,
+            _held: None,
+            identity: Some(identity),
+        })
+    }
+
+    /// Refuses a file that is no longer the one this process runs.
+    fn check(&self) -> Result<(), String> {
+        let Some(identity) = &self.identity else {
+            return Ok(());
+        };
+        match Identity::of(&self.path) {
+            Ok(now) if now == *identity => Ok(()),
+            _ => Err(format!(
+                "was not started: {} changed since this run started (rebuilt?), and its \
+                 processes would measure another program; run again",
+                self.path.display()
+            )),
+        }
+    }
+}
+
+/// The prefix of a scratch directory's name, before `PID-RANDOM`.
+const SCRATCH_PREFIX: &str = "bench-harness-forks-";
+
 /// A new directory for the children's documents, readable by this user
-/// only, under a name no other process has taken.
+/// only, under a name no other process has taken; the ones of runs that
+/// were killed before they could remove theirs are removed first.
 fn scratch_dir() -> Result<PathBuf, String> {
     let base = std::env::temp_dir();
     let mut last_error = None;
     for _ in 0..16 {
         let dir = base.join(format!(
-            "bench-harness-forks-{}-{:016x}",
+            "{SCRATCH_PREFIX}{}-{:016x}",
             std::process::id(),
             fastrand::u64(..)
         ));
@@ -216,7 +368,10 @@ fn scratch_dir() -> Result<PathBuf, String> {
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         match builder.create(&dir) {
-            Ok(()) => return Ok(dir),
+            Ok(()) => {
+                remove_stale(&base, &dir);
+                return Ok(dir);
+            }
             Err(error) => last_error = Some(error),
         }
     }
@@ -227,64 +382,226 @@ fn scratch_dir() -> Result<PathBuf, String> {
     ))
 }
 
+/// Removes the scratch directories in `base` that a process no longer
+/// running left (killed with SIGKILL, or by a power cut): directories, not
+/// symbolic links, owned by this user (as `mine` is), named for a process
+/// that does not exist.
+fn remove_stale(base: &Path, mine: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(me) = std::fs::symlink_metadata(mine).map(|m| m.uid()) else {
+            return;
+        };
+        let Ok(entries) = std::fs::read_dir(base) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name
+                .to_str()
+                .and_then(|name| name.strip_prefix(SCRATCH_PREFIX))
+                .and_then(|rest| rest.split_once('-'))
+                .filter(|(_, random)| {
+                    random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit())
+                })
+                .and_then(|(pid, _)| pid.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let path = entry.path();
+            let ours = std::fs::symlink_metadata(&path)
+                .is_ok_and(|m| m.file_type().is_dir() && m.uid() == me);
+            if ours && pid != std::process::id() && !signal::process_exists(pid) {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (base, mine);
+}
+
+/// The end of a child's standard error, at most about [`STDERR_TAIL`]
+/// bytes.
+#[derive(Debug, Default)]
+struct Tail {
+    bytes: Vec<u8>,
+    /// Whether the beginning was dropped.
+    cut: bool,
+}
+
+impl Tail {
+    fn push(&mut self, chunk: &[u8]) {
+        self.bytes.extend_from_slice(chunk);
+        if self.bytes.len() > 2 * STDERR_TAIL {
+            let drop = self.bytes.len() - STDERR_TAIL;
+            self.bytes.drain(..drop);
+            self.cut = true;
+        }
+    }
+
+    /// The text kept, from the first whole line when the beginning was
+    /// dropped.
+    fn text(&self) -> String {
+        let mut bytes = &self.bytes[self.bytes.len().saturating_sub(STDERR_TAIL)..];
+        if self.cut || bytes.len() < self.bytes.len() {
+            if let Some(newline) = bytes.iter().position(|&b| b == b'\n') {
+                bytes = &bytes[newline + 1..];
+            }
+        }
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+}
+
+/// The line of a child's standard error that says why it failed: the last
+/// one that is not the runtime's boilerplate (`note: run with
+/// RUST_BACKTRACE=1 …`, a backtrace's frames), else the last one.
+fn telling_line(stderr: &str) -> Option<&str> {
+    let lines = || {
+        stderr
+            .lines()
+            .rev()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+    };
+    let noise = |line: &str| {
+        let frame = line
+            .split_once(':')
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        line.starts_with("note: ") || line.starts_with("at ") || line == "stack backtrace:" || frame
+    };
+    lines().find(|line| !noise(line)).or_else(|| lines().next())
+}
+
+/// Reads `stderr` into a shared [`Tail`] on a thread of its own; the
+/// receiver hears when it reached the end.
+fn read_tail(mut stderr: impl Read + Send + 'static) -> (Arc<Mutex<Tail>>, mpsc::Receiver<()>) {
+    let tail = Arc::new(Mutex::new(Tail::default()));
+    let (done, finished) = mpsc::channel();
+    let kept = tail.clone();
+    std::thread::spawn(move || {
+        let mut buffer = vec![0; 16 * 1024];
+        loop {
+            match stderr.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => kept
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(&buffer[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        let _ = done.send(());
+    });
+    (tail, finished)
+}
+
+/// Kills the child's process group (the child and anything it started
+/// that stayed in it), falling back to the child alone.
+fn kill_all(child: &mut Child) {
+    if !signal::kill_group(child.id()) {
+        let _ = child.kill();
+    }
+}
+
+/// Whether the child has ended, leaving it unreaped where possible (so its
+/// process group can still be killed by its id).
+fn has_ended(child: &mut Child) -> std::io::Result<bool> {
+    match signal::has_ended(child.id()) {
+        Some(ended) => Ok(ended),
+        None => Ok(child.try_wait()?.is_some()),
+    }
+}
+
 /// Runs one child to its end and reads its document: `Ok(None)` when
 /// Ctrl-C stopped it before it wrote one, else what went wrong, to follow
 /// "process K of N".
 fn run_child(
-    exe: &Path,
+    program: &Program,
     argv: &[OsString],
     output: &Path,
     job: &Job,
 ) -> Result<Option<document::Document>, String> {
-    let mut command = Command::new(exe);
+    program.check()?;
+    let token = token();
+    let mut command = Command::new(&program.run);
     command
+        .arg(format!("--{TOKEN_FLAG}"))
+        .arg(token)
         .args(argv)
-        .env(CHILD_ENV, "1")
+        .env(CHILD_ENV, token)
         .env(crate::environment::NO_GIT_ENV, "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    // A group of its own: a terminal's Ctrl-C reaches the child once,
-    // through the parent, not twice (which would end it at once).
     #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    {
+        use std::os::unix::process::CommandExt;
+        command.arg0(&program.path);
+        // A group of its own: a terminal's Ctrl-C reaches the child once,
+        // through the parent, not twice (which would end it at once); and
+        // the whole group, with whatever the benchmark started, can be
+        // killed.
+        command.process_group(0);
+    }
     let mut child = command
         .spawn()
-        .map_err(|e| format!("could not start {}: {e}", exe.display()))?;
-    let mut stderr = child.stderr.take().expect("stderr is piped");
-    let reader = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = stderr.read_to_end(&mut text);
-        String::from_utf8_lossy(&text).into_owned()
-    });
+        .map_err(|e| format!("could not start {}: {e}", program.path.display()))?;
+    signal::set_child_group(Some(child.id()));
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let (tail, stderr_closed) = read_tail(stderr);
     let started = Instant::now();
     let limit = Duration::from_secs_f64(job.config.max_time.0 * 2e-9) + SLACK;
     let mut interrupted_at: Option<Instant> = None;
+    let mut killed_in_grace = false;
     let mut timed_out = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Ok(status),
-            Ok(None) => {}
+    let ended = loop {
+        match has_ended(&mut child) {
+            Ok(true) => break Ok(()),
+            Ok(false) => {}
             Err(e) => break Err(format!("could not be waited for: {e}")),
         }
-        if bench_runtime::signal::interrupted() {
+        if signal::ending().is_some() {
+            // The signal handler killed the group; only the reaping is left.
+        } else if signal::interrupted() {
             // The child stops at its next sample boundary and writes what it
             // has, as the parent does.
             let since = *interrupted_at.get_or_insert_with(|| {
-                bench_runtime::signal::interrupt(child.id());
+                signal::interrupt(child.id());
                 Instant::now()
             });
-            if since.elapsed() > GRACE {
-                let _ = child.kill();
+            if since.elapsed() > GRACE && !killed_in_grace {
+                killed_in_grace = true;
+                kill_all(&mut child);
             }
         } else if started.elapsed() > limit && !timed_out {
             timed_out = true;
-            let _ = child.kill();
+            kill_all(&mut child);
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    let stderr = reader.join().unwrap_or_default();
-    let status = status?;
+    // What the benchmark left running in the child's group ends with it: it
+    // would outlive the run, and hold the child's stderr open.
+    kill_all(&mut child);
+    let status = child.wait();
+    signal::set_child_group(None);
+    ended?;
+    let status = status.map_err(|e| format!("could not be waited for: {e}"))?;
+    // A process that left the group may still hold stderr: wait a little,
+    // then go on with what was read.
+    let _ = stderr_closed.recv_timeout(PIPE_GRACE);
+    let stderr = tail.lock().unwrap_or_else(|e| e.into_inner()).text();
+    if signal::ending().is_some() {
+        return Ok(None);
+    }
+    if killed_in_grace {
+        return Err(format!(
+            "was interrupted by Ctrl-C and did not stop within {} s, so it was killed: an \
+             iteration or the set-up may hang",
+            GRACE.as_secs()
+        ));
+    }
     if interrupted_at.is_some() {
         // Whatever it wrote before it stopped; nothing is no failure.
         return Ok(document::load(output).ok());
@@ -299,11 +616,7 @@ fn run_child(
             SLACK.as_secs()
         ));
     }
-    let last_line = stderr
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
+    let last_line = telling_line(&stderr)
         .map(|line| format!("; the last line it wrote to stderr: {line}"))
         .unwrap_or_default();
     if let Some(death) = killed_by(status) {
@@ -411,5 +724,109 @@ fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
             ThroughputUnit::Bytes => bench_runtime::Throughput::Bytes(t.per_iteration),
             ThroughputUnit::Items => bench_runtime::Throughput::Items(t.per_iteration),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_end_of_a_flood_of_stderr_is_kept() {
+        let mut tail = Tail::default();
+        let line = b"noise noise noise noise noise\n";
+        for _ in 0..(16 << 20) / line.len() {
+            tail.push(line);
+            assert!(tail.bytes.len() <= 2 * STDERR_TAIL);
+        }
+        tail.push(b"memory allocation of 8 bytes failed\n");
+        let text = tail.text();
+        assert!(text.len() <= STDERR_TAIL, "{}", text.len());
+        // Whole lines only.
+        assert!(text.starts_with("noise"), "{}", &text[..40]);
+        assert!(text.ends_with("memory allocation of 8 bytes failed\n"));
+    }
+
+    #[test]
+    fn the_telling_line_is_not_the_runtime_note() {
+        let stderr = "thread 'main' panicked at src/lib.rs:3:5:\n\
+                      memory allocation of 1024 bytes failed\n\
+                      note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n";
+        assert_eq!(
+            telling_line(stderr),
+            Some("memory allocation of 1024 bytes failed")
+        );
+        let backtrace = "boom\nstack backtrace:\n   0: std::panicking::begin\n             at /rustc/x.rs:1:2\n  12: main\n";
+        assert_eq!(telling_line(backtrace), Some("boom"));
+        // Only boilerplate: the last line still says something.
+        assert_eq!(telling_line("note: a\nnote: b\n\n"), Some("note: b"));
+        assert_eq!(telling_line(" \n"), None);
+    }
+
+    #[test]
+    fn a_file_replaced_at_the_path_is_refused_where_it_is_not_held() {
+        // The fallback where /proc/self/exe cannot be held open.
+        let path = std::env::temp_dir().join(format!(
+            "bench-harness-forks-exe-{}-{:x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        std::fs::write(&path, "the program").unwrap();
+        let program = Program {
+            run: path.clone(),
+            path: path.clone(),
+            _held: None,
+            identity: Some(Identity::of(&path).unwrap()),
+        };
+        assert_eq!(program.check(), Ok(()));
+        // Rebuilt: a new file renamed over the old one.
+        let new = path.with_extension("new");
+        std::fs::write(&new, "another program").unwrap();
+        std::fs::rename(&new, &path).unwrap();
+        let refused = program.check().unwrap_err();
+        assert!(
+            refused.starts_with("was not started: ")
+                && refused.contains("changed since this run started"),
+            "{refused}"
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn scratch_directories_of_dead_processes_are_removed_and_no_others() {
+        let base = std::env::temp_dir().join(format!(
+            "bench-harness-forks-unit-{}-{:x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        std::fs::create_dir_all(&base).unwrap();
+        let mine = base.join(format!("{SCRATCH_PREFIX}{}-{:016x}", std::process::id(), 1));
+        std::fs::create_dir(&mine).unwrap();
+        // A process that has ended: its pid names no process now.
+        let mut ended = Command::new("true").spawn().unwrap();
+        ended.wait().unwrap();
+        let dead = ended.id();
+        let stale = base.join(format!("{SCRATCH_PREFIX}{dead}-{:016x}", 2));
+        std::fs::create_dir(&stale).unwrap();
+        std::fs::write(stale.join("0-0.json"), "{}").unwrap();
+        // A live process's (pid 1), a name of another shape, and a link.
+        let live = base.join(format!("{SCRATCH_PREFIX}1-{:016x}", 3));
+        std::fs::create_dir(&live).unwrap();
+        let other = base.join(format!("{SCRATCH_PREFIX}{dead}-keep"));
+        std::fs::create_dir(&other).unwrap();
+        let target = base.join("target");
+        std::fs::create_dir(&target).unwrap();
+        let link = base.join(format!("{SCRATCH_PREFIX}{dead}-{:016x}", 4));
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+
+        remove_stale(&base, &mine);
+        assert!(!stale.exists(), "the dead process's directory is gone");
+        for kept in [&mine, &live, &other, &target] {
+            assert!(kept.is_dir(), "{} was kept", kept.display());
+        }
+        #[cfg(unix)]
+        assert!(link.symlink_metadata().is_ok(), "the link was kept");
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

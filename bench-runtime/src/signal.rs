@@ -5,6 +5,14 @@
 //!
 //! The handler itself is in `sys::signal`: it only counts, and calls
 //! `_exit` the second time, both async-signal-safe.
+//!
+//! Under `--forks` the parent has more to do before it ends: kill the
+//! child's process group (a benchmark's background processes are in it)
+//! and remove its scratch directory. [`defer_exit`] lets it: while its
+//! guard lives, a second Ctrl-C or a SIGTERM kills the child's group
+//! ([`set_child_group`]) and is recorded ([`ending`]) for the parent to end
+//! with ([`end`]) once it has cleaned up. A third Ctrl-C, or a second
+//! SIGTERM, ends the process at once.
 
 /// The exit code of a run stopped by Ctrl-C: 128 + SIGINT.
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -42,6 +50,75 @@ pub fn exit_with_parent() -> bool {
     set
 }
 
+/// While the returned guard lives, a second SIGINT or a SIGTERM does not
+/// end the process in its handler: it kills the process group given to
+/// [`set_child_group`] and is recorded, [`ending`] says which, and the
+/// caller ends the process with [`end`] after cleaning up. Dropping the
+/// guard with a signal recorded ends the process.
+pub fn defer_exit() -> DeferredExit {
+    imp::handle_sigterm();
+    imp::set_deferred(true);
+    DeferredExit { _private: () }
+}
+
+/// See [`defer_exit`].
+#[derive(Debug)]
+pub struct DeferredExit {
+    _private: (),
+}
+
+impl Drop for DeferredExit {
+    fn drop(&mut self) {
+        imp::set_deferred(false);
+        if let Some(signal) = ending() {
+            end(signal);
+        }
+    }
+}
+
+/// The signal (its number) that asked the process to end while an exit was
+/// deferred: a second SIGINT or a SIGTERM.
+pub fn ending() -> Option<i32> {
+    match imp::ending() {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// Ends the process as signal `signal` would have: SIGTERM's own death,
+/// else exit code 128 + the signal ([`EXIT_INTERRUPTED`] for SIGINT).
+pub fn end(signal: i32) -> ! {
+    if signal == imp::SIGTERM {
+        imp::terminate();
+    }
+    std::process::exit(128 + signal)
+}
+
+/// Records the process group (a child's pid, as `process_group(0)` made
+/// it) that a signal ending this process kills first; `None` clears it.
+pub fn set_child_group(group: Option<u32>) {
+    imp::set_child_group(group.and_then(|g| i32::try_from(g).ok()).unwrap_or(0));
+}
+
+/// Sends SIGKILL to every process of process group `group`; false if there
+/// is none left, or where that is not possible.
+pub fn kill_group(group: u32) -> bool {
+    imp::kill_group(group)
+}
+
+/// Whether child `pid` of this process has ended, without reaping it (so
+/// its process group's id stays its own until it is waited for). `None`
+/// where that cannot be asked.
+pub fn has_ended(pid: u32) -> Option<bool> {
+    imp::has_ended(pid)
+}
+
+/// Whether process `pid` exists. True where that cannot be asked (the safe
+/// answer for a caller about to remove what a live process may use).
+pub fn process_exists(pid: u32) -> bool {
+    imp::process_exists(pid)
+}
+
 #[cfg(unix)]
 use crate::sys::signal as imp;
 
@@ -66,5 +143,33 @@ mod imp {
 
     pub(super) fn parent_pid() -> Option<u32> {
         None
+    }
+
+    pub(super) const SIGTERM: i32 = 15;
+
+    pub(super) fn handle_sigterm() -> bool {
+        false
+    }
+
+    pub(super) fn set_deferred(_on: bool) {}
+
+    pub(super) fn ending() -> i32 {
+        0
+    }
+
+    pub(super) fn terminate() {}
+
+    pub(super) fn set_child_group(_group: i32) {}
+
+    pub(super) fn kill_group(_group: u32) -> bool {
+        false
+    }
+
+    pub(super) fn has_ended(_pid: u32) -> Option<bool> {
+        None
+    }
+
+    pub(super) fn process_exists(_pid: u32) -> bool {
+        true
     }
 }

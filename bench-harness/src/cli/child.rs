@@ -176,6 +176,20 @@ mod tests {
     }
 
     #[test]
+    fn the_token_a_parent_puts_first_changes_nothing_else() {
+        // `forks::run_child` starts every child with the hidden token flag.
+        let plain = child_args(&Settings::NONE, "a", Path::new("o.json"));
+        let mut tokened: Vec<OsString> = vec![
+            format!("--{}", crate::forks::TOKEN_FLAG).into(),
+            "0123abcd".into(),
+        ];
+        tokened.extend(plain.iter().cloned());
+        assert_eq!(cli::parse(tokened).unwrap(), cli::parse(plain).unwrap());
+        // And it is not a flag --help shows.
+        assert!(!cli::HELP.contains(crate::forks::TOKEN_FLAG));
+    }
+
+    #[test]
     fn a_name_that_looks_like_a_flag_stays_a_name() {
         let child = child_of(&Settings::NONE, "--list");
         assert_eq!(child.filter.patterns, ["--list"]);

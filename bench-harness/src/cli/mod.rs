@@ -369,6 +369,8 @@ where
                     }
                 });
             }
+            // Hidden: a --forks child's token, read by `forks::is_child`.
+            Long(crate::forks::TOKEN_FLAG) => drop(parser.value()?),
             // libtest flags with no meaning here.
             Long("nocapture") | Long("show-output") | Short('q') | Long("quiet") => {}
             Long("test-threads") => {

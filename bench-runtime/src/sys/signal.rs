@@ -1,23 +1,88 @@
-//! POSIX signals: the SIGINT handler, sending SIGINT to another process,
-//! and Linux's parent-death signal.
+//! POSIX signals: the SIGINT and SIGTERM handlers, sending signals to
+//! another process or process group, asking whether a child has ended, and
+//! Linux's parent-death signal.
 //!
-//! The handler lives here, not with the Ctrl-C logic in `crate::signal`,
-//! because it runs in signal context, where only async-signal-safe calls
-//! are allowed: it touches an atomic and, the second time, calls `_exit`.
+//! The handlers live here, not with the Ctrl-C logic in `crate::signal`,
+//! because they run in signal context, where only async-signal-safe calls
+//! are allowed: they touch atomics, send SIGKILL to a child's process
+//! group (`kill`), and end the process (`_exit`, or `signal` and `raise`
+//! to die of SIGTERM).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Once;
 
 use crate::signal::EXIT_INTERRUPTED;
 
+pub(crate) const SIGTERM: i32 = libc::SIGTERM;
+
 /// How many SIGINTs arrived since [`count_sigints`].
 static SIGINTS: AtomicUsize = AtomicUsize::new(0);
 
+/// The process group of the child running now (0: none): a signal that
+/// ends this process kills that group first, so nothing it started
+/// outlives the run.
+static CHILD_GROUP: AtomicI32 = AtomicI32::new(0);
+
+/// While true, a second SIGINT or a SIGTERM does not end the process in the
+/// handler: it is recorded in [`ENDING`], and the code that set this ends
+/// the process once it has cleaned up.
+static DEFERRED: AtomicBool = AtomicBool::new(false);
+
+/// The signal that asked the process to end while [`DEFERRED`] (0: none).
+static ENDING: AtomicI32 = AtomicI32::new(0);
+
+/// SIGKILL to the recorded child's process group, if any.
+fn kill_child_group() {
+    let group = CHILD_GROUP.load(Ordering::SeqCst);
+    if group > 0 {
+        // SAFETY: `kill` is async-signal-safe; a negative pid names the
+        // process group, and a group that no longer exists is only an
+        // error return.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+    }
+}
+
 extern "C" fn on_sigint(_: libc::c_int) {
-    if SIGINTS.fetch_add(1, Ordering::Relaxed) > 0 {
-        // SAFETY: `_exit` is async-signal-safe and takes any status; it
-        // ends the process without running anything else.
-        unsafe { libc::_exit(EXIT_INTERRUPTED) }
+    let earlier = SIGINTS.fetch_add(1, Ordering::SeqCst);
+    if earlier == 0 {
+        return;
+    }
+    kill_child_group();
+    if earlier == 1
+        && DEFERRED.load(Ordering::SeqCst)
+        && ENDING
+            .compare_exchange(0, libc::SIGINT, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    {
+        return;
+    }
+    // SAFETY: `_exit` is async-signal-safe and takes any status; it
+    // ends the process without running anything else.
+    unsafe { libc::_exit(EXIT_INTERRUPTED) }
+}
+
+extern "C" fn on_sigterm(_: libc::c_int) {
+    kill_child_group();
+    if DEFERRED.load(Ordering::SeqCst)
+        && ENDING
+            .compare_exchange(0, libc::SIGTERM, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    {
+        return;
+    }
+    die_of_sigterm();
+}
+
+/// Ends the process as SIGTERM's default action would (the status a shell
+/// reports as "Terminated"). Async-signal-safe.
+fn die_of_sigterm() {
+    // SAFETY: `signal` and `raise` are async-signal-safe. SIGTERM is
+    // blocked while its handler runs, so the raised one is delivered, with
+    // the default action, as the handler returns; outside the handler it is
+    // delivered at once. `_exit` is the fallback should it be ignored.
+    unsafe {
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+        libc::raise(libc::SIGTERM);
     }
 }
 
@@ -82,4 +147,89 @@ pub(crate) fn parent_pid() -> Option<u32> {
     // SAFETY: `getppid` has no preconditions and always succeeds.
     let pid = unsafe { libc::getppid() };
     u32::try_from(pid).ok()
+}
+
+/// Installs the SIGTERM handler (once per process): outside
+/// [`set_deferred`] it ends the process as SIGTERM would, after killing
+/// the recorded child's group. False if the kernel refused.
+pub(crate) fn handle_sigterm() -> bool {
+    static INSTALL: Once = Once::new();
+    let mut installed = true;
+    INSTALL.call_once(|| {
+        // SAFETY: as in `count_sigints`, with `on_sigterm`.
+        let result = unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigterm as extern "C" fn(libc::c_int) as usize;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut())
+        };
+        installed = result == 0;
+    });
+    installed
+}
+
+/// Turns the deferral of a second SIGINT and of SIGTERM on or off.
+pub(crate) fn set_deferred(on: bool) {
+    DEFERRED.store(on, Ordering::SeqCst);
+}
+
+/// The signal that asked the process to end while deferred (0: none).
+pub(crate) fn ending() -> i32 {
+    ENDING.load(Ordering::SeqCst)
+}
+
+/// Ends the process as SIGTERM would.
+pub(crate) fn terminate() {
+    die_of_sigterm();
+}
+
+/// Records the process group killed when a signal ends this process
+/// (0: none).
+pub(crate) fn set_child_group(group: i32) {
+    CHILD_GROUP.store(group, Ordering::SeqCst);
+}
+
+/// Sends SIGKILL to every process in process group `group`; false if
+/// there is none (or the kernel refused).
+pub(crate) fn kill_group(group: u32) -> bool {
+    let Ok(group) = libc::pid_t::try_from(group) else {
+        return false;
+    };
+    // SAFETY: `kill` takes any pid and signal number; a negative pid
+    // below -1 names one process group.
+    group > 1 && unsafe { libc::kill(-group, libc::SIGKILL) } == 0
+}
+
+/// Whether child `pid` of this process has ended, without reaping it:
+/// while it is a zombie its pid, and so its process group's id, cannot be
+/// taken by another process. `None` if it cannot be asked.
+pub(crate) fn has_ended(pid: u32) -> Option<bool> {
+    let pid = libc::id_t::try_from(pid).ok()?;
+    // SAFETY: a zeroed `siginfo_t` is a valid value; `waitid` fills it for
+    // a child that changed state and leaves `si_pid` 0 otherwise (WNOHANG);
+    // WNOWAIT leaves the child waitable, so `Child::wait` still reaps it.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let result = libc::waitid(
+            libc::P_PID,
+            pid,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        (result == 0).then(|| info.si_pid() != 0)
+    }
+}
+
+/// Whether a process with id `pid` exists (it may belong to another
+/// user).
+pub(crate) fn process_exists(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists and may be
+    // signalled; nothing is sent.
+    pid > 0
+        && (unsafe { libc::kill(pid, 0) } == 0
+            || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
 }

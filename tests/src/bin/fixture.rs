@@ -174,3 +174,65 @@ mod hostile {
 }
 
 bench_harness::main!();
+
+/// Starts `sleep 60` once per process, in the background, holding this
+/// process's stderr, and appends its pid to the file named by
+/// `BENCH_FIXTURE_ORPHAN_PIDS`: under `--forks` the parent must neither
+/// wait for it nor let it outlive the run. With `BENCH_FIXTURE_ORPHAN_HANG`
+/// set, each iteration then takes 20 s, as a hung one would. Ignored, so it
+/// runs only when asked for.
+#[benchmark(ignore)]
+fn leaves_orphan() -> u64 {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let orphan = std::process::Command::new("sleep")
+            .arg("60")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("sleep starts");
+        if let Some(file) = std::env::var_os("BENCH_FIXTURE_ORPHAN_PIDS") {
+            use std::io::Write;
+            let mut pids = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(file)
+                .expect("the pid file opens");
+            writeln!(pids, "{}", orphan.id()).expect("the pid is written");
+        }
+        std::mem::forget(orphan);
+    });
+    if std::env::var_os("BENCH_FIXTURE_ORPHAN_HANG").is_some() {
+        std::thread::sleep(Duration::from_secs(20));
+    }
+    black_box(7)
+}
+
+/// Writes `BENCH_FIXTURE_FLOOD_MB` MiB (default 64) of noise to stderr,
+/// then what an allocation failure prints, then a runtime's note after it,
+/// and aborts: the `--forks` parent keeps only the end of a child's stderr,
+/// and quotes the line that says what happened. Ignored, so it runs only
+/// when asked for.
+#[benchmark(ignore)]
+fn floods_stderr() {
+    use std::io::Write;
+    let mib: usize = std::env::var("BENCH_FIXTURE_FLOOD_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64);
+    let line = "noise noise noise noise noise noise noise noise noise noise noise\n";
+    let chunk = line.repeat(64 * 1024 / line.len());
+    let mut stderr = std::io::stderr().lock();
+    let mut written = 0;
+    while written < mib << 20 {
+        stderr.write_all(chunk.as_bytes()).expect("stderr is open");
+        written += chunk.len();
+    }
+    writeln!(stderr, "memory allocation of 1099511627776 bytes failed").unwrap();
+    writeln!(
+        stderr,
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+    )
+    .unwrap();
+    std::process::abort()
+}

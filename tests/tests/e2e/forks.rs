@@ -3,7 +3,8 @@
 //! benchmark.
 
 use std::ffi::OsStr;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bench_tests::{quick_bench, run, run_with_env, scratch_dir, Run, QUICK};
@@ -216,16 +217,46 @@ fn benchmarks_of_one_name_fail_under_forks_instead_of_mixing() {
 }
 
 #[test]
-fn a_child_does_not_fork_again() {
-    // What a child sees: measured in its own process, whatever the flags.
+fn the_child_variable_alone_changes_nothing() {
+    // Left in a shell's environment, with any value: --forks still forks,
+    // and a note says the variable is ignored.
     let mut args = QUICK.to_vec();
+    args.extend(["--forks", "2", "--exact", "passes"]);
+    for value in ["1", "", "yes"] {
+        let child = [("BENCH_HARNESS_FORK_CHILD", OsStr::new(value))];
+        let out = run_with_env(fixture_binary(), &args, &child);
+        assert_eq!(out.code, Some(0), "{out:?}");
+        assert!(out.stdout.contains("2 processes: "), "{}", out.stdout);
+        assert!(
+            out.stderr.contains(
+                "BENCH_HARNESS_FORK_CHILD is set in the environment, but this process was not \
+                 started by --forks: the variable is ignored"
+            ),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn a_child_is_one_whose_token_matches_on_both_sides() {
+    // What a parent's child sees: the token in the environment and on the
+    // command line. It measures in its own process.
+    let mut args = vec!["--fork-child-token", "5eed"];
+    args.extend(QUICK);
     args.extend(["--forks", "3", "--exact", "passes"]);
-    let child = [("BENCH_HARNESS_FORK_CHILD", OsStr::new("1"))];
+    let child = [("BENCH_HARNESS_FORK_CHILD", OsStr::new("5eed"))];
     let out = run_with_env(fixture_binary(), &args, &child);
-    let stdout = &out.stdout;
-    assert_eq!(out.code, Some(0), "{stdout}");
-    assert!(stdout.contains("1 measured"), "{stdout}");
-    assert!(!stdout.contains("processes"), "{stdout}");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("1 measured"), "{}", out.stdout);
+    assert!(!out.stdout.contains("processes"), "{}", out.stdout);
+    assert!(!out.stderr.contains("is ignored"), "{}", out.stderr);
+
+    // A token that differs is no child's.
+    let other = [("BENCH_HARNESS_FORK_CHILD", OsStr::new("other"))];
+    let out = run_with_env(fixture_binary(), &args, &other);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("3 processes: "), "{}", out.stdout);
 }
 
 #[test]
@@ -237,4 +268,379 @@ fn forks_go_with_a_measured_run() {
         "{}",
         out.stderr
     );
+}
+
+/// Starts `binary` with `args` in a process group of its own (as a shell
+/// starts a job), its scratch directories in `tmp`.
+fn start_in(binary: &Path, tmp: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Child {
+    let mut command = Command::new(binary);
+    command
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", tmp)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    command.spawn().expect("the binary starts")
+}
+
+/// The `--forks` scratch directories in `tmp`.
+fn scratch_dirs(tmp: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(tmp)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("bench-harness-forks-")
+        })
+        .collect()
+}
+
+/// Waits until a run has made its scratch directory in `tmp`.
+fn wait_for_scratch(tmp: &Path) -> PathBuf {
+    let started = Instant::now();
+    loop {
+        if let Some(dir) = scratch_dirs(tmp).pop() {
+            return dir;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no scratch dir"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Waits until a run in `tmp` has a child running (its command line names
+/// the scratch directory) and has given it time to set up its Ctrl-C
+/// handling; the scratch directory's path.
+fn wait_for_child(tmp: &Path) -> String {
+    let scratch = wait_for_scratch(tmp).to_string_lossy().into_owned();
+    let started = Instant::now();
+    while processes_mentioning(&scratch).is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(30), "no child");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    scratch
+}
+
+/// Live (not zombie) processes whose command line mentions `text`.
+fn processes_mentioning(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let path = entry.path();
+        let Ok(cmdline) = std::fs::read(path.join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let state = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
+        let zombie = state
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+        if cmdline.contains(text) && !zombie {
+            found.push(cmdline);
+        }
+    }
+    found
+}
+
+/// Whether process `pid` is gone (or a zombie: ended, not yet reaped).
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+fn signal(pid: u32, name: &str) {
+    let status = Command::new("kill")
+        .args([name, "--", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_rebuilt_binary_is_not_pooled_with_the_one_running() {
+    // The attack: the file at the binary's path is replaced while --forks
+    // runs (a rebuild). Every child must still run the program the parent
+    // is: here the replacement has no benchmarks and could only fail.
+    let dir = scratch_dir("forks-rebuilt");
+    let program = dir.join("bench");
+    std::fs::copy(fixture_binary(), &program).unwrap();
+    let tmp = dir.join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut args = QUICK.to_vec();
+    args.extend(["--forks", "4", "--exact", "spins"]);
+    let child = start_in(&program, &tmp, &args, &[]);
+    // The scratch directory is made after the parent opened its own file.
+    wait_for_scratch(&tmp);
+    let rebuilt = dir.join("bench.new");
+    std::fs::copy(crate::common::empty_binary(), &rebuilt).unwrap();
+    std::fs::rename(&rebuilt, &program).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("4 processes: "), "{stdout}");
+    assert!(!stdout.contains("FAILED"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_background_process_left_by_a_child_neither_holds_the_parent_nor_survives() {
+    // Each child starts `sleep 60` holding its stderr and ends: the parent
+    // used to wait for that stderr to close, a minute per process.
+    let dir = scratch_dir("forks-orphans");
+    let pids = dir.join("pids");
+    let started = Instant::now();
+    let mut args = QUICK.to_vec();
+    args.extend(["--forks", "2", "--ignored", "--exact", "leaves_orphan"]);
+    let out = run_with_env(
+        fixture_binary(),
+        &args,
+        &[("BENCH_FIXTURE_ORPHAN_PIDS", pids.as_os_str())],
+    );
+    let took = started.elapsed();
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("2 processes: "), "{}", out.stdout);
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    // Both background processes were killed with their child's group.
+    let pids: Vec<u32> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pids.len(), 2, "{pids:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    for pid in pids {
+        assert!(gone(pid), "the background sleep {pid} outlived the run");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hung_child_is_killed_with_its_background_processes() {
+    let dir = scratch_dir("forks-hung-orphans");
+    let pids = dir.join("pids");
+    let started = Instant::now();
+    let out = run_with_env(
+        fixture_binary(),
+        &[
+            "--bench",
+            "--flat",
+            "--forks",
+            "1",
+            "--max-time",
+            "0.5",
+            "--ignored",
+            "--exact",
+            "leaves_orphan",
+        ],
+        &[
+            ("BENCH_FIXTURE_ORPHAN_PIDS", pids.as_os_str()),
+            ("BENCH_FIXTURE_ORPHAN_HANG", OsStr::new("1")),
+        ],
+    );
+    let took = started.elapsed();
+    assert_eq!(out.code, Some(101), "{out:?}");
+    assert!(
+        out.stdout
+            .contains("FAILED: process 1 of 1 was still running after 11 s"),
+        "{}",
+        out.stdout
+    );
+    assert!(took < Duration::from_secs(18), "{took:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    let pid: u32 = std::fs::read_to_string(&pids)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(gone(pid), "the background sleep {pid} outlived the run");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_flood_of_stderr_costs_the_parent_little_and_the_telling_line_is_quoted() {
+    // 256 MiB of stderr, then an allocation failure, a runtime note, abort.
+    let dir = scratch_dir("forks-flood");
+    let child = start_in(
+        fixture_binary(),
+        &dir,
+        &[
+            "--bench",
+            "--flat",
+            "--forks",
+            "1",
+            "--ignored",
+            "--exact",
+            "floods_stderr",
+        ],
+        &[("BENCH_FIXTURE_FLOOD_MB", OsStr::new("256"))],
+    );
+    // The parent's peak resident memory, read until it ends.
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0u64;
+    while let Ok(text) = std::fs::read_to_string(&status) {
+        let Some(hwm) = text.lines().find_map(|l| l.strip_prefix("VmHWM:")) else {
+            break; // A zombie has no memory left to show.
+        };
+        peak_kib = peak_kib.max(hwm.trim().trim_end_matches("kB").trim().parse().unwrap());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(101), "{stdout}");
+    assert!(
+        stdout.contains(
+            "FAILED: process 1 of 1 was killed by signal 6 (SIGABRT); the last line it wrote to \
+             stderr: memory allocation of 1099511627776 bytes failed"
+        ),
+        "{stdout}"
+    );
+    // It kept 256 MiB (twice, as text) before.
+    assert!(peak_kib < 64 * 1024, "the parent peaked at {peak_kib} KiB");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigterm_under_forks_leaves_no_scratch_directory_and_no_child() {
+    let dir = scratch_dir("forks-sigterm");
+    let args = [
+        "--bench",
+        "--flat",
+        "--forks",
+        "20",
+        "--ignored",
+        "--exact",
+        "sleeps_20s",
+    ];
+    let child = start_in(fixture_binary(), &dir, &args, &[]);
+    let scratch_text = wait_for_child(&dir);
+    let stopped = Instant::now();
+    signal(child.id(), "-TERM");
+    let output = child.wait_with_output().unwrap();
+    assert!(stopped.elapsed() < Duration::from_secs(3));
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(output.status.signal(), Some(15), "{:?}", output.status);
+    assert_eq!(scratch_dirs(&dir), Vec::<PathBuf>::new());
+    assert_eq!(processes_mentioning(&scratch_text), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_ctrl_c_under_forks_leaves_no_scratch_directory_and_no_child() {
+    // The child hangs in a 20 s iteration: the first Ctrl-C cannot stop it
+    // at a sample boundary, and the second ends the run at once.
+    let dir = scratch_dir("forks-second-ctrl-c");
+    let args = [
+        "--bench",
+        "--flat",
+        "--forks",
+        "20",
+        "--ignored",
+        "--exact",
+        "sleeps_20s",
+    ];
+    let child = start_in(fixture_binary(), &dir, &args, &[]);
+    let scratch_text = wait_for_child(&dir);
+    let group = format!("-{}", child.id());
+    signal_group(&group);
+    std::thread::sleep(Duration::from_millis(300));
+    let stopped = Instant::now();
+    signal_group(&group);
+    let output = child.wait_with_output().unwrap();
+    assert!(stopped.elapsed() < Duration::from_secs(3));
+    assert_eq!(output.status.code(), Some(130), "{:?}", output.status);
+    assert_eq!(scratch_dirs(&dir), Vec::<PathBuf>::new());
+    assert_eq!(processes_mentioning(&scratch_text), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGINT to a process group, as a terminal's Ctrl-C.
+fn signal_group(group: &str) {
+    let status = Command::new("kill")
+        .args(["-INT", "--", group])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn the_scratch_directory_of_a_killed_run_is_removed_by_the_next() {
+    // SIGKILL cannot be caught: the directory stays, until the next
+    // --forks run in the same temporary directory.
+    let dir = scratch_dir("forks-killed");
+    let args = [
+        "--bench",
+        "--flat",
+        "--forks",
+        "20",
+        "--ignored",
+        "--exact",
+        "sleeps_20s",
+    ];
+    let child = start_in(fixture_binary(), &dir, &args, &[]);
+    let left = PathBuf::from(wait_for_child(&dir));
+    signal(child.id(), "-KILL");
+    let _ = child.wait_with_output().unwrap();
+    assert_eq!(scratch_dirs(&dir), std::slice::from_ref(&left));
+    // Its child followed it (the parent-death signal).
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        processes_mentioning(&left.to_string_lossy()),
+        Vec::<String>::new()
+    );
+
+    let mut args = QUICK.to_vec();
+    args.extend(["--forks", "1", "--exact", "passes"]);
+    let out = run_with_env(fixture_binary(), &args, &[("TMPDIR", dir.as_os_str())]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(scratch_dirs(&dir), Vec::<PathBuf>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_c_under_forks_reports_a_hung_benchmark() {
+    // The child cannot stop at a sample boundary within the grace: it is
+    // killed, and its benchmark is reported as failed, with why.
+    let dir = scratch_dir("forks-ctrl-c-hung");
+    let args = [
+        "--bench",
+        "--flat",
+        "--forks",
+        "2",
+        "--ignored",
+        "--exact",
+        "sleeps_20s",
+    ];
+    let child = start_in(fixture_binary(), &dir, &args, &[]);
+    wait_for_child(&dir);
+    signal_group(&format!("-{}", child.id()));
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stdout}\n{stderr}");
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("sleeps_20s "))
+        .unwrap_or_else(|| panic!("a row for sleeps_20s in {stdout}"));
+    assert!(
+        row.ends_with(
+            "FAILED: process 1 of 2 was interrupted by Ctrl-C and did not stop within 5 s, so \
+             it was killed: an iteration or the set-up may hang"
+        ),
+        "{row}"
+    );
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert_eq!(scratch_dirs(&dir), Vec::<PathBuf>::new());
+    let _ = std::fs::remove_dir_all(&dir);
 }
