@@ -2,12 +2,15 @@
 //! naming the file, what is wrong with it and what to do.
 
 use std::fmt;
-use std::io;
+use std::fs::File;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Document, HARNESS_TAG, SCHEMA_VERSION};
+use super::{Document, OutcomeKind, HARNESS_TAG, SCHEMA_VERSION};
 
 /// Why a file could not be read as a document. Each says what is wrong with
 /// which file, in one line, and what to do.
@@ -36,6 +39,15 @@ pub(crate) enum LoadError {
         found: u64,
         supported: u32,
     },
+    /// Not a regular file: a FIFO, a device, a directory.
+    NotAFile { path: PathBuf, kind: &'static str },
+    /// Larger than a baseline can be.
+    TooBig { path: PathBuf, bytes: u64 },
+    /// A whole document whose figures no run writes (see [`validate`]).
+    Invalid {
+        path: Option<PathBuf>,
+        message: String,
+    },
     /// A bench-harness document of a known version whose fields are missing
     /// or mistyped. `line` and `column` are 0 when unknown.
     Shape {
@@ -50,8 +62,11 @@ impl LoadError {
     /// The file the error is about; `None` for text given to [`parse`].
     pub(crate) fn path(&self) -> Option<&Path> {
         match self {
-            LoadError::Io { path, .. } => Some(path),
-            LoadError::Empty { path }
+            LoadError::Io { path, .. }
+            | LoadError::NotAFile { path, .. }
+            | LoadError::TooBig { path, .. } => Some(path),
+            LoadError::Invalid { path, .. }
+            | LoadError::Empty { path }
             | LoadError::Syntax { path, .. }
             | LoadError::NotOurs { path, .. }
             | LoadError::NewerSchema { path, .. }
@@ -62,8 +77,11 @@ impl LoadError {
     /// The same error about the file at `file`.
     pub(crate) fn with_path(mut self, file: &Path) -> LoadError {
         match &mut self {
-            LoadError::Io { path, .. } => *path = file.to_path_buf(),
-            LoadError::Empty { path }
+            LoadError::Io { path, .. }
+            | LoadError::NotAFile { path, .. }
+            | LoadError::TooBig { path, .. } => *path = file.to_path_buf(),
+            LoadError::Invalid { path, .. }
+            | LoadError::Empty { path }
             | LoadError::Syntax { path, .. }
             | LoadError::NotOurs { path, .. }
             | LoadError::NewerSchema { path, .. }
@@ -87,6 +105,20 @@ impl LoadError {
         };
         match self {
             LoadError::Io { error, .. } => format!("cannot read {subject}: {error}"),
+            LoadError::NotAFile { kind, .. } => format!(
+                "{subject} is {kind}, not a regular file, so it was not read: a baseline is a \
+                 file written by --save-baseline; remove it from the baselines directory"
+            ),
+            LoadError::TooBig { bytes, .. } => format!(
+                "{subject} is {}, more than the {} a baseline may have, so it was not read: \
+                 it is not a file --save-baseline wrote; remove it",
+                crate::baseline::size_text(*bytes),
+                crate::baseline::size_text(MAX_BASELINE_BYTES)
+            ),
+            LoadError::Invalid { message, .. } => format!(
+                "{subject} is a bench-harness document with impossible figures ({message}): \
+                 it was edited or damaged; {AGAIN}"
+            ),
             LoadError::Empty { .. } => {
                 format!("{subject} is empty, not a bench-harness results document: {AGAIN}")
             }
@@ -152,12 +184,164 @@ pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
         path: path.to_path_buf(),
         error,
     })?;
-    let text = std::str::from_utf8(&bytes).map_err(|error| {
+    from_bytes(&bytes).map_err(|error| error.with_path(path))
+}
+
+/// Reads a saved baseline at `path`: only a regular file (a FIFO or a
+/// device, `/dev/zero` behind a symlink, is refused without reading it) of
+/// at most [`MAX_BASELINE_BYTES`], parsed as [`parse`] does and then
+/// checked for values no run can have ([`validate`]).
+pub(crate) fn load_baseline(path: &Path) -> Result<Document, LoadError> {
+    let (file, length) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(length as usize);
+    file.take(length)
+        .read_to_end(&mut bytes)
+        .map_err(|error| LoadError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+    let document = from_bytes(&bytes).map_err(|error| error.with_path(path))?;
+    validate(&document).map_err(|message| LoadError::Invalid {
+        path: Some(path.to_path_buf()),
+        message,
+    })?;
+    Ok(document)
+}
+
+/// The largest baseline read: a bound for a file that is not what it
+/// seems (a sparse file of terabytes), well above real ones (a run of 100
+/// benchmarks at the default budgets saves a few megabytes).
+pub(crate) const MAX_BASELINE_BYTES: u64 = 1 << 30;
+
+/// Opens `path` if it is a regular file (following symlinks) of at most
+/// [`MAX_BASELINE_BYTES`]; returns it with its length. Opened without
+/// blocking, so that a FIFO cannot hang the open itself, and checked on the
+/// open file, so that nothing is swapped in between.
+fn open_regular(path: &Path) -> Result<(File, u64), LoadError> {
+    let io = |error: io::Error| LoadError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    // Stat first, so that a device is not even opened (opening some has
+    // effects); the open file is checked again below.
+    let metadata = std::fs::metadata(path).map_err(io)?;
+    if !metadata.is_file() {
+        return Err(LoadError::NotAFile {
+            path: path.to_path_buf(),
+            kind: file_kind(&metadata),
+        });
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io)?;
+    let metadata = file.metadata().map_err(io)?;
+    if !metadata.is_file() {
+        return Err(LoadError::NotAFile {
+            path: path.to_path_buf(),
+            kind: file_kind(&metadata),
+        });
+    }
+    if metadata.len() > MAX_BASELINE_BYTES {
+        return Err(LoadError::TooBig {
+            path: path.to_path_buf(),
+            bytes: metadata.len(),
+        });
+    }
+    Ok((file, metadata.len()))
+}
+
+/// What a file that is not a regular one is, in words.
+fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// What `--list-baselines` shows of a baseline, read without keeping its
+/// samples: the file is parsed as a stream, each benchmark skipped over and
+/// counted, so memory stays a few kilobytes whatever the file's size.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Summary {
+    /// When it was saved, as written (`environment.timestamp`).
+    pub timestamp: String,
+    /// How many benchmark records it holds.
+    pub benchmarks: usize,
+    /// Whether an interrupted run wrote it.
+    pub partial: bool,
+}
+
+/// Reads [`Summary`] of the baseline at `path`: a regular file of at most
+/// [`MAX_BASELINE_BYTES`], as [`load_baseline`] opens it.
+pub(crate) fn summarize(path: &Path) -> Result<Summary, LoadError> {
+    let (file, length) = open_regular(path)?;
+    if length == 0 {
+        return Err(LoadError::Empty {
+            path: Some(path.to_path_buf()),
+        });
+    }
+    let reader = io::BufReader::with_capacity(64 * 1024, file.take(length));
+    let header: Header = serde_json::from_reader(reader).map_err(|error| {
+        if error.is_io() {
+            LoadError::Io {
+                path: path.to_path_buf(),
+                error: io::Error::from(error),
+            }
+        } else {
+            syntax_error(&error).with_path(path)
+        }
+    })?;
+    check_version(&header).map_err(|error| error.with_path(path))?;
+    let shape = |message: &str| {
+        LoadError::Shape {
+            path: None,
+            message: message.to_string(),
+            line: 0,
+            column: 0,
+        }
+        .with_path(path)
+    };
+    Ok(Summary {
+        timestamp: header
+            .timestamp
+            .ok_or_else(|| shape("no \"environment\".\"timestamp\" string"))?,
+        benchmarks: header
+            .benchmarks
+            .ok_or_else(|| shape("no \"benchmarks\" list"))?,
+        partial: header.partial.unwrap_or(false),
+    })
+}
+
+/// [`parse`] of bytes that should be UTF-8 text.
+fn from_bytes(bytes: &[u8]) -> Result<Document, LoadError> {
+    let text = std::str::from_utf8(bytes).map_err(|error| {
         let valid = &bytes[..error.valid_up_to()];
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         LoadError::Syntax {
-            path: Some(path.to_path_buf()),
+            path: None,
             message: format!("not UTF-8 text: {error}"),
             line,
             column: String::from_utf8_lossy(&valid[line_start..])
@@ -166,7 +350,7 @@ pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
                 + 1,
         }
     })?;
-    parse(text).map_err(|error| error.with_path(path))
+    parse(text)
 }
 
 /// Reads a document from JSON text.
@@ -175,43 +359,188 @@ pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
 /// schema version (checked before the rest, so a future document is
 /// reported as such and not as malformed), then the fields.
 ///
+/// The first pass reads only the top level's tags ([`Header`], every other
+/// value skipped, not kept), the second the document itself: no tree of
+/// the whole text is built, so a document takes little more memory than
+/// its text and its own figures.
+///
 /// Numbers are read exactly (serde_json's `float_roundtrip` feature): a
 /// document read back equals the one written.
 pub(crate) fn parse(text: &str) -> Result<Document, LoadError> {
     if text.trim().is_empty() {
         return Err(LoadError::Empty { path: None });
     }
-    let value = serde_json::from_str::<Value>(text).map_err(|error| LoadError::Syntax {
+    let header = serde_json::from_str::<Header>(text).map_err(|error| syntax_error(&error))?;
+    check_version(&header)?;
+    serde_json::from_str::<Document>(text).map_err(|error| LoadError::Shape {
         path: None,
         message: without_position(&error),
         line: error.line(),
         column: error.column(),
-    })?;
-    check_version(&value)?;
-    serde_json::from_value::<Document>(value).map_err(|error| {
-        // The value has no positions; parsing the text again finds the same
-        // error with its line and column.
-        let positioned = serde_json::from_str::<Document>(text).err();
-        let error = positioned.as_ref().unwrap_or(&error);
-        LoadError::Shape {
-            path: None,
-            message: without_position(error),
-            line: error.line(),
-            column: error.column(),
-        }
     })
 }
 
-/// Is `value` a bench-harness document of a version this code reads?
-fn check_version(value: &Value) -> Result<(), LoadError> {
+fn syntax_error(error: &serde_json::Error) -> LoadError {
+    LoadError::Syntax {
+        path: None,
+        message: without_position(error),
+        line: error.line(),
+        column: error.column(),
+    }
+}
+
+/// The top level of a JSON text, as far as telling a document from other
+/// JSON and listing it needs: its kind, its `harness` and `schema_version`,
+/// and (for [`summarize`]) the timestamp, `partial` and the number of
+/// benchmarks. Everything else is skipped without being kept.
+#[derive(Debug, Default)]
+struct Header {
+    /// `Some` of the top level's kind when it is not an object.
+    not_an_object: Option<&'static str>,
+    harness: Option<Value>,
+    schema_version: Option<Value>,
+    timestamp: Option<String>,
+    partial: Option<bool>,
+    benchmarks: Option<usize>,
+}
+
+impl<'de> serde::Deserialize<'de> for Header {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Header, D::Error> {
+        deserializer.deserialize_any(HeaderVisitor)
+    }
+}
+
+struct HeaderVisitor;
+
+impl HeaderVisitor {
+    fn other<E>(kind: &'static str) -> Result<Header, E> {
+        Ok(Header {
+            not_an_object: Some(kind),
+            ..Header::default()
+        })
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for HeaderVisitor {
+    type Value = Header;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Header, E> {
+        Self::other("a boolean")
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Header, E> {
+        Self::other("a number")
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Header, E> {
+        Self::other("a number")
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Header, E> {
+        Self::other("a number")
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Header, E> {
+        Self::other("a string")
+    }
+    fn visit_unit<E>(self) -> Result<Header, E> {
+        Self::other("null")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Header, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Self::other("an array")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Header, A::Error> {
+        let mut header = Header::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "harness" => header.harness = Some(map.next_value()?),
+                "schema_version" => header.schema_version = Some(map.next_value()?),
+                "partial" => header.partial = map.next_value::<Value>()?.as_bool(),
+                "environment" => {
+                    header.timestamp = map.next_value::<EnvironmentHead>()?.timestamp;
+                }
+                "benchmarks" => header.benchmarks = map.next_value::<Count>()?.0,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(header)
+    }
+}
+
+/// The environment's timestamp, the rest skipped.
+#[derive(serde::Deserialize)]
+struct EnvironmentHead {
+    #[serde(default, deserialize_with = "string_or_none")]
+    timestamp: Option<String>,
+}
+
+fn string_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(text) => Some(text),
+        _ => None,
+    })
+}
+
+/// The number of elements of an array (`None` for any other value), each
+/// skipped.
+struct Count(Option<usize>);
+
+impl<'de> serde::Deserialize<'de> for Count {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Count, D::Error> {
+        struct Counter;
+        impl<'de> serde::de::Visitor<'de> for Counter {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Count, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Count(Some(n)))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Count, A::Error> {
+                IgnoredAny.visit_map(map).map(|_| Count(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_unit<E>(self) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+        }
+        deserializer.deserialize_any(Counter)
+    }
+}
+
+/// Is the text whose top level `header` read a bench-harness document of a
+/// version this code reads?
+fn check_version(header: &Header) -> Result<(), LoadError> {
     let not_ours = |reason: String| LoadError::NotOurs { path: None, reason };
-    let Value::Object(fields) = value else {
-        return Err(not_ours(format!(
-            "the top level is {}, not an object",
-            kind(value)
-        )));
-    };
-    match fields.get("harness") {
+    if let Some(kind) = header.not_an_object {
+        return Err(not_ours(format!("the top level is {kind}, not an object")));
+    }
+    match &header.harness {
         Some(Value::String(tag)) if tag == HARNESS_TAG => {}
         Some(Value::String(tag)) => {
             let tag: String = tag.chars().take(40).collect();
@@ -233,7 +562,7 @@ fn check_version(value: &Value) -> Result<(), LoadError> {
         line: 0,
         column: 0,
     };
-    let version = match fields.get("schema_version") {
+    let version = match &header.schema_version {
         None => return Err(not_ours("no \"schema_version\" field".to_string())),
         Some(version) => version.as_u64().ok_or_else(|| {
             shape(format!(
@@ -253,6 +582,108 @@ fn check_version(value: &Value) -> Result<(), LoadError> {
         return Err(shape("schema version 0 does not exist".to_string()));
     }
     Ok(())
+}
+
+/// Checks a baseline's figures for what no run writes: no benchmarks, a
+/// benchmark twice, a measured benchmark without samples or block medians,
+/// a sample of no iterations or of no (or a negative) time, and a block
+/// median or process estimate that is not finite, exactly zero, or below
+/// minus the benchmark's reference (a body cannot cost less than nothing
+/// minus the loop it runs in; a body cheaper than the loop's error does
+/// come out slightly negative, so negative medians above that are kept).
+/// Returns what is wrong, naming the benchmark.
+pub(crate) fn validate(document: &Document) -> Result<(), String> {
+    if document.benchmarks.is_empty() && document.against.is_none() {
+        return Err("it holds no benchmarks".to_string());
+    }
+    let mut names: Vec<&str> = document
+        .benchmarks
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    names.sort_unstable();
+    if let Some(pair) = names.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(format!("benchmark '{}' is recorded twice", pair[0]));
+    }
+    for record in &document.benchmarks {
+        let name = &record.name;
+        let Some(m) = &record.measurement else {
+            if record.outcome == OutcomeKind::Measured {
+                return Err(format!(
+                    "benchmark '{name}' is measured but has no measurement"
+                ));
+            }
+            continue;
+        };
+        if m.samples.is_empty() {
+            return Err(format!("benchmark '{name}' has no samples"));
+        }
+        if let Some(s) = m
+            .samples
+            .iter()
+            .find(|s| s.iters == 0 || !(s.elapsed_ns.is_finite() && s.elapsed_ns > 0.0))
+        {
+            return Err(format!(
+                "benchmark '{name}' has a sample of {} iterations in {} ns, not a measured time",
+                s.iters, s.elapsed_ns
+            ));
+        }
+        check_times(
+            name,
+            "block median",
+            &m.estimate.block_medians_ns,
+            m.estimate.reference_ns,
+        )?;
+        if !m.estimate.time_ns.is_finite() {
+            return Err(format!(
+                "benchmark '{name}' has a time that is not a number"
+            ));
+        }
+        if let Some(forks) = &m.forks {
+            check_times(
+                name,
+                "process estimate",
+                &forks.process_estimates_ns,
+                m.estimate.reference_ns,
+            )?;
+        }
+    }
+    if let Some(reference) = &document.machine_reference {
+        let medians = &reference.block_medians_ns;
+        if medians.is_empty() || medians.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+            return Err(
+                "the machine reference's block medians are missing, zero or negative".to_string(),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `values` (ns per iteration) of benchmark `name`: at least one, each
+/// finite, not exactly zero and above minus `reference` (which must be a
+/// positive time).
+fn check_times(name: &str, what: &str, values: &[f64], reference: f64) -> Result<(), String> {
+    if values.is_empty() {
+        return Err(format!("benchmark '{name}' has an empty list of {what}s"));
+    }
+    if !(reference.is_finite() && reference > 0.0) {
+        return Err(format!(
+            "benchmark '{name}' has a reference time of {reference} ns, not a positive time"
+        ));
+    }
+    match values
+        .iter()
+        .find(|&&v| !v.is_finite() || v == 0.0 || v <= -reference)
+    {
+        Some(v) if *v == 0.0 => Err(format!(
+            "benchmark '{name}' has a {what} of exactly 0 ns, which no measurement gives"
+        )),
+        Some(v) => Err(format!(
+            "benchmark '{name}' has a {what} of {v} ns, not a time (its reference is \
+             {reference} ns)"
+        )),
+        None => Ok(()),
+    }
 }
 
 fn kind(value: &Value) -> &'static str {
