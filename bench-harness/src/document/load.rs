@@ -586,9 +586,9 @@ fn check_version(header: &Header) -> Result<(), LoadError> {
 
 /// Checks a baseline's figures for what no run writes: no benchmarks, a
 /// benchmark twice, a measured benchmark without samples or block medians,
-/// a sample of no iterations or of no (or a negative) time, and a block
-/// median or process estimate that is not finite, exactly zero, or below
-/// minus the benchmark's reference (a body cannot cost less than nothing
+/// a sample of no iterations or of no (or a negative) time, block medians
+/// or process estimates that are all exactly zero, and one that is not
+/// finite or is below minus the benchmark's reference (a body cannot cost less than nothing
 /// minus the loop it runs in; a body cheaper than the loop's error does
 /// come out slightly negative, so negative medians above that are kept).
 /// Returns what is wrong, naming the benchmark.
@@ -660,8 +660,10 @@ pub(crate) fn validate(document: &Document) -> Result<(), String> {
 }
 
 /// `values` (ns per iteration) of benchmark `name`: at least one, each
-/// finite, not exactly zero and above minus `reference` (which must be a
-/// positive time).
+/// finite and above minus `reference` (which must be a positive time), and
+/// not all exactly zero (a body as cheap as the loop still differs from
+/// its estimate by some noise in every block; a list of zeros is no
+/// measurement, and compares as an infinite change).
 fn check_times(name: &str, what: &str, values: &[f64], reference: f64) -> Result<(), String> {
     if values.is_empty() {
         return Err(format!("benchmark '{name}' has an empty list of {what}s"));
@@ -671,13 +673,14 @@ fn check_times(name: &str, what: &str, values: &[f64], reference: f64) -> Result
             "benchmark '{name}' has a reference time of {reference} ns, not a positive time"
         ));
     }
-    match values
-        .iter()
-        .find(|&&v| !v.is_finite() || v == 0.0 || v <= -reference)
-    {
-        Some(v) if *v == 0.0 => Err(format!(
-            "benchmark '{name}' has a {what} of exactly 0 ns, which no measurement gives"
-        )),
+    if values.iter().all(|&v| v == 0.0) {
+        return Err(format!(
+            "benchmark '{name}' has {} {what}{} of exactly 0 ns, which no measurement gives",
+            if values.len() == 1 { "a" } else { "only" },
+            if values.len() == 1 { "" } else { "s" }
+        ));
+    }
+    match values.iter().find(|&&v| !v.is_finite() || v <= -reference) {
         Some(v) => Err(format!(
             "benchmark '{name}' has a {what} of {v} ns, not a time (its reference is \
              {reference} ns)"
@@ -709,6 +712,118 @@ fn without_position(error: &serde_json::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document;
+    use crate::testing::fixed_run::{environment, info, results};
+    use crate::testing::Scratch;
+
+    fn doc() -> Document {
+        document::assemble(&environment(), &info(), &results(), &[], None, None)
+    }
+
+    fn written(scratch: &Scratch, name: &str, doc: &Document) -> PathBuf {
+        let mut bytes = Vec::new();
+        document::write(&mut bytes, doc).unwrap();
+        let path = scratch.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_written_baseline_is_valid_and_summarized_from_a_stream() {
+        let scratch = Scratch::new("load-summary");
+        let mut doc = doc();
+        // The fixed run's scripted clock measures its empty body at exactly
+        // the loop's cost in every block, as no real clock does.
+        let message = validate(&doc).unwrap_err();
+        assert_eq!(
+            message,
+            "benchmark 'empty' has only block medians of exactly 0 ns, which no measurement gives"
+        );
+        for record in &mut doc.benchmarks {
+            if let Some(m) = &mut record.measurement {
+                m.estimate.block_medians_ns[0] += 1e-3;
+            }
+        }
+        assert_eq!(validate(&doc), Ok(()));
+        let path = written(&scratch, "whole.json", &doc);
+        assert_eq!(load_baseline(&path).unwrap(), doc);
+        let summary = summarize(&path).unwrap();
+        assert_eq!(
+            summary,
+            Summary {
+                timestamp: doc.environment.timestamp.clone(),
+                benchmarks: doc.benchmarks.len(),
+                partial: false,
+            }
+        );
+        doc.partial = true;
+        let path = written(&scratch, "partial.json", &doc);
+        assert!(summarize(&path).unwrap().partial);
+        // Not ours, and not JSON: the same errors as a whole read.
+        let other = scratch.path().join("other.json");
+        std::fs::write(&other, "[1, 2]").unwrap();
+        let message = summarize(&other).unwrap_err().to_string();
+        assert!(message.contains("the top level is an array"), "{message}");
+        std::fs::write(&other, "{\"harness\": \"bench-harness\", ").unwrap();
+        let message = summarize(&other).unwrap_err().to_string();
+        assert!(message.contains("is truncated"), "{message}");
+    }
+
+    #[test]
+    fn a_body_cheaper_than_the_loop_keeps_its_slightly_negative_medians() {
+        let mut doc = doc();
+        let (name, reference) = {
+            let record = doc
+                .benchmarks
+                .iter_mut()
+                .find(|b| b.measurement.is_some())
+                .unwrap();
+            let m = record.measurement.as_mut().unwrap();
+            let reference = m.estimate.reference_ns;
+            m.estimate.block_medians_ns = vec![-0.4 * reference, 0.1 * reference];
+            (record.name.clone(), reference)
+        };
+        assert_eq!(validate(&doc), Ok(()));
+        fn medians<'a>(doc: &'a mut Document, name: &str) -> &'a mut Vec<f64> {
+            &mut doc
+                .benchmarks
+                .iter_mut()
+                .find(|b| b.name == name)
+                .unwrap()
+                .measurement
+                .as_mut()
+                .unwrap()
+                .estimate
+                .block_medians_ns
+        }
+        *medians(&mut doc, &name) = vec![1.0, -reference];
+        let message = validate(&doc).unwrap_err();
+        assert!(message.contains("not a time"), "{message}");
+        *medians(&mut doc, &name) = vec![1.0, f64::INFINITY];
+        assert!(validate(&doc).is_err());
+        *medians(&mut doc, &name) = vec![1.0, 0.0];
+        assert_eq!(validate(&doc), Ok(()), "one block at the loop's cost");
+        *medians(&mut doc, &name) = vec![0.0, 0.0];
+        assert!(validate(&doc).unwrap_err().contains("exactly 0 ns"));
+    }
+
+    #[test]
+    fn a_directory_or_a_huge_file_is_not_read() {
+        let scratch = Scratch::new("load-not-a-file");
+        let message = load_baseline(scratch.path()).unwrap_err().to_string();
+        assert!(
+            message.contains("is a directory, not a regular file"),
+            "{message}"
+        );
+        let sparse = scratch.path().join("sparse.json");
+        let file = File::create(&sparse).unwrap();
+        file.set_len(MAX_BASELINE_BYTES + 1).unwrap();
+        let message = summarize(&sparse).unwrap_err().to_string();
+        assert!(
+            message.contains("is 1.07 GB, more than the 1.07 GB a baseline may have"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn floats_are_read_exactly() {
