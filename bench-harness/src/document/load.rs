@@ -7,7 +7,6 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use serde::de::IgnoredAny;
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::{Document, OutcomeKind, HARNESS_TAG, SCHEMA_VERSION};
@@ -459,7 +458,12 @@ impl<'de> serde::de::Visitor<'de> for HeaderVisitor {
                 "schema_version" => header.schema_version = Some(map.next_value()?),
                 "partial" => header.partial = map.next_value::<Value>()?.as_bool(),
                 "environment" => {
-                    header.timestamp = map.next_value::<EnvironmentHead>()?.timestamp;
+                    // A few hundred bytes: read whole, whatever its shape.
+                    if let Value::Object(mut environment) = map.next_value::<Value>()? {
+                        if let Some(Value::String(timestamp)) = environment.remove("timestamp") {
+                            header.timestamp = Some(timestamp);
+                        }
+                    }
                 }
                 "benchmarks" => header.benchmarks = map.next_value::<Count>()?.0,
                 _ => {
@@ -469,20 +473,6 @@ impl<'de> serde::de::Visitor<'de> for HeaderVisitor {
         }
         Ok(header)
     }
-}
-
-/// The environment's timestamp, the rest skipped.
-#[derive(serde::Deserialize)]
-struct EnvironmentHead {
-    #[serde(default, deserialize_with = "string_or_none")]
-    timestamp: Option<String>,
-}
-
-fn string_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(text) => Some(text),
-        _ => None,
-    })
 }
 
 /// The number of elements of an array (`None` for any other value), each
@@ -767,6 +757,14 @@ mod tests {
         std::fs::write(&other, "{\"harness\": \"bench-harness\", ").unwrap();
         let message = summarize(&other).unwrap_err().to_string();
         assert!(message.contains("is truncated"), "{message}");
+        // Ours, but misshapen: not called corrupt JSON.
+        let misshapen =
+            "{\"harness\": \"bench-harness\", \"schema_version\": 2, \"environment\": 3}";
+        std::fs::write(&other, misshapen).unwrap();
+        let message = summarize(&other).unwrap_err().to_string();
+        assert!(message.contains("missing or mistyped fields"), "{message}");
+        let message = parse(misshapen).unwrap_err().to_string();
+        assert!(message.contains("missing or mistyped fields"), "{message}");
     }
 
     #[test]
