@@ -70,8 +70,8 @@ Machine:
 
 Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   --save-baseline NAME    save this run as baseline NAME (after comparing, if
-                          --baseline is given too), with a copy of this bench
-                          executable beside it (NAME.TARGET.exe, one per target)
+                          --baseline is given too), each bench target its own
+                          (NAME/TARGET.json), with a copy of this executable beside it
   --no-keep-exe           with --save-baseline: save without the executable's copy
   --baseline NAME         compare this run with baseline NAME: change, 95% CI,
                           p-values, effect size and a verdict per benchmark

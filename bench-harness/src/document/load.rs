@@ -2,12 +2,14 @@
 //! naming the file, what is wrong with it and what to do.
 
 use std::fmt;
-use std::io;
+use std::fs::File;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use super::{Document, HARNESS_TAG, SCHEMA_VERSION};
+use super::{Document, OutcomeKind, HARNESS_TAG, SCHEMA_VERSION};
 
 /// Why a file could not be read as a document. Each says what is wrong with
 /// which file, in one line, and what to do.
@@ -36,6 +38,15 @@ pub(crate) enum LoadError {
         found: u64,
         supported: u32,
     },
+    /// Not a regular file: a FIFO, a device, a directory.
+    NotAFile { path: PathBuf, kind: &'static str },
+    /// Larger than a baseline can be.
+    TooBig { path: PathBuf, bytes: u64 },
+    /// A whole document whose figures no run writes (see [`validate`]).
+    Invalid {
+        path: Option<PathBuf>,
+        message: String,
+    },
     /// A bench-harness document of a known version whose fields are missing
     /// or mistyped. `line` and `column` are 0 when unknown.
     Shape {
@@ -50,8 +61,11 @@ impl LoadError {
     /// The file the error is about; `None` for text given to [`parse`].
     pub(crate) fn path(&self) -> Option<&Path> {
         match self {
-            LoadError::Io { path, .. } => Some(path),
-            LoadError::Empty { path }
+            LoadError::Io { path, .. }
+            | LoadError::NotAFile { path, .. }
+            | LoadError::TooBig { path, .. } => Some(path),
+            LoadError::Invalid { path, .. }
+            | LoadError::Empty { path }
             | LoadError::Syntax { path, .. }
             | LoadError::NotOurs { path, .. }
             | LoadError::NewerSchema { path, .. }
@@ -62,8 +76,11 @@ impl LoadError {
     /// The same error about the file at `file`.
     pub(crate) fn with_path(mut self, file: &Path) -> LoadError {
         match &mut self {
-            LoadError::Io { path, .. } => *path = file.to_path_buf(),
-            LoadError::Empty { path }
+            LoadError::Io { path, .. }
+            | LoadError::NotAFile { path, .. }
+            | LoadError::TooBig { path, .. } => *path = file.to_path_buf(),
+            LoadError::Invalid { path, .. }
+            | LoadError::Empty { path }
             | LoadError::Syntax { path, .. }
             | LoadError::NotOurs { path, .. }
             | LoadError::NewerSchema { path, .. }
@@ -87,6 +104,20 @@ impl LoadError {
         };
         match self {
             LoadError::Io { error, .. } => format!("cannot read {subject}: {error}"),
+            LoadError::NotAFile { kind, .. } => format!(
+                "{subject} is {kind}, not a regular file, so it was not read: a baseline is a \
+                 file written by --save-baseline; remove it from the baselines directory"
+            ),
+            LoadError::TooBig { bytes, .. } => format!(
+                "{subject} is {}, more than the {} a baseline may have, so it was not read: \
+                 it is not a file --save-baseline wrote; remove it",
+                crate::baseline::size_text(*bytes),
+                crate::baseline::size_text(MAX_BASELINE_BYTES)
+            ),
+            LoadError::Invalid { message, .. } => format!(
+                "{subject} is a bench-harness document with impossible figures ({message}): \
+                 it was edited or damaged; {AGAIN}"
+            ),
             LoadError::Empty { .. } => {
                 format!("{subject} is empty, not a bench-harness results document: {AGAIN}")
             }
@@ -152,12 +183,164 @@ pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
         path: path.to_path_buf(),
         error,
     })?;
-    let text = std::str::from_utf8(&bytes).map_err(|error| {
+    from_bytes(&bytes).map_err(|error| error.with_path(path))
+}
+
+/// Reads a saved baseline at `path`: only a regular file (a FIFO or a
+/// device, `/dev/zero` behind a symlink, is refused without reading it) of
+/// at most [`MAX_BASELINE_BYTES`], parsed as [`parse`] does and then
+/// checked for values no run can have ([`validate`]).
+pub(crate) fn load_baseline(path: &Path) -> Result<Document, LoadError> {
+    let (file, length) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(length as usize);
+    file.take(length)
+        .read_to_end(&mut bytes)
+        .map_err(|error| LoadError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+    let document = from_bytes(&bytes).map_err(|error| error.with_path(path))?;
+    validate(&document).map_err(|message| LoadError::Invalid {
+        path: Some(path.to_path_buf()),
+        message,
+    })?;
+    Ok(document)
+}
+
+/// The largest baseline read: a bound for a file that is not what it
+/// seems (a sparse file of terabytes), well above real ones (a run of 100
+/// benchmarks at the default budgets saves a few megabytes).
+pub(crate) const MAX_BASELINE_BYTES: u64 = 1 << 30;
+
+/// Opens `path` if it is a regular file (following symlinks) of at most
+/// [`MAX_BASELINE_BYTES`]; returns it with its length. Opened without
+/// blocking, so that a FIFO cannot hang the open itself, and checked on the
+/// open file, so that nothing is swapped in between.
+fn open_regular(path: &Path) -> Result<(File, u64), LoadError> {
+    let io = |error: io::Error| LoadError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    // Stat first, so that a device is not even opened (opening some has
+    // effects); the open file is checked again below.
+    let metadata = std::fs::metadata(path).map_err(io)?;
+    if !metadata.is_file() {
+        return Err(LoadError::NotAFile {
+            path: path.to_path_buf(),
+            kind: file_kind(&metadata),
+        });
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io)?;
+    let metadata = file.metadata().map_err(io)?;
+    if !metadata.is_file() {
+        return Err(LoadError::NotAFile {
+            path: path.to_path_buf(),
+            kind: file_kind(&metadata),
+        });
+    }
+    if metadata.len() > MAX_BASELINE_BYTES {
+        return Err(LoadError::TooBig {
+            path: path.to_path_buf(),
+            bytes: metadata.len(),
+        });
+    }
+    Ok((file, metadata.len()))
+}
+
+/// What a file that is not a regular one is, in words.
+fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// What `--list-baselines` shows of a baseline, read without keeping its
+/// samples: the file is parsed as a stream, each benchmark skipped over and
+/// counted, so memory stays a few kilobytes whatever the file's size.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Summary {
+    /// When it was saved, as written (`environment.timestamp`).
+    pub timestamp: String,
+    /// How many benchmark records it holds.
+    pub benchmarks: usize,
+    /// Whether an interrupted run wrote it.
+    pub partial: bool,
+}
+
+/// Reads [`Summary`] of the baseline at `path`: a regular file of at most
+/// [`MAX_BASELINE_BYTES`], as [`load_baseline`] opens it.
+pub(crate) fn summarize(path: &Path) -> Result<Summary, LoadError> {
+    let (file, length) = open_regular(path)?;
+    if length == 0 {
+        return Err(LoadError::Empty {
+            path: Some(path.to_path_buf()),
+        });
+    }
+    let reader = io::BufReader::with_capacity(64 * 1024, file.take(length));
+    let header: Header = serde_json::from_reader(reader).map_err(|error| {
+        if error.is_io() {
+            LoadError::Io {
+                path: path.to_path_buf(),
+                error: io::Error::from(error),
+            }
+        } else {
+            syntax_error(&error).with_path(path)
+        }
+    })?;
+    check_version(&header).map_err(|error| error.with_path(path))?;
+    let shape = |message: &str| {
+        LoadError::Shape {
+            path: None,
+            message: message.to_string(),
+            line: 0,
+            column: 0,
+        }
+        .with_path(path)
+    };
+    Ok(Summary {
+        timestamp: header
+            .timestamp
+            .ok_or_else(|| shape("no \"environment\".\"timestamp\" string"))?,
+        benchmarks: header
+            .benchmarks
+            .ok_or_else(|| shape("no \"benchmarks\" list"))?,
+        partial: header.partial.unwrap_or(false),
+    })
+}
+
+/// [`parse`] of bytes that should be UTF-8 text.
+fn from_bytes(bytes: &[u8]) -> Result<Document, LoadError> {
+    let text = std::str::from_utf8(bytes).map_err(|error| {
         let valid = &bytes[..error.valid_up_to()];
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         LoadError::Syntax {
-            path: Some(path.to_path_buf()),
+            path: None,
             message: format!("not UTF-8 text: {error}"),
             line,
             column: String::from_utf8_lossy(&valid[line_start..])
@@ -166,7 +349,7 @@ pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
                 + 1,
         }
     })?;
-    parse(text).map_err(|error| error.with_path(path))
+    parse(text)
 }
 
 /// Reads a document from JSON text.
@@ -175,43 +358,179 @@ pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
 /// schema version (checked before the rest, so a future document is
 /// reported as such and not as malformed), then the fields.
 ///
+/// The first pass reads only the top level's tags ([`Header`], every other
+/// value skipped, not kept), the second the document itself: no tree of
+/// the whole text is built, so a document takes little more memory than
+/// its text and its own figures.
+///
 /// Numbers are read exactly (serde_json's `float_roundtrip` feature): a
 /// document read back equals the one written.
 pub(crate) fn parse(text: &str) -> Result<Document, LoadError> {
     if text.trim().is_empty() {
         return Err(LoadError::Empty { path: None });
     }
-    let value = serde_json::from_str::<Value>(text).map_err(|error| LoadError::Syntax {
+    let header = serde_json::from_str::<Header>(text).map_err(|error| syntax_error(&error))?;
+    check_version(&header)?;
+    serde_json::from_str::<Document>(text).map_err(|error| LoadError::Shape {
         path: None,
         message: without_position(&error),
         line: error.line(),
         column: error.column(),
-    })?;
-    check_version(&value)?;
-    serde_json::from_value::<Document>(value).map_err(|error| {
-        // The value has no positions; parsing the text again finds the same
-        // error with its line and column.
-        let positioned = serde_json::from_str::<Document>(text).err();
-        let error = positioned.as_ref().unwrap_or(&error);
-        LoadError::Shape {
-            path: None,
-            message: without_position(error),
-            line: error.line(),
-            column: error.column(),
-        }
     })
 }
 
-/// Is `value` a bench-harness document of a version this code reads?
-fn check_version(value: &Value) -> Result<(), LoadError> {
+fn syntax_error(error: &serde_json::Error) -> LoadError {
+    LoadError::Syntax {
+        path: None,
+        message: without_position(error),
+        line: error.line(),
+        column: error.column(),
+    }
+}
+
+/// The top level of a JSON text, as far as telling a document from other
+/// JSON and listing it needs: its kind, its `harness` and `schema_version`,
+/// and (for [`summarize`]) the timestamp, `partial` and the number of
+/// benchmarks. Everything else is skipped without being kept.
+#[derive(Debug, Default)]
+struct Header {
+    /// `Some` of the top level's kind when it is not an object.
+    not_an_object: Option<&'static str>,
+    harness: Option<Value>,
+    schema_version: Option<Value>,
+    timestamp: Option<String>,
+    partial: Option<bool>,
+    benchmarks: Option<usize>,
+}
+
+impl<'de> serde::Deserialize<'de> for Header {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Header, D::Error> {
+        deserializer.deserialize_any(HeaderVisitor)
+    }
+}
+
+struct HeaderVisitor;
+
+impl HeaderVisitor {
+    fn other<E>(kind: &'static str) -> Result<Header, E> {
+        Ok(Header {
+            not_an_object: Some(kind),
+            ..Header::default()
+        })
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for HeaderVisitor {
+    type Value = Header;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Header, E> {
+        Self::other("a boolean")
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Header, E> {
+        Self::other("a number")
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Header, E> {
+        Self::other("a number")
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Header, E> {
+        Self::other("a number")
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Header, E> {
+        Self::other("a string")
+    }
+    fn visit_unit<E>(self) -> Result<Header, E> {
+        Self::other("null")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Header, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Self::other("an array")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Header, A::Error> {
+        let mut header = Header::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "harness" => header.harness = Some(map.next_value()?),
+                "schema_version" => header.schema_version = Some(map.next_value()?),
+                "partial" => header.partial = map.next_value::<Value>()?.as_bool(),
+                "environment" => {
+                    // A few hundred bytes: read whole, whatever its shape.
+                    if let Value::Object(mut environment) = map.next_value::<Value>()? {
+                        if let Some(Value::String(timestamp)) = environment.remove("timestamp") {
+                            header.timestamp = Some(timestamp);
+                        }
+                    }
+                }
+                "benchmarks" => header.benchmarks = map.next_value::<Count>()?.0,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(header)
+    }
+}
+
+/// The number of elements of an array (`None` for any other value), each
+/// skipped.
+struct Count(Option<usize>);
+
+impl<'de> serde::Deserialize<'de> for Count {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Count, D::Error> {
+        struct Counter;
+        impl<'de> serde::de::Visitor<'de> for Counter {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Count, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Count(Some(n)))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Count, A::Error> {
+                IgnoredAny.visit_map(map).map(|_| Count(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_unit<E>(self) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+        }
+        deserializer.deserialize_any(Counter)
+    }
+}
+
+/// Is the text whose top level `header` read a bench-harness document of a
+/// version this code reads?
+fn check_version(header: &Header) -> Result<(), LoadError> {
     let not_ours = |reason: String| LoadError::NotOurs { path: None, reason };
-    let Value::Object(fields) = value else {
-        return Err(not_ours(format!(
-            "the top level is {}, not an object",
-            kind(value)
-        )));
-    };
-    match fields.get("harness") {
+    if let Some(kind) = header.not_an_object {
+        return Err(not_ours(format!("the top level is {kind}, not an object")));
+    }
+    match &header.harness {
         Some(Value::String(tag)) if tag == HARNESS_TAG => {}
         Some(Value::String(tag)) => {
             let tag: String = tag.chars().take(40).collect();
@@ -233,7 +552,7 @@ fn check_version(value: &Value) -> Result<(), LoadError> {
         line: 0,
         column: 0,
     };
-    let version = match fields.get("schema_version") {
+    let version = match &header.schema_version {
         None => return Err(not_ours("no \"schema_version\" field".to_string())),
         Some(version) => version.as_u64().ok_or_else(|| {
             shape(format!(
@@ -253,6 +572,111 @@ fn check_version(value: &Value) -> Result<(), LoadError> {
         return Err(shape("schema version 0 does not exist".to_string()));
     }
     Ok(())
+}
+
+/// Checks a baseline's figures for what no run writes: no benchmarks, a
+/// benchmark twice, a measured benchmark without samples or block medians,
+/// a sample of no iterations or of no (or a negative) time, block medians
+/// or process estimates that are all exactly zero, and one that is not
+/// finite or is below minus the benchmark's reference (a body cannot cost less than nothing
+/// minus the loop it runs in; a body cheaper than the loop's error does
+/// come out slightly negative, so negative medians above that are kept).
+/// Returns what is wrong, naming the benchmark.
+pub(crate) fn validate(document: &Document) -> Result<(), String> {
+    if document.benchmarks.is_empty() && document.against.is_none() {
+        return Err("it holds no benchmarks".to_string());
+    }
+    let mut names: Vec<&str> = document
+        .benchmarks
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    names.sort_unstable();
+    if let Some(pair) = names.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(format!("benchmark '{}' is recorded twice", pair[0]));
+    }
+    for record in &document.benchmarks {
+        let name = &record.name;
+        let Some(m) = &record.measurement else {
+            if record.outcome == OutcomeKind::Measured {
+                return Err(format!(
+                    "benchmark '{name}' is measured but has no measurement"
+                ));
+            }
+            continue;
+        };
+        if m.samples.is_empty() {
+            return Err(format!("benchmark '{name}' has no samples"));
+        }
+        if let Some(s) = m
+            .samples
+            .iter()
+            .find(|s| s.iters == 0 || !(s.elapsed_ns.is_finite() && s.elapsed_ns > 0.0))
+        {
+            return Err(format!(
+                "benchmark '{name}' has a sample of {} iterations in {} ns, not a measured time",
+                s.iters, s.elapsed_ns
+            ));
+        }
+        check_times(
+            name,
+            "block median",
+            &m.estimate.block_medians_ns,
+            m.estimate.reference_ns,
+        )?;
+        if !m.estimate.time_ns.is_finite() {
+            return Err(format!(
+                "benchmark '{name}' has a time that is not a number"
+            ));
+        }
+        if let Some(forks) = &m.forks {
+            check_times(
+                name,
+                "process estimate",
+                &forks.process_estimates_ns,
+                m.estimate.reference_ns,
+            )?;
+        }
+    }
+    if let Some(reference) = &document.machine_reference {
+        let medians = &reference.block_medians_ns;
+        if medians.is_empty() || medians.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+            return Err(
+                "the machine reference's block medians are missing, zero or negative".to_string(),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `values` (ns per iteration) of benchmark `name`: at least one, each
+/// finite and above minus `reference` (which must be a positive time), and
+/// not all exactly zero (a body as cheap as the loop still differs from
+/// its estimate by some noise in every block; a list of zeros is no
+/// measurement, and compares as an infinite change).
+fn check_times(name: &str, what: &str, values: &[f64], reference: f64) -> Result<(), String> {
+    if values.is_empty() {
+        return Err(format!("benchmark '{name}' has an empty list of {what}s"));
+    }
+    if !(reference.is_finite() && reference > 0.0) {
+        return Err(format!(
+            "benchmark '{name}' has a reference time of {reference} ns, not a positive time"
+        ));
+    }
+    if values.iter().all(|&v| v == 0.0) {
+        return Err(format!(
+            "benchmark '{name}' has {} {what}{} of exactly 0 ns, which no measurement gives",
+            if values.len() == 1 { "a" } else { "only" },
+            if values.len() == 1 { "" } else { "s" }
+        ));
+    }
+    match values.iter().find(|&&v| !v.is_finite() || v <= -reference) {
+        Some(v) => Err(format!(
+            "benchmark '{name}' has a {what} of {v} ns, not a time (its reference is \
+             {reference} ns)"
+        )),
+        None => Ok(()),
+    }
 }
 
 fn kind(value: &Value) -> &'static str {
@@ -278,6 +702,126 @@ fn without_position(error: &serde_json::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document;
+    use crate::testing::fixed_run::{environment, info, results};
+    use crate::testing::Scratch;
+
+    fn doc() -> Document {
+        document::assemble(&environment(), &info(), &results(), &[], None, None)
+    }
+
+    fn written(scratch: &Scratch, name: &str, doc: &Document) -> PathBuf {
+        let mut bytes = Vec::new();
+        document::write(&mut bytes, doc).unwrap();
+        let path = scratch.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_written_baseline_is_valid_and_summarized_from_a_stream() {
+        let scratch = Scratch::new("load-summary");
+        let mut doc = doc();
+        // The fixed run's scripted clock measures its empty body at exactly
+        // the loop's cost in every block, as no real clock does.
+        let message = validate(&doc).unwrap_err();
+        assert_eq!(
+            message,
+            "benchmark 'empty' has only block medians of exactly 0 ns, which no measurement gives"
+        );
+        for record in &mut doc.benchmarks {
+            if let Some(m) = &mut record.measurement {
+                m.estimate.block_medians_ns[0] += 1e-3;
+            }
+        }
+        assert_eq!(validate(&doc), Ok(()));
+        let path = written(&scratch, "whole.json", &doc);
+        assert_eq!(load_baseline(&path).unwrap(), doc);
+        let summary = summarize(&path).unwrap();
+        assert_eq!(
+            summary,
+            Summary {
+                timestamp: doc.environment.timestamp.clone(),
+                benchmarks: doc.benchmarks.len(),
+                partial: false,
+            }
+        );
+        doc.partial = true;
+        let path = written(&scratch, "partial.json", &doc);
+        assert!(summarize(&path).unwrap().partial);
+        // Not ours, and not JSON: the same errors as a whole read.
+        let other = scratch.path().join("other.json");
+        std::fs::write(&other, "[1, 2]").unwrap();
+        let message = summarize(&other).unwrap_err().to_string();
+        assert!(message.contains("the top level is an array"), "{message}");
+        std::fs::write(&other, "{\"harness\": \"bench-harness\", ").unwrap();
+        let message = summarize(&other).unwrap_err().to_string();
+        assert!(message.contains("is truncated"), "{message}");
+        // Ours, but misshapen: not called corrupt JSON.
+        let misshapen =
+            "{\"harness\": \"bench-harness\", \"schema_version\": 2, \"environment\": 3}";
+        std::fs::write(&other, misshapen).unwrap();
+        let message = summarize(&other).unwrap_err().to_string();
+        assert!(message.contains("missing or mistyped fields"), "{message}");
+        let message = parse(misshapen).unwrap_err().to_string();
+        assert!(message.contains("missing or mistyped fields"), "{message}");
+    }
+
+    #[test]
+    fn a_body_cheaper_than_the_loop_keeps_its_slightly_negative_medians() {
+        let mut doc = doc();
+        let (name, reference) = {
+            let record = doc
+                .benchmarks
+                .iter_mut()
+                .find(|b| b.measurement.is_some())
+                .unwrap();
+            let m = record.measurement.as_mut().unwrap();
+            let reference = m.estimate.reference_ns;
+            m.estimate.block_medians_ns = vec![-0.4 * reference, 0.1 * reference];
+            (record.name.clone(), reference)
+        };
+        assert_eq!(validate(&doc), Ok(()));
+        fn medians<'a>(doc: &'a mut Document, name: &str) -> &'a mut Vec<f64> {
+            &mut doc
+                .benchmarks
+                .iter_mut()
+                .find(|b| b.name == name)
+                .unwrap()
+                .measurement
+                .as_mut()
+                .unwrap()
+                .estimate
+                .block_medians_ns
+        }
+        *medians(&mut doc, &name) = vec![1.0, -reference];
+        let message = validate(&doc).unwrap_err();
+        assert!(message.contains("not a time"), "{message}");
+        *medians(&mut doc, &name) = vec![1.0, f64::INFINITY];
+        assert!(validate(&doc).is_err());
+        *medians(&mut doc, &name) = vec![1.0, 0.0];
+        assert_eq!(validate(&doc), Ok(()), "one block at the loop's cost");
+        *medians(&mut doc, &name) = vec![0.0, 0.0];
+        assert!(validate(&doc).unwrap_err().contains("exactly 0 ns"));
+    }
+
+    #[test]
+    fn a_directory_or_a_huge_file_is_not_read() {
+        let scratch = Scratch::new("load-not-a-file");
+        let message = load_baseline(scratch.path()).unwrap_err().to_string();
+        assert!(
+            message.contains("is a directory, not a regular file"),
+            "{message}"
+        );
+        let sparse = scratch.path().join("sparse.json");
+        let file = File::create(&sparse).unwrap();
+        file.set_len(MAX_BASELINE_BYTES + 1).unwrap();
+        let message = summarize(&sparse).unwrap_err().to_string();
+        assert!(
+            message.contains("is 1.07 GB, more than the 1.07 GB a baseline may have"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn floats_are_read_exactly() {

@@ -37,7 +37,7 @@ use crate::environment::Environment;
 
 pub(crate) use assemble::{assemble, assemble_against};
 pub(crate) use layout::write;
-pub(crate) use load::{load, LoadError};
+pub(crate) use load::{load, load_baseline, summarize, LoadError, Summary};
 
 /// The version of the document's schema. Bumped on every change that an
 /// older reader would misread (a field removed, renamed, retyped or given a

@@ -14,27 +14,42 @@ pub(super) fn names(selected: &Selection, format: ListFormat) -> Result<i32, Str
     Ok(0)
 }
 
-/// `--list-baselines`: each saved baseline with its date, its number of
-/// benchmarks and the size of the executable it keeps for this target.
+/// `--list-baselines`: each baseline this bench target reads, with its
+/// date, its number of benchmarks and the size of the executable it keeps
+/// for this target. Each is read as a stream for those few figures, its
+/// samples skipped, never kept; a FIFO, a device or a file too big to be a
+/// baseline is named as such, not read.
 pub(super) fn baselines(store: &Store) -> Result<i32, String> {
-    let names = store.names();
-    if names.is_empty() {
+    let entries = store.entries();
+    if entries.is_empty() {
         console::baseline_line(&format_args!(
-            "no baselines saved in {}; save one with --save-baseline NAME",
-            store.dir().display()
+            "no baselines saved in {} for bench target '{}'; save one with --save-baseline NAME",
+            store.dir().display(),
+            baseline::target_name()
         ));
         return Ok(0);
     }
-    let target = baseline::target_name();
-    for name in names {
-        match store.load(&name) {
-            Ok(document) => console::baseline_line(&format_args!(
-                "{name}: saved {}, {} benchmarks, {}",
-                document.environment.timestamp,
-                document.benchmarks.len(),
-                match store.executable_size(&name, &target) {
+    for entry in entries {
+        let name = &entry.name;
+        match store.summary(&entry) {
+            Ok(summary) => console::baseline_line(&format_args!(
+                "{name}: saved {}, {} benchmark{}, {}{}{}",
+                summary.timestamp,
+                summary.benchmarks,
+                if summary.benchmarks == 1 { "" } else { "s" },
+                match store.executable_size(name) {
                     Some(bytes) => format!("executable kept ({})", baseline::size_text(bytes)),
                     None => "no executable for this target".to_string(),
+                },
+                if summary.partial {
+                    ", PARTIAL (an interrupted run saved it; it cannot gate)"
+                } else {
+                    ""
+                },
+                if entry.legacy {
+                    ", from before per-target baselines (shared by every target)"
+                } else {
+                    ""
                 }
             )),
             Err(error) => console::baseline_line(&format_args!("{name}: unreadable: {error}")),

@@ -114,7 +114,11 @@ fn bench(
     // unreadable baseline is reported, and nothing is written.
     let store = baseline::Store::locate();
     let baseline = match &args.baselines.compare {
-        Some(name) => Some(store.load(name).map_err(|e| e.to_string())?),
+        Some(name) => Some(verdicts::load_baseline(
+            &store,
+            name,
+            args.baselines.fail_on_regression,
+        )?),
         None => None,
     };
     if selected.is_empty() {
@@ -224,8 +228,14 @@ fn bench(
         );
         return Ok(bench_runtime::signal::EXIT_INTERRUPTED);
     }
+    let gate = args.baselines.fail_on_regression;
+    let uncovered = match (&args.baselines.compare, &baseline) {
+        (Some(name), Some(b)) => verdicts::coverage(name, b, results, registered, gate),
+        _ => false,
+    };
     Ok(match exit_code(results) {
         0 if !errors.is_empty() => EXIT_USAGE,
+        0 if uncovered => EXIT_REGRESSED,
         0 if regressed && args.baselines.fail_on_regression => EXIT_REGRESSED,
         code => code,
     })

@@ -3,12 +3,125 @@
 //! baseline member, and the complexity fits.
 
 use crate::analysis::compare::{self, Comparison};
+use crate::baseline::Store;
 use crate::cli::BaselineOptions;
 use crate::document::Document;
+use crate::report::console;
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Measured};
 use crate::run;
 
 use super::rows::Selection;
+
+/// Reads baseline `name` to compare with, before anything is measured.
+/// An older version's shared `NAME.json` gets a note (it may hold another
+/// bench target's benchmarks). A baseline an interrupted run saved
+/// (`"partial": true`) lacks benchmarks that would then pass as new: it is
+/// refused for the gate (`gating`, `--fail-on-regression`) and warned
+/// about otherwise.
+pub(super) fn load_baseline(store: &Store, name: &str, gating: bool) -> Result<Document, String> {
+    let loaded = store.load(name).map_err(|e| e.to_string())?;
+    let path = loaded.path.display();
+    if loaded.legacy {
+        console::note(&format_args!(
+            "baseline '{name}' ({path}) was saved before baselines were kept per bench \
+             target: every bench target wrote it and the last one run won, so it may hold \
+             another target's benchmarks; save it again with --save-baseline {name}"
+        ));
+    }
+    let document = loaded.document;
+    if document.partial {
+        let measured = document
+            .benchmarks
+            .iter()
+            .filter(|b| b.measurement.is_some())
+            .count();
+        let what = format!(
+            "baseline '{name}' ({path}) was saved by an interrupted run (\"partial\": true; \
+             {measured} benchmark{} measured), so a benchmark it lacks passes as new",
+            if measured == 1 { "" } else { "s" }
+        );
+        if gating {
+            return Err(format!(
+                "{what}: it cannot gate --fail-on-regression; save it again with a whole run \
+                 of --save-baseline {name}"
+            ));
+        }
+        console::status(&format_args!(
+            "warning: {what}; save it again with a whole run of --save-baseline {name}"
+        ));
+    }
+    Ok(document)
+}
+
+/// After a run compared with baseline `name`: did it compare enough of it
+/// to mean anything? Nothing compared (every benchmark `new`: a baseline of
+/// another binary or of renamed benchmarks), or fewer compared than the
+/// baseline's benchmarks this binary no longer has, fails the gate
+/// (`gating`: returns true, with an error line) and is a warning
+/// otherwise. A run whose filter selected few of the baseline's benchmarks
+/// is fine: those not selected are still in this binary.
+pub(super) fn coverage(
+    name: &str,
+    baseline: &Document,
+    results: &[BenchResult],
+    registered: &[String],
+    gating: bool,
+) -> bool {
+    let compared = results
+        .iter()
+        .filter(|r| matches!(r.comparison, Some(Compared::Against(_))))
+        .count();
+    let new = results
+        .iter()
+        .filter(|r| matches!(r.comparison, Some(Compared::New)))
+        .count();
+    let held: Vec<&str> = baseline
+        .benchmarks
+        .iter()
+        .filter(|b| b.measurement.is_some())
+        .map(|b| b.name.as_str())
+        .collect();
+    let gone: Vec<&str> = held
+        .iter()
+        .copied()
+        .filter(|b| !registered.iter().any(|r| r == b))
+        .collect();
+    let problem =
+        if compared == 0 && new > 0 {
+            format!(
+                "nothing was compared with baseline '{name}': {new} new · 0 compared (it holds {} \
+             benchmark{}, {} of them in this binary)",
+                held.len(),
+                if held.len() == 1 { "" } else { "s" },
+                held.len() - gone.len()
+            )
+        } else if gone.len() > compared {
+            let shown: Vec<&str> = gone.iter().copied().take(3).collect();
+            format!(
+            "only {compared} of baseline '{name}''s {} benchmarks were compared: {} are not in \
+             this binary ({}{})",
+            held.len(),
+            gone.len(),
+            shown.join(", "),
+            if gone.len() > shown.len() { ", …" } else { "" }
+        )
+        } else {
+            return false;
+        };
+    let fix = format!(
+        "it was saved by another bench target, or the benchmarks were renamed; save it again \
+         with --save-baseline {name}"
+    );
+    if gating {
+        console::error(&format_args!(
+            "--fail-on-regression: {problem}, so the gate cannot pass; {fix}"
+        ));
+        true
+    } else {
+        console::status(&format_args!("warning: {problem}; {fix}"));
+        false
+    }
+}
 
 /// The run against a saved baseline: how much the machine itself changed
 /// speed, and the threshold a change must clear.

@@ -1,5 +1,5 @@
 //! A saved baseline keeps a copy of the bench executable that saved it,
-//! `NAME.TARGET.exe` beside `NAME.json`, one per bench target, unless
+//! `NAME/TARGET.exe` beside `NAME/TARGET.json`, one per bench target, unless
 //! `--no-keep-exe`; `--list-baselines` says which are kept. Each test keeps
 //! its baselines in a target directory of its own through CARGO_TARGET_DIR.
 
@@ -14,12 +14,22 @@ fn baselines_dir(target: &Path) -> PathBuf {
     target.join("bench-harness").join("baselines")
 }
 
-/// The files in the baselines directory, sorted.
+/// The files in the baselines directory and one level below
+/// (`NAME/TARGET.json`), sorted.
 fn files(target: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(baselines_dir(target))
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(baselines_dir(target)).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().unwrap().is_dir() {
+            for inner in std::fs::read_dir(entry.path()).unwrap() {
+                let inner = inner.unwrap().file_name();
+                names.push(format!("{name}/{}", inner.to_string_lossy()));
+            }
+        } else {
+            names.push(name);
+        }
+    }
     names.sort();
     names
 }
@@ -70,9 +80,17 @@ fn a_saved_baseline_keeps_a_runnable_executable_per_bench_target() {
         &["--save-baseline", "x"],
     );
     assert_eq!(out.code, Some(0), "{out:?}");
-    assert_eq!(files(&target), ["x.fixture.exe", "x.json", "x.suite.exe"]);
+    assert_eq!(
+        files(&target),
+        [
+            "x/fixture.exe",
+            "x/fixture.json",
+            "x/suite.exe",
+            "x/suite.json"
+        ]
+    );
 
-    let kept = baselines_dir(&target).join("x.suite.exe");
+    let kept = baselines_dir(&target).join("x/suite.exe");
     assert_eq!(
         std::fs::metadata(&kept).unwrap().len(),
         std::fs::metadata(suite).unwrap().len()
@@ -103,7 +121,7 @@ fn no_keep_exe_saves_the_document_alone_and_drops_an_earlier_copy() {
         &["--save-baseline", "y"],
     );
     assert_eq!(out.code, Some(0), "{out:?}");
-    assert_eq!(files(&target), ["y.fixture.exe", "y.json"]);
+    assert_eq!(files(&target), ["y/fixture.exe", "y/fixture.json"]);
     // That copy is not this run's build: it goes with the document it
     // belonged to.
     let out = save(
@@ -118,7 +136,7 @@ fn no_keep_exe_saves_the_document_alone_and_drops_an_earlier_copy() {
         "{}",
         out.stderr
     );
-    assert_eq!(files(&target), ["y.json"]);
+    assert_eq!(files(&target), ["y/fixture.json"]);
     let _ = std::fs::remove_dir_all(&target);
 }
 
@@ -126,7 +144,7 @@ fn no_keep_exe_saves_the_document_alone_and_drops_an_earlier_copy() {
 fn a_failed_copy_keeps_the_document_and_says_which_part_failed() {
     let target = scratch_dir("kept-exe-copy-fails");
     // A directory where the copy should go: the rename onto it fails.
-    let blocked = baselines_dir(&target).join("z.fixture.exe");
+    let blocked = baselines_dir(&target).join("z/fixture.exe");
     std::fs::create_dir_all(blocked.join("inside")).unwrap();
     let out = save(
         &target,
@@ -143,17 +161,17 @@ fn a_failed_copy_keeps_the_document_and_says_which_part_failed() {
     assert_eq!(errors.len(), 1, "{}", out.stderr);
     assert!(
         errors[0].contains("baseline 'z' is saved, but not its executable")
-            && errors[0].contains("z.fixture.exe")
+            && errors[0].contains("z/fixture.exe")
             && errors[0].contains("--no-keep-exe"),
         "{}",
         errors[0]
     );
-    let document = std::fs::read(baselines_dir(&target).join("z.json")).unwrap();
+    let document = std::fs::read(baselines_dir(&target).join("z/fixture.json")).unwrap();
     let document: serde_json::Value = serde_json::from_slice(&document).unwrap();
     assert_eq!(document["benchmarks"][0]["name"], "passes");
     assert_eq!(
         files(&target),
-        ["z.fixture.exe", "z.json"],
+        ["z/fixture.exe", "z/fixture.json"],
         "no temporaries"
     );
     assert!(blocked.is_dir());
@@ -184,22 +202,21 @@ fn list_baselines_says_which_keep_an_executable_and_its_size() {
     );
     assert!(lines[0].starts_with("kept: saved 20"), "{}", lines[0]);
     assert!(
-        lines[0].contains(", 1 benchmarks, executable kept (") && lines[0].ends_with("B)"),
+        lines[0].contains(", 1 benchmark, executable kept (") && lines[0].ends_with("B)"),
         "{}",
         lines[0]
     );
     assert!(
         lines[1].starts_with("without: saved 20")
-            && lines[1].ends_with(", 1 benchmarks, no executable for this target"),
+            && lines[1].ends_with(", 1 benchmark, no executable for this target"),
         "{}",
         lines[1]
     );
-    // Another bench target keeps none of these.
+    // Another bench target has none of these.
     let out = run_in(&target, suite_binary(), &["--list-baselines"]);
     assert!(
-        out.stdout
-            .lines()
-            .all(|line| line.ends_with("no executable for this target")),
+        out.stdout.starts_with("no baselines saved in ")
+            && out.stdout.contains("for bench target 'suite'"),
         "{}",
         out.stdout
     );
