@@ -15,7 +15,8 @@ Selection:
   --ignored               run only #[benchmark(ignore)] benchmarks
   --include-ignored       run ignored benchmarks too
   --list                  print `NAME: benchmark` for each selected benchmark
-  --format terse          with --list: the names only, no count line
+  --format terse          with --list: the names only, no count line; in a smoke
+                          test (no --bench): one character per benchmark, as libtest
 
 Mode:
   --bench                 measure (cargo bench passes this)
@@ -89,5 +90,6 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   -h, --help              print this help
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,
--q/--quiet, --test-threads N.
+-q/--quiet, --test-threads N, -Z unstable-options. --format json and the other
+machine formats need --bench: libtest's JSON test events are not written.
 ";
