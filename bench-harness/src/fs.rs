@@ -67,8 +67,9 @@ fn is_descriptor_link(path: &Path) -> bool {
 
 /// Checks, before any work, that `path` can be written as [`write_output`]
 /// will: a temporary file can be made beside a file to be replaced (its
-/// directory is created), and anything else can be opened for writing (a
-/// FIFO without a reader yet is fine).
+/// directory is created), and anything else but a FIFO can be opened for
+/// writing (a FIFO is only checked to exist: opening it would end a
+/// waiting reader's input).
 pub(crate) fn check_writable(path: &Path) -> io::Result<()> {
     match destination(path)? {
         Destination::Replace(path) => {
@@ -82,12 +83,21 @@ pub(crate) fn check_writable(path: &Path) -> io::Result<()> {
             fs::remove_file(&probe)
         }
         Destination::InPlace(path) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::FileTypeExt;
+                // Opening a FIFO (or a pipe's /dev/fd/N) and closing it again
+                // would hand a waiting reader its end of file: not probed.
+                if fs::metadata(&path)?.file_type().is_fifo() {
+                    return Ok(());
+                }
+            }
             let mut options = fs::OpenOptions::new();
             options.append(true);
             #[cfg(unix)]
             {
                 use std::os::unix::fs::OpenOptionsExt;
-                // A FIFO would block until a reader comes.
+                // Never wait on a device that is not ready.
                 options.custom_flags(libc::O_NONBLOCK);
             }
             match options.open(&path) {

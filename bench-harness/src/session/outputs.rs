@@ -171,6 +171,7 @@ static RESULTS: OnceLock<Mutex<File>> = OnceLock::new();
 /// that closes its stdout cannot lose them. Refuses a closed stdout, where
 /// the results would be lost.
 pub(super) fn keep_stdout_for_results() -> Result<(), String> {
+    check_stdout()?;
     match bench_runtime::stdio::divert_stdout() {
         Ok(file) => {
             let _ = RESULTS.set(Mutex::new(file));
@@ -184,6 +185,9 @@ pub(super) fn keep_stdout_for_results() -> Result<(), String> {
 
 /// Whether stdout is open, checked before measuring when the results go
 /// there: on a closed one (`>&-`) they would be lost without a word.
+/// Rust's runtime opens `/dev/null` read-write on a standard descriptor it
+/// finds closed at start-up, so that is taken for closed too (a shell's
+/// `>/dev/null` opens it write-only).
 pub(super) fn check_stdout() -> Result<(), String> {
     #[cfg(unix)]
     {
@@ -191,11 +195,33 @@ pub(super) fn check_stdout() -> Result<(), String> {
         io::stdout()
             .as_fd()
             .try_clone_to_owned()
-            .map(drop)
-            .map_err(|error| stdout_unusable(&error))
+            .map_err(|error| stdout_unusable(&error))?;
     }
-    #[cfg(not(unix))]
+    if stdout_was_closed_at_start() {
+        return Err(stdout_unusable(&io::Error::new(
+            io::ErrorKind::NotConnected,
+            "it was closed when the program started",
+        )));
+    }
     Ok(())
+}
+
+/// Linux: fd 1 is `/dev/null` opened read-write, as the runtime leaves a
+/// closed one.
+fn stdout_was_closed_at_start() -> bool {
+    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
+        return false;
+    };
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    let read_write = info
+        .lines()
+        .find_map(|line| line.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        // O_ACCMODE == 3, O_RDWR == 2.
+        .is_some_and(|flags| flags & 3 == 2);
+    target == Path::new("/dev/null") && read_write
 }
 
 fn stdout_unusable(error: &io::Error) -> String {

@@ -14,4 +14,5 @@ mod groups;
 mod interrupt;
 mod kept_executables;
 mod machine;
+mod outputs;
 mod suite;
