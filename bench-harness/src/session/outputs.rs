@@ -172,6 +172,12 @@ static RESULTS: OnceLock<Mutex<File>> = OnceLock::new();
 /// the results would be lost.
 pub(super) fn keep_stdout_for_results() -> Result<(), String> {
     check_stdout()?;
+    if stdout_was_closed_at_start() {
+        return Err(stdout_unusable(&io::Error::new(
+            io::ErrorKind::NotConnected,
+            "it was closed when the program started",
+        )));
+    }
     match bench_runtime::stdio::divert_stdout() {
         Ok(file) => {
             let _ = RESULTS.set(Mutex::new(file));
@@ -184,10 +190,7 @@ pub(super) fn keep_stdout_for_results() -> Result<(), String> {
 }
 
 /// Whether stdout is open, checked before measuring when the results go
-/// there: on a closed one (`>&-`) they would be lost without a word.
-/// Rust's runtime opens `/dev/null` read-write on a standard descriptor it
-/// finds closed at start-up, so that is taken for closed too (a shell's
-/// `>/dev/null` opens it write-only).
+/// there: on a closed one they would be lost without a word.
 pub(super) fn check_stdout() -> Result<(), String> {
     #[cfg(unix)]
     {
@@ -197,17 +200,14 @@ pub(super) fn check_stdout() -> Result<(), String> {
             .try_clone_to_owned()
             .map_err(|error| stdout_unusable(&error))?;
     }
-    if stdout_was_closed_at_start() {
-        return Err(stdout_unusable(&io::Error::new(
-            io::ErrorKind::NotConnected,
-            "it was closed when the program started",
-        )));
-    }
     Ok(())
 }
 
-/// Linux: fd 1 is `/dev/null` opened read-write, as the runtime leaves a
-/// closed one.
+/// Linux: fd 1 is `/dev/null` opened read-write, as Rust's runtime leaves
+/// a standard descriptor it finds closed at start-up (`>&-`); a shell's
+/// `>/dev/null` opens it write-only. Only a machine format's results are
+/// refused on it: a table sent to a read-write `/dev/null` (Python's
+/// `subprocess.DEVNULL`) is meant to be thrown away.
 fn stdout_was_closed_at_start() -> bool {
     let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
         return false;
