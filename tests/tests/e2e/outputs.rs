@@ -29,11 +29,15 @@ fn run_in(binary: &Path, args: &[String], env: &[(&str, &OsStr)]) -> Run {
     run_with_env(binary, &args, env)
 }
 
-fn baseline_file(target: &Path, name: &str) -> PathBuf {
-    target
-        .join("bench-harness")
-        .join("baselines")
-        .join(format!("{name}.json"))
+/// The file a run's `saved baseline 'NAME' to PATH (...)` line names.
+fn saved_path(stderr: &str) -> PathBuf {
+    stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("saved baseline '"))
+        .and_then(|rest| rest.split_once("' to "))
+        .and_then(|(_, rest)| rest.split(" (").next())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("no baseline saved: {stderr}"))
 }
 
 fn sigint(pid: u32) {
@@ -113,7 +117,7 @@ fn ctrl_c_never_replaces_a_saved_baseline() {
         &env,
     );
     assert_eq!(saved.code, Some(0), "{}", saved.stderr);
-    let path = baseline_file(&target, "main");
+    let path = saved_path(&saved.stderr);
     let before = std::fs::read(&path).unwrap();
     for forks in [None, Some("1")] {
         let mut args = quick(&[
@@ -436,11 +440,6 @@ fn closed_stdout_loses_nothing_silently() {
 
     let dir = scratch_dir("outputs-closed-pipe");
     let target = dir.join("target");
-    let baselines = target.join("bench-harness").join("baselines");
-    std::fs::create_dir_all(&baselines).unwrap();
-    for i in 0..50 {
-        std::fs::write(baselines.join(format!("b{i}.json")), "{}").unwrap();
-    }
     for flag in ["--list-baselines", "--list"] {
         // The reader is gone before the first line is written.
         let piped = Command::new("bash")
@@ -488,13 +487,12 @@ fn changing_directory_moves_no_output() {
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
     assert!(dir.join("out.csv").is_file());
-    let saved = baseline_file(&dir.join("tgt"), "main");
-    assert!(saved.is_file(), "{stderr}");
+    // Where the relative CARGO_TARGET_DIR was resolved at start-up (never
+    // inside the directory the benchmark moved to), named absolutely.
+    let saved = saved_path(&stderr);
+    assert!(saved.is_absolute() && saved.is_file(), "{stderr}");
+    assert!(!saved.starts_with(&elsewhere), "{stderr}");
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
-    assert!(
-        stderr.contains(&format!("saved baseline 'main' to {}", saved.display())),
-        "{stderr}"
-    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -504,8 +502,11 @@ fn changing_directory_moves_no_output() {
 fn a_killed_writers_temporary_is_removed_by_the_next_save() {
     let dir = scratch_dir("outputs-stale-temporary");
     let target = dir.join("target");
-    let baselines = target.join("bench-harness").join("baselines");
-    std::fs::create_dir_all(&baselines).unwrap();
+    let env = [("CARGO_TARGET_DIR", target.as_os_str())];
+    let args = quick(&["--exact", "quiet", "--save-baseline", "main"]);
+    let first = run_in(noisy_binary(), &args, &env);
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    let baselines = saved_path(&first.stderr).parent().unwrap().to_path_buf();
     let mut writer = Command::new("true").spawn().unwrap();
     let dead = writer.id();
     writer.wait().unwrap();
@@ -514,15 +515,9 @@ fn a_killed_writers_temporary_is_removed_by_the_next_save() {
         .unwrap()
         .set_modified(SystemTime::now() - Duration::from_secs(600))
         .unwrap();
-    let args = quick(&["--exact", "quiet", "--save-baseline", "main"]);
-    let run = run_in(
-        noisy_binary(),
-        &args,
-        &[("CARGO_TARGET_DIR", target.as_os_str())],
-    );
+    let run = run_in(noisy_binary(), &args, &env);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(!stale.exists(), "the stale temporary is still there");
-    assert!(baseline_file(&target, "main").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
