@@ -48,8 +48,9 @@ Output:
   --format pretty|json|csv|markdown|bencher
                           what the run writes [default: pretty, the colour table];
                           bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`
-  -o, --output FILE       write the --format output to FILE (atomically); the table
-                          still goes to stdout
+  -o, --output FILE       write the --format output to FILE (a file is replaced
+                          atomically; a device, FIFO or /dev/stdout is written in
+                          place); the table still goes to stdout
   --details               percentiles, confidence intervals, warm-up and stop reason
                           under each row
   --flat                  one row per benchmark under its full name, instead of a
