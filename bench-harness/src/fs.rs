@@ -1,13 +1,126 @@
 //! File-system helpers: the harness's own files (baselines, their kept
 //! executables, `--output`) are written atomically, so an interrupted or
 //! failed run never leaves a truncated file, and two runs writing the same
-//! file at once leave one whole file.
+//! file at once leave one whole file. `--output` may also name what is not
+//! a file (`/dev/null`, a FIFO, `/dev/stdout`): that is written in place,
+//! never replaced.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// How `--output PATH` is written, decided by what `PATH` is now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Destination {
+    /// A regular file, or nothing yet: replaced atomically (this path, or
+    /// the file a symbolic link leads to, so the link stays).
+    Replace(PathBuf),
+    /// Anything else (a character device, a FIFO, a socket, a descriptor's
+    /// link `/dev/fd/N`, `/proc/self/fd/N`, `/dev/stdout`): opened and
+    /// written in place, appending, as a shell's `>>` would.
+    InPlace(PathBuf),
+}
+
+/// What `path` is, and so how it is written; an error for a directory.
+pub(crate) fn destination(path: &Path) -> io::Result<Destination> {
+    let metadata = match fs::symlink_metadata(path) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            return Ok(Destination::Replace(path.to_path_buf()))
+        }
+        other => other?,
+    };
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        return Ok(Destination::Replace(path.to_path_buf()));
+    }
+    if kind.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "it is a directory",
+        ));
+    }
+    if kind.is_symlink() && !is_descriptor_link(path) {
+        // A link the user made: the file it leads to is what they mean.
+        if let Ok(target) = fs::canonicalize(path) {
+            if !is_descriptor_link(&target) {
+                return match fs::metadata(&target) {
+                    Ok(m) if m.is_dir() => Err(io::Error::new(
+                        io::ErrorKind::IsADirectory,
+                        "it leads to a directory",
+                    )),
+                    Ok(m) if !m.is_file() => Ok(Destination::InPlace(path.to_path_buf())),
+                    _ => Ok(Destination::Replace(target)),
+                };
+            }
+        }
+    }
+    Ok(Destination::InPlace(path.to_path_buf()))
+}
+
+/// `/dev/stdout`, `/dev/fd/N`, `/proc/PID/fd/N` and the like: names of an
+/// open descriptor, whatever it is, never to be replaced.
+fn is_descriptor_link(path: &Path) -> bool {
+    path.starts_with("/dev") || path.starts_with("/proc")
+}
+
+/// Checks, before any work, that `path` can be written as [`write_output`]
+/// will: a temporary file can be made beside a file to be replaced (its
+/// directory is created), and anything else but a FIFO can be opened for
+/// writing (a FIFO is only checked to exist: opening it would end a
+/// waiting reader's input).
+pub(crate) fn check_writable(path: &Path) -> io::Result<()> {
+    match destination(path)? {
+        Destination::Replace(path) => {
+            let dir = directory_of(&path);
+            fs::create_dir_all(dir)?;
+            let probe = temporary_beside(dir, &path);
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&probe)?;
+            fs::remove_file(&probe)
+        }
+        Destination::InPlace(path) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::FileTypeExt;
+                // Opening a FIFO (or a pipe's /dev/fd/N) and closing it again
+                // would hand a waiting reader its end of file: not probed.
+                if fs::metadata(&path)?.file_type().is_fifo() {
+                    return Ok(());
+                }
+            }
+            let mut options = fs::OpenOptions::new();
+            options.append(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                // Never wait on a device that is not ready.
+                options.custom_flags(libc::O_NONBLOCK);
+            }
+            match options.open(&path) {
+                #[cfg(unix)]
+                Err(error) if error.raw_os_error() == Some(libc::ENXIO) => Ok(()),
+                other => other.map(drop),
+            }
+        }
+    }
+}
+
+/// Writes `--output`: atomically over a regular file (or where there is
+/// none), in place into anything else (see [`Destination`]).
+pub(crate) fn write_output(path: &Path, contents: &[u8]) -> io::Result<()> {
+    match destination(path)? {
+        Destination::Replace(path) => write_atomically(&path, contents),
+        Destination::InPlace(path) => {
+            let mut file = fs::OpenOptions::new().append(true).open(path)?;
+            file.write_all(contents)?;
+            file.flush()
+        }
+    }
+}
 
 /// Writes `contents` to `path` so that readers see the old file or the new
 /// one, never a part: a temporary file beside it, flushed, then renamed.
@@ -43,22 +156,27 @@ fn kept_permissions(permissions: fs::Permissions) -> fs::Permissions {
 }
 
 /// Fills a temporary file beside `path` with `fill`, flushes it to disk and
-/// renames it over `path`; on any failure the temporary is removed.
+/// renames it over `path`; on any failure the temporary is removed. An
+/// existing file's permission bits (and, where allowed, owner) are kept,
+/// unless `fill` sets its own. Temporaries that killed writers left in the
+/// directory are removed first.
 fn replace_atomically(
     path: &Path,
     fill: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(path);
     fs::create_dir_all(dir)?;
+    remove_stale_temporaries(dir);
+    let existing = fs::metadata(path).ok().filter(fs::Metadata::is_file);
     let temporary = temporary_beside(dir, path);
     let written = (|| {
         let mut file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&temporary)?;
+        if let Some(existing) = &existing {
+            keep_mode_and_owner(&file, existing)?;
+        }
         fill(&mut file)?;
         file.sync_all()?;
         fs::rename(&temporary, path)
@@ -67,6 +185,83 @@ fn replace_atomically(
         let _ = fs::remove_file(&temporary);
     }
     written
+}
+
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Gives `file` the permissions of the `existing` file it will replace, and
+/// its owner where this process may (root replacing a user's file).
+fn keep_mode_and_owner(file: &fs::File, existing: &fs::Metadata) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = std::os::unix::fs::fchown(file, Some(existing.uid()), Some(existing.gid()));
+    }
+    file.set_permissions(existing.permissions())
+}
+
+/// How old a dead writer's temporary must be before it is removed: a
+/// writer on another machine or in another PID namespace (a shared
+/// directory) looks dead from here, but finishes well within this.
+const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// Removes the temporaries (`.NAME.PID.NANOS[.N].tmp`) in `dir` that a
+/// writer killed before its rename left behind: those of a process that no
+/// longer exists, untouched for [`STALE_AFTER`]. Best effort: where
+/// processes cannot be looked up (no `/proc`), nothing is removed.
+pub(crate) fn remove_stale_temporaries(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(writer_of_temporary) else {
+            continue;
+        };
+        if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
+            continue;
+        }
+        let Ok(metadata) = entry.metadata() else {
+            continue;
+        };
+        let old = metadata
+            .modified()
+            .ok()
+            .and_then(|modified| now.duration_since(modified).ok())
+            .is_some_and(|age| age >= STALE_AFTER);
+        if metadata.is_file() && old {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The process that wrote temporary `name` (`.NAME.PID.NANOS.N.tmp`, or
+/// `.NAME.PID.NANOS.tmp` as earlier versions named them); `None` for any
+/// other name.
+fn writer_of_temporary(name: &str) -> Option<u32> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let numbers: Vec<&str> = inner.rsplitn(4, '.').collect();
+    let is_number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    // Newest first: [N, NANOS, PID, NAME] or [NANOS, PID, NAME...].
+    let pid = match numbers.as_slice() {
+        [call, nanos, pid, name]
+            if is_number(call) && is_number(nanos) && is_number(pid) && !name.is_empty() =>
+        {
+            pid
+        }
+        [nanos, pid, ..] if is_number(nanos) && is_number(pid) => pid,
+        _ => return None,
+    };
+    pid.parse().ok()
 }
 
 /// `.NAME.PID.NANOS.N.tmp` in `dir`: hidden, so no listing takes it for a
@@ -192,6 +387,118 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["a-directory", "copy.exe", "source"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_permission_bits() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = temp_dir("keep-mode");
+        let path = dir.join("out.json");
+        write_atomically(&path, b"old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write_output(&path, b"new").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o640);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_and_new_paths_are_replaced() {
+        let dir = temp_dir("destination");
+        let file = dir.join("file");
+        write_atomically(&file, b"x").unwrap();
+        let missing = dir.join("missing");
+        assert_eq!(
+            destination(&file).unwrap(),
+            Destination::Replace(file.clone())
+        );
+        assert_eq!(
+            destination(&missing).unwrap(),
+            Destination::Replace(missing)
+        );
+        // A link to a file: the file is replaced, the link stays.
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let target = fs::canonicalize(&file).unwrap();
+        assert_eq!(destination(&link).unwrap(), Destination::Replace(target));
+        write_output(&link, b"through the link").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&file).unwrap(), b"through the link");
+        // Descriptors' names are never replaced, whatever they lead to.
+        for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+            let path = Path::new(name);
+            if fs::symlink_metadata(path).is_ok() {
+                assert_eq!(
+                    destination(path).unwrap(),
+                    Destination::InPlace(path.to_path_buf())
+                );
+            }
+        }
+        let error = check_writable(&dir).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::IsADirectory);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn temporaries_name_their_writer() {
+        assert_eq!(
+            writer_of_temporary(".main.json.4242.1700000000.0.tmp"),
+            Some(4242)
+        );
+        assert_eq!(
+            writer_of_temporary(".main.json.4242.1700000000.tmp"),
+            Some(4242)
+        );
+        assert_eq!(writer_of_temporary(".out.4242.17.3.tmp"), Some(4242));
+        for other in [
+            "main.json",
+            ".main.json",
+            ".x.tmp",
+            "a.1.2.tmp",
+            ".a.b.c.tmp",
+        ] {
+            assert_eq!(writer_of_temporary(other), None, "{other}");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_dead_writers_old_temporary_is_removed_on_the_next_write() {
+        let dir = temp_dir("stale");
+        fs::create_dir_all(&dir).unwrap();
+        // A process that has ended: its PID is free (until reused, which
+        // only keeps its temporary a while longer).
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let long_ago = SystemTime::now() - Duration::from_secs(3600);
+        let temporary = |pid: u32, age: SystemTime| {
+            let nanos = age.duration_since(UNIX_EPOCH).unwrap().as_nanos();
+            let path = dir.join(format!(".main.json.{pid}.{nanos}.0.tmp"));
+            let file = fs::File::create(&path).unwrap();
+            file.set_modified(age).unwrap();
+            path
+        };
+        let stale = temporary(dead, long_ago);
+        let stale_old_name = dir.join(format!(".main.json.{dead}.1700000000000000000.tmp"));
+        fs::File::create(&stale_old_name)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+        // A live writer's (this process's), and a dead one's just written.
+        let live = temporary(std::process::id(), long_ago);
+        let recent = temporary(dead, SystemTime::now());
+        write_atomically(&dir.join("main.json"), b"{}").unwrap();
+        assert!(!stale.exists(), "{}", stale.display());
+        assert!(!stale_old_name.exists(), "{}", stale_old_name.display());
+        assert!(live.exists() && recent.exists());
         fs::remove_dir_all(dir).unwrap();
     }
 }

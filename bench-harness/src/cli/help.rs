@@ -15,7 +15,8 @@ Selection:
   --ignored               run only #[benchmark(ignore)] benchmarks
   --include-ignored       run ignored benchmarks too
   --list                  print `NAME: benchmark` for each selected benchmark
-  --format terse          with --list: the names only, no count line
+  --format terse          with --list: the names only, no count line; in a smoke
+                          test (no --bench): one character per benchmark, as libtest
 
 Mode:
   --bench                 measure (cargo bench passes this)
@@ -47,8 +48,9 @@ Output:
   --format pretty|json|csv|markdown|bencher
                           what the run writes [default: pretty, the colour table];
                           bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`
-  -o, --output FILE       write the --format output to FILE (atomically); the table
-                          still goes to stdout
+  -o, --output FILE       write the --format output to FILE (a file is replaced
+                          atomically; a device, FIFO or /dev/stdout is written in
+                          place); the table still goes to stdout
   --details               percentiles, confidence intervals, warm-up and stop reason
                           under each row
   --flat                  one row per benchmark under its full name, instead of a
@@ -89,5 +91,6 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   -h, --help              print this help
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,
--q/--quiet, --test-threads N.
+-q/--quiet, --test-threads N, -Z unstable-options. --format json and the other
+machine formats need --bench: libtest's JSON test events are not written.
 ";

@@ -173,7 +173,9 @@ pub(crate) enum Action {
     ListBaselines,
 }
 
-/// `--list --format terse` drops the closing count line.
+/// `--format terse`: with `--list` the closing count line is dropped; in a
+/// smoke test (no `--bench`) each benchmark is one character, as libtest's
+/// terse format.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum ListFormat {
     #[default]
@@ -376,6 +378,16 @@ where
             Long("test-threads") => {
                 count("--test-threads", parser.value()?)?;
             }
+            // libtest's `-Z unstable-options`, which `--format json` needs
+            // there; nothing is unstable here.
+            Short('Z') => {
+                let value = utf8("-Z", parser.value()?)?;
+                if value != "unstable-options" {
+                    return Err(CliError(format!(
+                        "-Z takes only unstable-options (as libtest's does), got '{value}'"
+                    )));
+                }
+            }
             _ => return Err(arg.unexpected().into()),
         }
     }
@@ -387,7 +399,14 @@ where
             (true, other) => {
                 return Err(bad_choice("--format", other, "pretty or terse with --list"))
             }
-            (false, "terse") => return Err(CliError("'--format terse' goes with --list".into())),
+            (false, "terse") if bench => {
+                return Err(CliError(
+                    "'--format terse' goes with --list or a smoke test (no --bench); a measured \
+                     run writes pretty, json, csv, markdown or bencher"
+                        .into(),
+                ))
+            }
+            (false, "terse") => parsed.list_format = ListFormat::Terse,
             (false, other) => {
                 parsed.output.format = other
                     .parse()
@@ -455,6 +474,16 @@ where
                  without it each benchmark only runs once as a test"
             )));
         }
+    }
+    let format = parsed.output.format;
+    if format != OutputFormat::Pretty && !(bench || list || list_baselines || help) {
+        // libtest's JSON test events are not written: a tool reading them
+        // would get human text instead.
+        return Err(CliError(format!(
+            "--format {format} writes a measured run's results: add --bench (as `cargo bench` \
+             does); without it each benchmark only runs once as a test, whose output is \
+             libtest's text (pretty or terse), not libtest's JSON events"
+        )));
     }
     parsed.action = if help {
         Action::Help
@@ -541,6 +570,23 @@ mod tests {
     fn list_terse_format() {
         let args = parse_ok(&["--list", "--format", "terse"]);
         assert_eq!(args.list_format, ListFormat::Terse);
+    }
+
+    #[test]
+    fn libtest_terse_and_json_flags_in_a_smoke_test() {
+        // libtest's `--format terse` works in a smoke test as there.
+        let args = parse_ok(&["--format", "terse"]);
+        assert_eq!(
+            (args.action, args.list_format),
+            (Action::Test, ListFormat::Terse)
+        );
+        // `-Z unstable-options` (which libtest's json needs) is accepted, in
+        // both spellings; json itself needs --bench.
+        for z in [&["-Z", "unstable-options"][..], &["-Zunstable-options"]] {
+            let mut args = z.to_vec();
+            args.extend(["--bench", "--format", "json"]);
+            assert_eq!(parse_ok(&args).output.format, OutputFormat::Json);
+        }
     }
 
     #[test]
@@ -635,7 +681,22 @@ mod tests {
                 &["--format", "yaml"],
                 "--format must be pretty, json, csv, markdown or bencher, got 'yaml'",
             ),
-            (&["--format", "terse"], "'--format terse' goes with --list"),
+            (
+                &["--bench", "--format", "terse"],
+                "'--format terse' goes with --list or a smoke test (no --bench)",
+            ),
+            (
+                &["--format", "json"],
+                "--format json writes a measured run's results: add --bench",
+            ),
+            (
+                &["-Z", "unstable-options", "--format", "csv"],
+                "--format csv writes a measured run's results: add --bench",
+            ),
+            (
+                &["-Z", "no-such-thing"],
+                "-Z takes only unstable-options (as libtest's does), got 'no-such-thing'",
+            ),
             (
                 &["--list", "--format", "json"],
                 "--format must be pretty or terse with --list",

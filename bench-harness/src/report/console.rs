@@ -3,6 +3,9 @@
 
 use std::fmt::Display;
 use std::io::{self, Write};
+use std::sync::{Mutex, PoisonError};
+
+use crate::results::Outcome;
 
 /// `error: MESSAGE` on stderr: one line that names the problem and the fix.
 pub(crate) fn error(message: &dyn Display) {
@@ -20,29 +23,87 @@ pub(crate) fn status(message: &dyn Display) {
     eprintln!("{message}");
 }
 
-/// `--help`.
-pub(crate) fn help(text: &str) {
-    print!("{text}");
+/// `--help`. A reader that stopped early (`| head`) is not an error.
+pub(crate) fn help(text: &str) -> io::Result<()> {
+    quiet_on_closed_pipe(io::stdout().lock().write_all(text.as_bytes()))
 }
 
 /// `--list`: libtest's `NAME: benchmark` lines, and with `count` the
-/// closing count line.
+/// closing count line. A reader that stopped early (`| head -1`) is not an
+/// error.
 pub(crate) fn list<'a>(
     names: impl ExactSizeIterator<Item = &'a str>,
     count: bool,
 ) -> io::Result<()> {
     let mut stdout = io::stdout().lock();
     let n = names.len();
-    for name in names {
-        writeln!(stdout, "{name}: benchmark")?;
-    }
-    if count {
-        writeln!(stdout, "\n{n} benchmark{}", if n == 1 { "" } else { "s" })?;
-    }
-    Ok(())
+    let written = (|| {
+        for name in names {
+            writeln!(stdout, "{name}: benchmark")?;
+        }
+        if count {
+            writeln!(stdout, "\n{n} benchmark{}", if n == 1 { "" } else { "s" })?;
+        }
+        stdout.flush()
+    })();
+    quiet_on_closed_pipe(written)
 }
 
-/// One line of `--list-baselines`.
+/// One line of `--list-baselines`. A failed write is kept for
+/// [`take_stdout_error`] and the lines after it are dropped; a reader that
+/// stopped early is not an error.
 pub(crate) fn baseline_line(line: &dyn Display) {
-    println!("{line}");
+    let mut failed = STDOUT_FAILED.lock().unwrap_or_else(PoisonError::into_inner);
+    if failed.is_some() {
+        return;
+    }
+    let mut stdout = io::stdout().lock();
+    let written = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
+    if let Err(error) = written {
+        *failed = Some(error);
+    }
+}
+
+/// The error that stopped [`baseline_line`]'s lines, if any, but for a
+/// closed pipe: the caller reports it and exits non-zero.
+pub(crate) fn take_stdout_error() -> Option<io::Error> {
+    let failed = STDOUT_FAILED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    quiet_on_closed_pipe(failed.map_or(Ok(()), Err)).err()
+}
+
+/// A terse smoke test's marks per line, as libtest's.
+pub(crate) const TERSE_COLUMNS: usize = 88;
+
+/// One benchmark of a terse smoke test (libtest's `--format terse`): `.`
+/// passed, `F` failed, `i` ignored; after every [`TERSE_COLUMNS`] marks,
+/// ` DONE/TOTAL` and a new line.
+pub(crate) fn test_mark(outcome: &Outcome, done: usize, total: usize) -> io::Result<()> {
+    let mark = match outcome {
+        Outcome::Passed | Outcome::Measured(_) => '.',
+        Outcome::Failed(_) => 'F',
+        Outcome::Ignored => 'i',
+    };
+    let mut stdout = io::stdout().lock();
+    write!(stdout, "{mark}")?;
+    if done % TERSE_COLUMNS == TERSE_COLUMNS - 1 {
+        writeln!(stdout, " {}/{total}", done + 1)?;
+    }
+    stdout.flush()
+}
+
+/// Ends a terse smoke test's last line of marks.
+pub(crate) fn test_mark_end() -> io::Result<()> {
+    writeln!(io::stdout().lock())
+}
+
+static STDOUT_FAILED: Mutex<Option<io::Error>> = Mutex::new(None);
+
+fn quiet_on_closed_pipe(written: io::Result<()>) -> io::Result<()> {
+    match written {
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }

@@ -54,8 +54,31 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
         bench_runtime::signal::exit_with_parent();
     }
     if args.action == Action::Help {
-        console::help(cli::HELP);
-        return 0;
+        return match console::help(cli::HELP) {
+            Ok(()) => 0,
+            Err(error) => usage_error(&format_args!("cannot write --help to stdout: {error}")),
+        };
+    }
+    // Every output path is absolute from here: a benchmark that changes
+    // the working directory cannot move where the results go.
+    args.output.path = args
+        .output
+        .path
+        .take()
+        .map(|path| std::path::absolute(&path).unwrap_or(path));
+    if args.action == Action::Bench {
+        // Before any code of the benchmarks runs (an `args` expression may
+        // print too).
+        let on_stdout = args.output.path.is_none();
+        let set_aside = match args.output.format {
+            OutputFormat::Pretty if on_stdout => outputs::check_stdout(),
+            OutputFormat::Pretty => Ok(()),
+            _ if on_stdout => outputs::keep_stdout_for_results(),
+            _ => Ok(()),
+        };
+        if let Err(error) = set_aside {
+            return usage_error(&error);
+        }
     }
     if matches!(args.action, Action::Bench | Action::Test) {
         bench_runtime::signal::install();
@@ -90,15 +113,25 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
     let mut out = Terminal::new(table, selected.iter().map(|s| s.name.as_str()));
     let written = match args.action {
         Action::List => list::names(&selected, args.list_format),
-        Action::ListBaselines => list::baselines(&baseline::Store::locate()),
-        Action::Test => Ok(smoke::run(&mut out, &selected, filtered_out, results)),
+        Action::ListBaselines => list::baselines(&locate_store()),
+        Action::Test => Ok(smoke::run(
+            &mut out,
+            &selected,
+            filtered_out,
+            args.list_format == cli::ListFormat::Terse,
+            results,
+        )),
         Action::Bench => {
             let names: Vec<String> = registered.iter().map(|e| e.full_name()).collect();
             bench(&mut out, &args, &selected, &names, results)
         }
         Action::Help => unreachable!("handled above"),
     };
-    written.unwrap_or_else(|error| usage_error(&error))
+    let code = written.unwrap_or_else(|error| usage_error(&error));
+    match console::take_stdout_error() {
+        Some(error) => usage_error(&format_args!("cannot write to stdout: {error}")),
+        None => code,
+    }
 }
 
 /// `cargo bench`: measure the selected benchmarks on the schedule, then
@@ -112,7 +145,7 @@ fn bench(
 ) -> Result<i32, String> {
     // Bad input stops the run before anything is measured: a missing or
     // unreadable baseline is reported, and nothing is written.
-    let store = baseline::Store::locate();
+    let store = locate_store();
     let baseline = match &args.baselines.compare {
         Some(name) => Some(verdicts::load_baseline(
             &store,
@@ -133,6 +166,7 @@ fn bench(
         return Ok(0);
     }
     plan::check_pin(args.settings.pin)?;
+    outputs::check_output(args.output.path.as_deref())?;
     if let Some(other) = &args.baselines.against {
         return against::run(out, args, other, selected, registered);
     }
@@ -164,13 +198,14 @@ fn bench(
     *results = measured;
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
-    let _ = out.bench_table(
+    let mut table = TableWrites::default();
+    table.check(out.bench_table(
         &info,
         results,
         &reports,
         outputs::layout(args.output.flat),
         args.output.details,
-    );
+    ));
     let comparison = baseline
         .as_ref()
         .map(|baseline| verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines));
@@ -183,7 +218,7 @@ fn bench(
         // (After Ctrl-C the rows of jobs that never started are gone, and
         // the rounds no longer line up with the rows.)
         for group in &verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results) {
-            let _ = out.group_table(group);
+            table.check(out.group_table(group));
         }
     } else if !plan.paired_groups.is_empty() {
         console::note(&format_args!(
@@ -195,16 +230,16 @@ fn bench(
     if let (Some(name), Some(baseline), Some(comparison)) =
         (&args.baselines.compare, &baseline, &comparison)
     {
-        let _ = out.comparison_table(
+        table.check(out.comparison_table(
             name,
             baseline,
             results,
             registered,
             comparison.machine_change.as_ref(),
             comparison.threshold,
-        );
+        ));
     }
-    let _ = out.bench_summary(results, started.elapsed().as_secs_f64());
+    table.check(out.bench_summary(results, started.elapsed().as_secs_f64()));
 
     let written = outputs::Run {
         environment: &environment,
@@ -214,7 +249,10 @@ fn bench(
         machine_reference: machine_reference.as_ref(),
         loop_overhead: loop_overhead.as_ref(),
     };
-    let errors = outputs::write(args, &store, &written);
+    let mut errors = outputs::write(args, &store, &written);
+    if let Some(error) = table.failed {
+        errors.push(format!("cannot write the table to stdout: {error}"));
+    }
     for error in &errors {
         console::error(error);
     }
@@ -260,6 +298,34 @@ fn show_machine(
         let _ = stderr.machine(&header, &warnings, pin, cold_bytes);
     } else {
         let _ = out.machine(&header, &warnings, pin, cold_bytes);
+    }
+}
+
+/// The first error in writing the table to stdout, but for a reader that
+/// stopped early (`| head`), which is not one.
+#[derive(Default)]
+struct TableWrites {
+    failed: Option<std::io::Error>,
+}
+
+impl TableWrites {
+    fn check(&mut self, written: std::io::Result<()>) {
+        if let Err(error) = written {
+            if error.kind() != std::io::ErrorKind::BrokenPipe && self.failed.is_none() {
+                self.failed = Some(error);
+            }
+        }
+    }
+}
+
+/// This binary's baseline store, its directory made absolute now: a
+/// benchmark that changes the working directory cannot move it, and
+/// messages show where files are.
+fn locate_store() -> baseline::Store {
+    let store = baseline::Store::locate();
+    match std::path::absolute(store.dir()) {
+        Ok(dir) => baseline::Store::at(dir),
+        Err(_) => store,
     }
 }
 

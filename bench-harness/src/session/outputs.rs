@@ -1,8 +1,15 @@
 //! Outputs: the `--format` output (to `--output` or stdout) and the saved
 //! baseline with its copy of the executable, written independently so that
 //! one failing does not lose the other.
+//!
+//! A machine format on stdout is written to the process's original
+//! standard output, kept aside by [`keep_stdout_for_results`] before any
+//! benchmark runs: what benchmarks print goes to stderr meanwhile.
 
+use std::fs::File;
 use std::io::{self, Write};
+use std::path::Path;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use termcolor::NoColor;
 
@@ -48,6 +55,19 @@ pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
         errors.push(error);
     }
     if let Some(name) = &args.baselines.save {
+        if run.info.partial || bench_runtime::signal::interrupted() {
+            // A partial run would replace a whole baseline and turn the
+            // benchmarks it missed into `new` at the next gated run.
+            console::status(&format_args!(
+                "baseline '{name}' not saved: the run was interrupted; {}",
+                if store.path(name).exists() {
+                    "the one saved before is kept"
+                } else {
+                    "run again to save it"
+                }
+            ));
+            return errors;
+        }
         match save_baseline(store, name, args.baselines.keep_exe, run) {
             Ok(message) => console::status(&message),
             Err(error) => errors.push(error),
@@ -140,22 +160,118 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
     deliver(output.path.as_deref(), &bytes)
 }
 
-/// Writes `bytes` to `path` (atomically) or to stdout.
-fn deliver(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), String> {
+/// Where a machine format on stdout goes: the original standard output,
+/// once [`keep_stdout_for_results`] has set it aside.
+static RESULTS: OnceLock<Mutex<File>> = OnceLock::new();
+
+/// Before any benchmark runs, when the results go to stdout in a machine
+/// format: keeps the original standard output for them and points the
+/// process's stdout at stderr, so that nothing a benchmark prints (or a
+/// `--forks` child, which inherits it) can corrupt them, and a benchmark
+/// that closes its stdout cannot lose them. Refuses a closed stdout, where
+/// the results would be lost.
+pub(super) fn keep_stdout_for_results() -> Result<(), String> {
+    check_stdout()?;
+    if stdout_was_closed_at_start() {
+        return Err(stdout_unusable(&io::Error::new(
+            io::ErrorKind::NotConnected,
+            "it was closed when the program started",
+        )));
+    }
+    match bench_runtime::stdio::divert_stdout() {
+        Ok(file) => {
+            let _ = RESULTS.set(Mutex::new(file));
+            Ok(())
+        }
+        // Nowhere to divert to on this platform: stdout as it is.
+        Err(error) if error.kind() == io::ErrorKind::Unsupported => Ok(()),
+        Err(error) => Err(stdout_unusable(&error)),
+    }
+}
+
+/// Whether stdout is open, checked before measuring when the results go
+/// there: on a closed one they would be lost without a word.
+pub(super) fn check_stdout() -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(|error| stdout_unusable(&error))?;
+    }
+    Ok(())
+}
+
+/// Linux: fd 1 is `/dev/null` opened read-write, as Rust's runtime leaves
+/// a standard descriptor it finds closed at start-up (`>&-`); a shell's
+/// `>/dev/null` opens it write-only. Only a machine format's results are
+/// refused on it: a table sent to a read-write `/dev/null` (Python's
+/// `subprocess.DEVNULL`) is meant to be thrown away.
+fn stdout_was_closed_at_start() -> bool {
+    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
+        return false;
+    };
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    let read_write = info
+        .lines()
+        .find_map(|line| line.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        // O_ACCMODE == 3, O_RDWR == 2.
+        .is_some_and(|flags| flags & 3 == 2);
+    target == Path::new("/dev/null") && read_write
+}
+
+fn stdout_unusable(error: &io::Error) -> String {
+    format!(
+        "standard output is closed or unusable ({error}), so the results would be lost: \
+         give --output FILE, or run with stdout open"
+    )
+}
+
+/// Checks, before anything is measured, that `--output` can be written: a
+/// typo in its directory or a read-only place fails in a second, not after
+/// minutes of measuring.
+pub(super) fn check_output(path: Option<&Path>) -> Result<(), String> {
     match path {
-        Some(path) => fs::write_atomically(path, bytes).map_err(|e| {
-            format!(
-                "cannot write --output {}: {e}; check the directory exists and is writable",
-                path.display()
-            )
-        }),
-        None => match io::stdout().write_all(bytes) {
-            // A reader that stopped early (`| head`) is not an error.
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                Err(format!("cannot write the results to stdout: {e}"))
+        Some(path) => fs::check_writable(path).map_err(|e| output_error(path, &e)),
+        None => Ok(()),
+    }
+}
+
+fn output_error(path: &Path, error: &io::Error) -> String {
+    format!(
+        "cannot write --output {}: {error}; check the directory exists and is writable, \
+         or give another path",
+        path.display()
+    )
+}
+
+/// Writes `bytes` to `path` (see [`fs::write_output`]) or to stdout.
+fn deliver(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
+    let written = match path {
+        Some(path) => {
+            return fs::write_output(path, bytes).map_err(|e| output_error(path, &e));
+        }
+        None => match RESULTS.get() {
+            Some(kept) => {
+                let mut file = kept.lock().unwrap_or_else(PoisonError::into_inner);
+                file.write_all(bytes).and_then(|()| file.flush())
             }
-            _ => Ok(()),
+            None => {
+                let mut stdout = io::stdout().lock();
+                stdout.write_all(bytes).and_then(|()| stdout.flush())
+            }
         },
+    };
+    match written {
+        // A reader that stopped early (`| head`) is not an error.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the results to stdout: {e}"))
+        }
+        _ => Ok(()),
     }
 }
 

@@ -25,3 +25,9 @@ pub fn empty_binary() -> &'static Path {
 pub fn counting_binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_counting"))
 }
+
+/// Benchmarks that print to stdout, change directory, close stdout
+/// (`src/bin/noisy.rs`).
+pub fn noisy_binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_noisy"))
+}

@@ -15,4 +15,5 @@ mod groups;
 mod interrupt;
 mod kept_executables;
 mod machine;
+mod outputs;
 mod suite;
