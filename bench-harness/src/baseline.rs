@@ -150,11 +150,14 @@ impl Store {
     /// set, else the target directory the binary was built into
     /// (`<target>/<profile>/deps/NAME-HASH`), else `./target`.
     pub(crate) fn locate() -> Store {
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .filter(|dir| !dir.is_empty())
-            .map(PathBuf::from)
-            .or_else(target_dir_of_this_binary)
-            .unwrap_or_else(|| PathBuf::from("target"));
+        // Cargo resolves a relative CARGO_TARGET_DIR against the directory
+        // it was started in, but runs a bench binary in the package's root:
+        // the binary's own target directory is the one cargo meant.
+        let target = match std::env::var_os("CARGO_TARGET_DIR").filter(|dir| !dir.is_empty()) {
+            Some(dir) if Path::new(&dir).is_absolute() => PathBuf::from(dir),
+            Some(dir) => target_dir_of_this_binary().unwrap_or_else(|| PathBuf::from(dir)),
+            None => target_dir_of_this_binary().unwrap_or_else(|| PathBuf::from("target")),
+        };
         Store::at(target.join("bench-harness").join("baselines"))
     }
 

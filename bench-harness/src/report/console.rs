@@ -9,18 +9,18 @@ use crate::results::Outcome;
 
 /// `error: MESSAGE` on stderr: one line that names the problem and the fix.
 pub(crate) fn error(message: &dyn Display) {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", super::format::escape(&message.to_string()));
 }
 
 /// `note: MESSAGE` on stderr.
 pub(crate) fn note(message: &dyn Display) {
-    eprintln!("note: {message}");
+    eprintln!("note: {}", super::format::escape(&message.to_string()));
 }
 
 /// A line of status on stderr, as it is (`saved baseline ...`,
 /// `interrupted: ...`).
 pub(crate) fn status(message: &dyn Display) {
-    eprintln!("{message}");
+    eprintln!("{}", super::format::escape(&message.to_string()));
 }
 
 /// `--help`. A reader that stopped early (`| head`) is not an error.
@@ -39,7 +39,7 @@ pub(crate) fn list<'a>(
     let n = names.len();
     let written = (|| {
         for name in names {
-            writeln!(stdout, "{name}: benchmark")?;
+            writeln!(stdout, "{}: benchmark", super::format::escape(name))?;
         }
         if count {
             writeln!(stdout, "\n{n} benchmark{}", if n == 1 { "" } else { "s" })?;
@@ -58,7 +58,8 @@ pub(crate) fn baseline_line(line: &dyn Display) {
         return;
     }
     let mut stdout = io::stdout().lock();
-    let written = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
+    let written = writeln!(stdout, "{}", super::format::escape(&line.to_string()))
+        .and_then(|()| stdout.flush());
     if let Err(error) = written {
         *failed = Some(error);
     }

@@ -91,12 +91,15 @@ fn names_and_panic_messages_are_escaped_in_every_table() {
     assert!(out.stdout.contains("─ line\\nbreak"), "{}", out.stdout);
 }
 
+/// The documents of baseline `name` under `dir` (`NAME/TARGET.json`).
 fn baseline_files(dir: &Path, name: &str, found: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
         if path.is_dir() {
             baseline_files(&path, name, found);
-        } else if path.file_name() == Some(OsStr::new(name)) {
+        } else if path.extension() == Some(OsStr::new("json"))
+            && path.parent().and_then(Path::file_name) == Some(OsStr::new(name))
+        {
             found.push(path);
         }
     }
@@ -117,7 +120,7 @@ fn a_baseline_timestamp_cannot_clear_the_screen() {
     let saved = bench(&["--save-baseline", "hostile"]);
     assert_eq!(saved.code, Some(0), "{saved:?}");
     let mut files = Vec::new();
-    baseline_files(&target, "hostile.json", &mut files);
+    baseline_files(&target, "hostile", &mut files);
     assert_eq!(files.len(), 1, "{files:?}");
     let mut document: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
@@ -138,7 +141,6 @@ fn a_baseline_timestamp_cannot_clear_the_screen() {
 /// `--list` keeps one name per line, and a filter or a baseline's
 /// timestamp in a status line or `--list-baselines` is escaped.
 #[test]
-#[ignore = "needs the one-line escapes in report/console.rs (issue 14 item 12)"]
 fn lists_and_status_lines_are_escaped() {
     let out = run(fixture_binary(), &["--include-ignored", "--list"]);
     assert_eq!(out.code, Some(0), "{out:?}");
@@ -169,7 +171,7 @@ fn lists_and_status_lines_are_escaped() {
     let saved = run_with_env(fixture_binary(), &args, &env);
     assert_eq!(saved.code, Some(0), "{saved:?}");
     let mut files = Vec::new();
-    baseline_files(&target, "hostile.json", &mut files);
+    baseline_files(&target, "hostile", &mut files);
     let mut document: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
     document["environment"]["timestamp"] = "\u{1b}[2J2026".into();
