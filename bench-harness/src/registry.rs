@@ -85,14 +85,24 @@ impl BenchEntry {
     }
 
     /// The name users see, filter on and compare across runs, without an
-    /// argument: the module path below the crate root joined with the
-    /// benchmark name and its type, for example `arith::int_add` (`fib_20`
-    /// at the root of the bench file, `hash/u32` for `types = [u32]`).
+    /// argument: the group, the module path below the crate root joined
+    /// with the benchmark name, and its type, for example `arith::int_add`
+    /// (`fib_20` at the root of the bench file, `hash/u32` for
+    /// `types = [u32]`, `find_byte/naive` in `group = "find_byte"`).
+    ///
+    /// The parts of a benchmark's id are joined with `/`, as criterion
+    /// joins `group/function/parameter`; `::` stays the module path's own
+    /// separator. The group comes first because a group is named across
+    /// modules (one group's members may sit in several), so its members
+    /// share one prefix: `-- find_byte/` selects exactly them.
     pub fn full_name(&self) -> String {
         let mut name = match self.module() {
             "" => self.name.to_string(),
             module => format!("{module}::{}", self.name),
         };
+        if let Some(group) = self.options.group {
+            name = format!("{group}/{name}");
+        }
         if let Some(type_name) = self.type_name {
             name = format!("{name}/{type_name}");
         }
@@ -184,6 +194,14 @@ impl Benchmark {
             Some(arg) => format!("{}/{}", self.entry.full_name(), arg.name),
             None => self.entry.full_name(),
         }
+    }
+
+    /// The name this benchmark had before group names became part of their
+    /// members' names (`naive/1024` for `find_byte/naive/1024`); `None`
+    /// outside a group. Baselines saved by older versions use it.
+    pub(crate) fn name_without_group(&self) -> Option<String> {
+        let group = self.entry.options.group?;
+        Some(self.full_name()[group.len() + 1..].to_string())
     }
 
     /// Runs the body with `bencher`.

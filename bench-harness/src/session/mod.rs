@@ -123,7 +123,11 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
         )),
         Action::Bench => {
             let names: Vec<String> = registered.iter().map(|e| e.full_name()).collect();
-            bench(&mut out, &args, &selected, &names, results)
+            let renamed: Vec<(String, String)> = registered
+                .iter()
+                .filter_map(|b| Some((b.name_without_group()?, b.full_name())))
+                .collect();
+            bench(&mut out, &args, &selected, &names, &renamed, results)
         }
         Action::Help => unreachable!("handled above"),
     };
@@ -141,6 +145,7 @@ fn bench(
     args: &Args,
     selected: &Selection,
     registered: &[String],
+    renamed: &[(String, String)],
     results: &mut Vec<BenchResult>,
 ) -> Result<i32, String> {
     // Bad input stops the run before anything is measured: a missing or
@@ -154,6 +159,9 @@ fn bench(
         )?),
         None => None,
     };
+    if let (Some(name), Some(baseline)) = (&args.baselines.compare, &baseline) {
+        verdicts::note_group_renames(name, baseline, renamed, registered);
+    }
     if selected.is_empty() {
         let nothing = format!("no benchmark matches {}", describe_filters(args));
         if args.baselines.save.is_some() || args.baselines.fail_on_regression {
