@@ -6,6 +6,7 @@
 //! without breaking users.
 
 use std::fmt::{Debug, Display};
+use std::sync::OnceLock;
 
 use bench_runtime::{Bencher, Throughput};
 
@@ -75,6 +76,63 @@ impl BenchOptions {
 
 inventory::collect!(BenchEntry);
 
+/// Settings for every member of a group, from `bench_harness::group!(name
+/// = "...", ...)`: the members' attributes override them.
+#[derive(Debug)]
+pub struct GroupEntry {
+    /// The group's name, as its members' `group = "..."` says it.
+    pub name: &'static str,
+    /// `file!()` at the macro: where a duplicate is reported.
+    pub file: &'static str,
+    /// `line!()` at the macro.
+    pub line: u32,
+    /// The group's measuring settings.
+    pub settings: Settings,
+}
+
+inventory::collect!(GroupEntry);
+
+/// The settings `main!(...)` gave for the whole bench file.
+static FILE_SETTINGS: OnceLock<Settings> = OnceLock::new();
+
+/// Used by `main!(...)`'s expansion: the whole file's settings, under its
+/// groups', attributes' and the command line's. The first call wins.
+pub fn set_file_settings(settings: Settings) {
+    let _ = FILE_SETTINGS.set(settings);
+}
+
+fn file_settings() -> Settings {
+    FILE_SETTINGS.get().copied().unwrap_or(Settings::NONE)
+}
+
+/// Every `group!` declaration, in registration order.
+fn groups() -> impl Iterator<Item = &'static GroupEntry> {
+    inventory::iter::<GroupEntry>.into_iter()
+}
+
+/// Declarations that cannot be right, found before anything runs: a group
+/// configured twice, or a `group!` that names no benchmark's group (a typo
+/// that would drop its settings without a word).
+pub(crate) fn check_groups() -> Result<(), String> {
+    let groups: Vec<&GroupEntry> = groups().collect();
+    for (i, group) in groups.iter().enumerate() {
+        if let Some(twice) = groups[..i].iter().find(|g| g.name == group.name) {
+            return Err(format!(
+                "group `{}` is configured twice, by group! at {}:{} and at {}:{}; keep one",
+                group.name, twice.file, twice.line, group.file, group.line
+            ));
+        }
+        if !entries().any(|entry| entry.options.group == Some(group.name)) {
+            return Err(format!(
+                "group! at {}:{} configures group `{}`, but no benchmark has \
+                 #[benchmark(group = \"{}\")]; correct the name or add the group to its members",
+                group.file, group.line, group.name, group.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl BenchEntry {
     /// The module path below the crate root: `kernels` for
     /// `suite::kernels`, empty at the root of the bench file.
@@ -107,6 +165,19 @@ impl BenchEntry {
             name = format!("{name}/{type_name}");
         }
         name
+    }
+
+    /// This entry's measuring settings, before the command line's: the
+    /// attribute's, else its group's (`group!`), else the file's (`main!`).
+    pub fn settings(&self) -> Settings {
+        let group = self
+            .options
+            .group
+            .and_then(|name| groups().find(|g| g.name == name))
+            .map_or(Settings::NONE, |g| g.settings);
+        file_settings()
+            .overridden_by(group)
+            .overridden_by(self.options.settings)
     }
 
     /// A plain entry's one benchmark.

@@ -53,6 +53,9 @@ Output:
                           place); the table still goes to stdout
   --details               percentiles, confidence intervals, warm-up and stop reason
                           under each row
+  --bytes-unit decimal|binary
+                          byte rates in KB/s, MB/s, GB/s [default: decimal] or in
+                          KiB/s, MiB/s, GiB/s, as criterion prints them
   --flat                  one row per benchmark under its full name, instead of a
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,

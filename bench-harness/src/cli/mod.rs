@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use crate::select::{Filter, Ignored};
-use crate::settings::{Schedule, Settings};
+use crate::settings::{BytesUnit, Schedule, Settings};
 
 pub(crate) use child::{child_args, worker_args};
 pub(crate) use help::HELP;
@@ -323,6 +323,10 @@ where
             Long("seed") => {
                 let what = format!("a whole number from 0 to {}", u64::MAX);
                 settings.seed = Some(number("--seed", parser.value()?, &what)?)
+            }
+            Long("bytes-unit") => {
+                settings.bytes_unit =
+                    Some(choice("--bytes-unit", parser.value()?, BytesUnit::CHOICES)?)
             }
             Long("details") => output.details = true,
             Long("flat") => output.flat = true,

@@ -84,6 +84,9 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
         bench_runtime::signal::install();
     }
 
+    if let Err(error) = registry::check_groups() {
+        return usage_error(&error);
+    }
     let registered = registry::all();
     if registered.is_empty() {
         return usage_error(
@@ -204,6 +207,16 @@ fn bench(
         round_logs,
     } = collect::collect(&plan, selected, args.forks, &child_args);
     *results = measured;
+    for result in results.iter_mut() {
+        if let Some(s) = selected.iter().find(|s| s.name == result.name) {
+            result.bytes_unit = s
+                .bench
+                .entry
+                .settings()
+                .overridden_by(args.settings)
+                .bytes_unit_or_default();
+        }
+    }
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
     let mut table = TableWrites::default();
