@@ -43,6 +43,9 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
         Ok(args) => args,
         Err(error) => return usage_error(&error),
     };
+    for note in &args.notes {
+        console::note(note);
+    }
     if against::is_worker() {
         // Started by another build's --against: serve its requests.
         return against::serve(&args.settings);
@@ -261,6 +264,15 @@ fn bench(
         ));
     }
     table.check(out.bench_summary(results, started.elapsed().as_secs_f64()));
+    if args.quick {
+        console::note(&format_args!(
+            "--quick: each benchmark was measured for about {} s with no precision target, \
+             so these figures are rough; run without --quick before comparing or saving them",
+            args.settings
+                .measure_time
+                .unwrap_or(cli::QUICK_MEASURE_SECS)
+        ));
+    }
 
     let written = outputs::Run {
         environment: &environment,
