@@ -4,10 +4,10 @@
 //! Every field is optional: `None` means "not said here". A benchmark's
 //! settings are, field by field, the command line's, else its attribute's,
 //! else its group's, else the file's, else the defaults
-//! ([`Settings::overridden_by`], applied by `Benchmark::settings` and the
-//! plan), and are resolved once, here, into what
-//! the sampler and the scheduler need ([`Settings::sampler_config`] and the
-//! `*_or_default` readers). A new measuring option is a field here, a
+//! ([`Settings::overridden_by`], applied by `BenchEntry::settings` and the
+//! plan), and are resolved once, here, into what the sampler and the
+//! scheduler need ([`Settings::sampler_config`] and the `*_or_default`
+//! readers). A new measuring option is a field here, a
 //! branch in the attribute's parser and a flag in the command line's parser
 //! (whose inverse, the child command line of `--forks`, sits beside it).
 
