@@ -115,6 +115,11 @@ fn groups() -> impl Iterator<Item = &'static GroupEntry> {
 /// that would drop its settings without a word).
 pub(crate) fn check_groups() -> Result<(), String> {
     let groups: Vec<&GroupEntry> = groups().collect();
+    let entries: Vec<&BenchEntry> = entries().collect();
+    check_group_list(&groups, &entries)
+}
+
+fn check_group_list(groups: &[&GroupEntry], entries: &[&BenchEntry]) -> Result<(), String> {
     for (i, group) in groups.iter().enumerate() {
         if let Some(twice) = groups[..i].iter().find(|g| g.name == group.name) {
             return Err(format!(
@@ -122,7 +127,10 @@ pub(crate) fn check_groups() -> Result<(), String> {
                 group.name, twice.file, twice.line, group.file, group.line
             ));
         }
-        if !entries().any(|entry| entry.options.group == Some(group.name)) {
+        if !entries
+            .iter()
+            .any(|entry| entry.options.group == Some(group.name))
+        {
             return Err(format!(
                 "group! at {}:{} configures group `{}`, but no benchmark has \
                  #[benchmark(group = \"{}\")]; correct the name or add the group to its members",
@@ -428,4 +436,67 @@ pub(crate) fn entries() -> impl Iterator<Item = &'static BenchEntry> {
 /// order.
 pub fn all() -> Vec<Benchmark> {
     entries().flat_map(BenchEntry::benchmarks).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn group(name: &'static str, line: u32) -> GroupEntry {
+        GroupEntry {
+            name,
+            file: "benches/port.rs",
+            line,
+            settings: Settings::NONE,
+        }
+    }
+
+    static MEMBER: BenchEntry = BenchEntry {
+        name: "naive",
+        type_name: None,
+        module_path: "port",
+        file: "benches/port.rs",
+        line: 9,
+        options: BenchOptions {
+            group: Some("find_byte"),
+            ..BenchOptions::DEFAULT
+        },
+        run: BenchFn::Plain(|b| b.iter(|| ())),
+    };
+    static FIND_BYTE: GroupEntry = group("find_byte", 3);
+    static FIND_BYTE_AGAIN: GroupEntry = group("find_byte", 5);
+    static TYPO: GroupEntry = group("find_bytes", 7);
+
+    #[test]
+    fn a_group_member_is_named_group_first() {
+        assert_eq!(MEMBER.full_name(), "find_byte/naive");
+        let bench = Benchmark {
+            entry: &MEMBER,
+            arg: Some(Arg {
+                index: 0,
+                name: "1024".to_string(),
+            }),
+            args_failed: None,
+        };
+        assert_eq!(bench.full_name(), "find_byte/naive/1024");
+        assert_eq!(bench.name_without_group().as_deref(), Some("naive/1024"));
+        // The report's tree still has the group as a node of its own.
+        assert_eq!(bench.path(), ["naive", "1024"]);
+    }
+
+    #[test]
+    fn a_group_configured_twice_or_for_no_benchmark_is_refused() {
+        assert_eq!(check_group_list(&[&FIND_BYTE], &[&MEMBER]), Ok(()));
+        let twice = check_group_list(&[&FIND_BYTE, &FIND_BYTE_AGAIN], &[&MEMBER]).unwrap_err();
+        assert_eq!(
+            twice,
+            "group `find_byte` is configured twice, by group! at benches/port.rs:3 and at \
+             benches/port.rs:5; keep one"
+        );
+        let typo = check_group_list(&[&FIND_BYTE, &TYPO], &[&MEMBER]).unwrap_err();
+        assert!(
+            typo.starts_with("group! at benches/port.rs:7 configures group `find_bytes`, but no"),
+            "{typo}"
+        );
+    }
 }
