@@ -724,6 +724,9 @@ fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
             ThroughputUnit::Bytes => bench_runtime::Throughput::Bytes(t.per_iteration),
             ThroughputUnit::Items => bench_runtime::Throughput::Items(t.per_iteration),
         }),
+        // The document does not say: the process's loop overhead is
+        // subtracted (see `Bencher::iter_custom`).
+        self_timed: false,
     }
 }
 

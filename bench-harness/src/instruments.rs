@@ -36,6 +36,9 @@ pub(crate) struct Extras {
     pub cpus: Vec<usize>,
     /// What the body set with `Bencher::throughput`, if it did.
     pub throughput: Option<bench_runtime::Throughput>,
+    /// The body timed itself (`Bencher::iter_custom`): no overhead is
+    /// subtracted from its samples.
+    pub self_timed: bool,
 }
 
 impl Extras {

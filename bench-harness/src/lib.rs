@@ -61,7 +61,7 @@ mod testing;
 
 use std::ffi::OsString;
 
-pub use bench_macros::benchmark;
+pub use bench_macros::{benchmark, group};
 pub use bench_runtime::clock::known_cost;
 pub use bench_runtime::counter::alloc::CountingAlloc;
 pub use bench_runtime::{black_box, Bencher, Throughput};
@@ -73,21 +73,42 @@ use results::BenchResult;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::registry::{
-        all as benchmarks, arg_owned, arg_ref, collect_args, ArgName, ArgNameByDebug,
-        ArgNameByDisplay, BenchEntry, BenchFn, BenchOptions, Benchmark, FromArg, FromOwnedArg,
+        all as benchmarks, arg_owned, arg_ref, collect_args, set_file_settings, ArgName,
+        ArgNameByDebug, ArgNameByDisplay, BenchEntry, BenchFn, BenchOptions, Benchmark, FromArg,
+        FromOwnedArg, GroupEntry,
     };
-    pub use crate::settings::Settings;
+    pub use crate::settings::{BytesUnit, Settings};
+    pub use bench_macros::file_settings;
     pub use bench_runtime::{black_box, Bencher, Clock, Driver, Nanos, Routine, Throughput};
     pub use inventory;
     pub use std::string::String;
     pub use std::vec::Vec;
 }
 
-/// Declares `fn main` for a bench target with `harness = false`.
+/// Declares `fn main` for a bench target with `harness = false`, with
+/// settings for every benchmark in the file, if any:
+///
+/// ```ignore
+/// bench_harness::main!(measure_time = 1, min_samples = 50, bytes_unit = "binary");
+/// ```
+///
+/// The keys are the attribute's measuring options (`warm_up_time`,
+/// `measure_time`, `max_time`, `min_samples`, `precision`, `counters`,
+/// `bytes_unit`). For each setting a benchmark uses, in order of
+/// precedence: the command line's flag, its `#[benchmark(...)]`, its
+/// [`group!`]'s, this, the default.
 #[macro_export]
 macro_rules! main {
     () => {
         fn main() {
+            $crate::main()
+        }
+    };
+    ($($option:tt)+) => {
+        fn main() {
+            $crate::__private::set_file_settings(
+                $crate::__private::file_settings!(($crate) $($option)+)
+            );
             $crate::main()
         }
     };

@@ -6,6 +6,7 @@
 //! without breaking users.
 
 use std::fmt::{Debug, Display};
+use std::sync::OnceLock;
 
 use bench_runtime::{Bencher, Throughput};
 
@@ -75,6 +76,71 @@ impl BenchOptions {
 
 inventory::collect!(BenchEntry);
 
+/// Settings for every member of a group, from `bench_harness::group!(name
+/// = "...", ...)`: the members' attributes override them.
+#[derive(Debug)]
+pub struct GroupEntry {
+    /// The group's name, as its members' `group = "..."` says it.
+    pub name: &'static str,
+    /// `file!()` at the macro: where a duplicate is reported.
+    pub file: &'static str,
+    /// `line!()` at the macro.
+    pub line: u32,
+    /// The group's measuring settings.
+    pub settings: Settings,
+}
+
+inventory::collect!(GroupEntry);
+
+/// The settings `main!(...)` gave for the whole bench file.
+static FILE_SETTINGS: OnceLock<Settings> = OnceLock::new();
+
+/// Used by `main!(...)`'s expansion: the whole file's settings, under its
+/// groups', attributes' and the command line's. The first call wins.
+pub fn set_file_settings(settings: Settings) {
+    let _ = FILE_SETTINGS.set(settings);
+}
+
+fn file_settings() -> Settings {
+    FILE_SETTINGS.get().copied().unwrap_or(Settings::NONE)
+}
+
+/// Every `group!` declaration, in registration order.
+fn groups() -> impl Iterator<Item = &'static GroupEntry> {
+    inventory::iter::<GroupEntry>.into_iter()
+}
+
+/// Declarations that cannot be right, found before anything runs: a group
+/// configured twice, or a `group!` that names no benchmark's group (a typo
+/// that would drop its settings without a word).
+pub(crate) fn check_groups() -> Result<(), String> {
+    let groups: Vec<&GroupEntry> = groups().collect();
+    let entries: Vec<&BenchEntry> = entries().collect();
+    check_group_list(&groups, &entries)
+}
+
+fn check_group_list(groups: &[&GroupEntry], entries: &[&BenchEntry]) -> Result<(), String> {
+    for (i, group) in groups.iter().enumerate() {
+        if let Some(twice) = groups[..i].iter().find(|g| g.name == group.name) {
+            return Err(format!(
+                "group `{}` is configured twice, by group! at {}:{} and at {}:{}; keep one",
+                group.name, twice.file, twice.line, group.file, group.line
+            ));
+        }
+        if !entries
+            .iter()
+            .any(|entry| entry.options.group == Some(group.name))
+        {
+            return Err(format!(
+                "group! at {}:{} configures group `{}`, but no benchmark has \
+                 #[benchmark(group = \"{}\")]; correct the name or add the group to its members",
+                group.file, group.line, group.name, group.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl BenchEntry {
     /// The module path below the crate root: `kernels` for
     /// `suite::kernels`, empty at the root of the bench file.
@@ -85,18 +151,41 @@ impl BenchEntry {
     }
 
     /// The name users see, filter on and compare across runs, without an
-    /// argument: the module path below the crate root joined with the
-    /// benchmark name and its type, for example `arith::int_add` (`fib_20`
-    /// at the root of the bench file, `hash/u32` for `types = [u32]`).
+    /// argument: the group, the module path below the crate root joined
+    /// with the benchmark name, and its type, for example `arith::int_add`
+    /// (`fib_20` at the root of the bench file, `hash/u32` for
+    /// `types = [u32]`, `find_byte/naive` in `group = "find_byte"`).
+    ///
+    /// The parts of a benchmark's id are joined with `/`, as criterion
+    /// joins `group/function/parameter`; `::` stays the module path's own
+    /// separator. The group comes first because a group is named across
+    /// modules (one group's members may sit in several), so its members
+    /// share one prefix: `-- find_byte/` selects exactly them.
     pub fn full_name(&self) -> String {
         let mut name = match self.module() {
             "" => self.name.to_string(),
             module => format!("{module}::{}", self.name),
         };
+        if let Some(group) = self.options.group {
+            name = format!("{group}/{name}");
+        }
         if let Some(type_name) = self.type_name {
             name = format!("{name}/{type_name}");
         }
         name
+    }
+
+    /// This entry's measuring settings, before the command line's: the
+    /// attribute's, else its group's (`group!`), else the file's (`main!`).
+    pub fn settings(&self) -> Settings {
+        let group = self
+            .options
+            .group
+            .and_then(|name| groups().find(|g| g.name == name))
+            .map_or(Settings::NONE, |g| g.settings);
+        file_settings()
+            .overridden_by(group)
+            .overridden_by(self.options.settings)
     }
 
     /// A plain entry's one benchmark.
@@ -184,6 +273,14 @@ impl Benchmark {
             Some(arg) => format!("{}/{}", self.entry.full_name(), arg.name),
             None => self.entry.full_name(),
         }
+    }
+
+    /// The name this benchmark had before group names became part of their
+    /// members' names (`naive/1024` for `find_byte/naive/1024`); `None`
+    /// outside a group. Baselines saved by older versions use it.
+    pub(crate) fn name_without_group(&self) -> Option<String> {
+        let group = self.entry.options.group?;
+        Some(self.full_name()[group.len() + 1..].to_string())
     }
 
     /// Runs the body with `bencher`.
@@ -339,4 +436,67 @@ pub(crate) fn entries() -> impl Iterator<Item = &'static BenchEntry> {
 /// order.
 pub fn all() -> Vec<Benchmark> {
     entries().flat_map(BenchEntry::benchmarks).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn group(name: &'static str, line: u32) -> GroupEntry {
+        GroupEntry {
+            name,
+            file: "benches/port.rs",
+            line,
+            settings: Settings::NONE,
+        }
+    }
+
+    static MEMBER: BenchEntry = BenchEntry {
+        name: "naive",
+        type_name: None,
+        module_path: "port",
+        file: "benches/port.rs",
+        line: 9,
+        options: BenchOptions {
+            group: Some("find_byte"),
+            ..BenchOptions::DEFAULT
+        },
+        run: BenchFn::Plain(|b| b.iter(|| ())),
+    };
+    static FIND_BYTE: GroupEntry = group("find_byte", 3);
+    static FIND_BYTE_AGAIN: GroupEntry = group("find_byte", 5);
+    static TYPO: GroupEntry = group("find_bytes", 7);
+
+    #[test]
+    fn a_group_member_is_named_group_first() {
+        assert_eq!(MEMBER.full_name(), "find_byte/naive");
+        let bench = Benchmark {
+            entry: &MEMBER,
+            arg: Some(Arg {
+                index: 0,
+                name: "1024".to_string(),
+            }),
+            args_failed: None,
+        };
+        assert_eq!(bench.full_name(), "find_byte/naive/1024");
+        assert_eq!(bench.name_without_group().as_deref(), Some("naive/1024"));
+        // The report's tree still has the group as a node of its own.
+        assert_eq!(bench.path(), ["naive", "1024"]);
+    }
+
+    #[test]
+    fn a_group_configured_twice_or_for_no_benchmark_is_refused() {
+        assert_eq!(check_group_list(&[&FIND_BYTE], &[&MEMBER]), Ok(()));
+        let twice = check_group_list(&[&FIND_BYTE, &FIND_BYTE_AGAIN], &[&MEMBER]).unwrap_err();
+        assert_eq!(
+            twice,
+            "group `find_byte` is configured twice, by group! at benches/port.rs:3 and at \
+             benches/port.rs:5; keep one"
+        );
+        let typo = check_group_list(&[&FIND_BYTE, &TYPO], &[&MEMBER]).unwrap_err();
+        assert!(
+            typo.starts_with("group! at benches/port.rs:7 configures group `find_bytes`, but no"),
+            "{typo}"
+        );
+    }
 }

@@ -22,6 +22,7 @@ pub(crate) use notes::differs_alone;
 use notes::{notes, LOW_CPU_RATIO};
 
 pub use crate::failure::Failure;
+pub use crate::settings::BytesUnit;
 pub use notes::Note;
 pub(crate) use notes::{HIGH_CV, MACHINE_DRIFT};
 
@@ -61,6 +62,9 @@ pub struct BenchResult {
     pub group: Option<String>,
     /// Work per iteration: `Bencher::throughput`, else the attribute's.
     pub throughput: Option<Throughput>,
+    /// How its byte rate is printed: `--bytes-unit`, else the attribute's,
+    /// group's or file's `bytes_unit`.
+    pub bytes_unit: BytesUnit,
     /// The `types` type, as written.
     pub type_name: Option<String>,
     /// The `args` value's name.
@@ -147,6 +151,7 @@ impl BenchResult {
             name,
             group: None,
             throughput: None,
+            bytes_unit: BytesUnit::Decimal,
             type_name: None,
             arg: None,
             outcome,

@@ -1,10 +1,13 @@
-//! How to measure: one settings type for the attribute and the command line.
+//! How to measure: one settings type for the file (`main!(...)`), a group
+//! (`group!(...)`), the attribute and the command line.
 //!
 //! Every field is optional: `None` means "not said here". A benchmark's
-//! settings are its attribute's, overridden by the command line's
-//! ([`Settings::overridden_by`]), and are resolved once, here, into what
-//! the sampler and the scheduler need ([`Settings::sampler_config`] and the
-//! `*_or_default` readers). A new measuring option is a field here, a
+//! settings are, field by field, the command line's, else its attribute's,
+//! else its group's, else the file's, else the defaults
+//! ([`Settings::overridden_by`], applied by `BenchEntry::settings` and the
+//! plan), and are resolved once, here, into what the sampler and the
+//! scheduler need ([`Settings::sampler_config`] and the `*_or_default`
+//! readers). A new measuring option is a field here, a
 //! branch in the attribute's parser and a flag in the command line's parser
 //! (whose inverse, the child command line of `--forks`, sits beside it).
 
@@ -59,6 +62,8 @@ pub struct Settings {
     pub cold: Option<bool>,
     /// `--seed`: the interleaved schedule's shuffles (run-wide).
     pub seed: Option<u64>,
+    /// `--bytes-unit`: how byte rates are printed (GB/s or GiB/s).
+    pub bytes_unit: Option<BytesUnit>,
 }
 
 impl Settings {
@@ -77,6 +82,7 @@ impl Settings {
         pin: None,
         cold: None,
         seed: None,
+        bytes_unit: None,
     };
 
     /// These settings, with every field `other` says replaced by `other`'s:
@@ -96,6 +102,7 @@ impl Settings {
             pin: other.pin.or(self.pin),
             cold: other.cold.or(self.cold),
             seed: other.seed.or(self.seed),
+            bytes_unit: other.bytes_unit.or(self.bytes_unit),
         }
     }
 
@@ -114,6 +121,10 @@ impl Settings {
 
     pub(crate) fn counters_or_default(&self) -> bool {
         self.counters.unwrap_or(false)
+    }
+
+    pub(crate) fn bytes_unit_or_default(&self) -> BytesUnit {
+        self.bytes_unit.unwrap_or(BytesUnit::Decimal)
     }
 
     pub(crate) fn cold_or_default(&self) -> bool {
@@ -142,6 +153,43 @@ impl Settings {
             min_samples: self.min_samples.unwrap_or(defaults.min_samples),
             max_samples: defaults.max_samples,
             min_sample_time: sample_floor,
+        }
+    }
+}
+
+/// How byte rates are printed (`--bytes-unit`, `bytes_unit = "..."`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BytesUnit {
+    /// Powers of 1000: `KB/s`, `MB/s`, `GB/s` (the default).
+    #[default]
+    Decimal,
+    /// Powers of 1024: `KiB/s`, `MiB/s`, `GiB/s`, as criterion prints
+    /// `Throughput::Bytes`.
+    Binary,
+}
+
+impl BytesUnit {
+    /// The words `--bytes-unit` takes, for error messages.
+    pub(crate) const CHOICES: &'static str = "decimal or binary";
+}
+
+impl fmt::Display for BytesUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BytesUnit::Decimal => "decimal",
+            BytesUnit::Binary => "binary",
+        })
+    }
+}
+
+impl FromStr for BytesUnit {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Self, ()> {
+        match text {
+            "decimal" => Ok(BytesUnit::Decimal),
+            "binary" => Ok(BytesUnit::Binary),
+            _ => Err(()),
         }
     }
 }

@@ -204,12 +204,51 @@ fn type_name(ty: &Type) -> String {
     name
 }
 
-fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
-    let ignore = options.ignore;
-    let settings = options.settings().into_iter().map(|(field, value)| {
+/// `group!(name = "...", ...)`: the group's settings, registered for the
+/// runner to find by the name.
+pub(crate) fn group(options: &Options) -> TokenStream {
+    let private = match &options.krate {
+        Some(krate) => quote!(#krate::__private),
+        None => quote!(::bench_harness::__private),
+    };
+    let name = options.name.as_ref().expect("validated: group! has a name");
+    let settings = settings(&private, options);
+    quote! {
+        const _: () = {
+            #private::inventory::submit! {
+                #private::GroupEntry {
+                    name: #name,
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                    settings: #settings,
+                }
+            }
+        };
+    }
+}
+
+/// `main!(...)`'s settings for the whole file, as a `Settings` value.
+pub(crate) fn file_settings(private: &TokenStream, options: &Options) -> TokenStream {
+    settings(private, options)
+}
+
+/// The measuring settings written in `options`, as a `Settings` value.
+fn settings(private: &TokenStream, options: &Options) -> TokenStream {
+    let fields = options.settings(private).into_iter().map(|(field, value)| {
         let field = Ident::new(field, Span::call_site());
         quote!(#field: ::core::option::Option::Some(#value),)
     });
+    quote! {
+        #private::Settings {
+            #(#fields)*
+            ..#private::Settings::NONE
+        }
+    }
+}
+
+fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
+    let ignore = options.ignore;
+    let settings = settings(private, options);
     let group = match &options.group {
         Some(group) => quote!(::core::option::Option::Some(#group)),
         None => quote!(::core::option::Option::None),
@@ -242,10 +281,7 @@ fn bench_options(private: &TokenStream, options: &Options) -> TokenStream {
             baseline: #baseline,
             throughput: #throughput,
             complexity: #complexity,
-            settings: #private::Settings {
-                #(#settings)*
-                ..#private::Settings::NONE
-            },
+            settings: #settings,
         }
     }
 }

@@ -81,8 +81,10 @@ use proc_macro::TokenStream;
 /// - `min_samples = N`: from 1 to 10000000;
 /// - `precision = PCT`: the stop rule's target, a percentage above 0 and at
 ///   most 100 (`precision = 0.5` is ±0.5%);
-/// - `group = "..."`: reported together; with a `baseline` member, an
-///   in-run A/B comparison;
+/// - `group = "..."`: reported together, the group's name first in each
+///   member's name (`find_byte/naive/1024`, as criterion's ids); with a
+///   `baseline` member, an in-run A/B comparison; `group!` gives the group
+///   settings of its own;
 /// - `baseline`: the group's reference (needs `group`);
 /// - `bytes = N` or `items = N` (not both): work per iteration, a constant
 ///   whole number above 0, reported as a rate; `Bencher::throughput`
@@ -91,12 +93,15 @@ use proc_macro::TokenStream;
 ///   `args` (needs `args`);
 /// - `counters`: hardware and software counters for this benchmark, as
 ///   `--counters`;
+/// - `bytes_unit = "binary"` (or `"decimal"`, the default): byte rates in
+///   KiB/s, MiB/s, GiB/s, as `--bytes-unit binary`;
 /// - `crate = path`: where bench-harness is, when it was renamed in
 ///   `Cargo.toml` or re-exported by another crate.
 ///
-/// The command line overrides the budgets, `min_samples` and `precision`
-/// (`--warm-up-time`, `--measure-time`, `--max-time`, `--min-samples`,
-/// `--precision`). An unknown or repeated option, a value of the wrong kind
+/// The command line overrides the budgets, `min_samples`, `precision` and
+/// `bytes_unit` (`--warm-up-time`, `--measure-time`, `--max-time`,
+/// `--min-samples`, `--precision`, `--bytes-unit`); the attribute overrides
+/// its group's `group!(...)`, which overrides the file's `main!(...)`. An unknown or repeated option, a value of the wrong kind
 /// and a signature that cannot work are compile errors on the token to
 /// change.
 #[proc_macro_attribute]
@@ -109,6 +114,58 @@ pub fn benchmark(args: TokenStream, item: TokenStream) -> TokenStream {
         Err(error) => {
             let error = error.into_compile_error();
             quote::quote!(#item #error)
+        }
+    }
+    .into()
+}
+
+/// Settings shared by every member of a group: `group = "NAME"` in each
+/// member's `#[benchmark(...)]` names the group, and
+///
+/// ```rust,ignore
+/// bench_harness::group!(name = "find_byte", min_samples = 50, measure_time = 1);
+/// ```
+///
+/// anywhere in the bench target sets what its members measure with, as
+/// criterion's `group.sample_size(..)` does. It takes `name` (required), the
+/// attribute's measuring options (`warm_up_time`, `measure_time`,
+/// `max_time`, `min_samples`, `precision`, `counters`, `bytes_unit`) and
+/// `crate`. A member's own attribute overrides the group, and the command
+/// line overrides both. A `group!` whose name no benchmark uses, or a
+/// second `group!` for one name, stops the run with an error.
+#[proc_macro]
+pub fn group(input: TokenStream) -> TokenStream {
+    options::parse(input.into(), options::Site::Group)
+        .map(|options| expand::group(&options))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// `main!(...)`'s expansion: `(PATH) options` with PATH bench-harness's
+/// `$crate`. Not for direct use.
+#[doc(hidden)]
+#[proc_macro]
+pub fn file_settings(input: TokenStream) -> TokenStream {
+    let input = proc_macro2::TokenStream::from(input);
+    let mut tokens = input.into_iter();
+    let krate = match tokens.next() {
+        Some(proc_macro2::TokenTree::Group(krate)) => krate.stream(),
+        _ => {
+            return syn::Error::new(
+                proc_macro2::Span::call_site(),
+                "use bench_harness::main!(...), not file_settings! itself",
+            )
+            .into_compile_error()
+            .into()
+        }
+    };
+    let private = quote::quote!(#krate::__private);
+    match options::parse(tokens.collect(), options::Site::Main) {
+        Ok(options) => expand::file_settings(&private, &options),
+        // In expression position: the errors, then a value of the type.
+        Err(error) => {
+            let errors = error.into_compile_error();
+            quote::quote!({ #errors #private::Settings::NONE })
         }
     }
     .into()

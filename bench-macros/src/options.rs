@@ -15,6 +15,46 @@ use syn::{bracketed, token, Error, Expr, ExprLit, Ident, Lit, LitStr, Path, Toke
 
 use crate::errors::Errors;
 
+/// Where options are written: each place takes its own set of keys.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Site {
+    /// `#[benchmark(...)]`: every key.
+    Attribute,
+    /// `group!(name = "...", ...)`: the group's name and the measuring
+    /// settings its members share.
+    Group,
+    /// `main!(...)`: the measuring settings of the whole file.
+    Main,
+}
+
+impl Site {
+    fn describe(self) -> &'static str {
+        match self {
+            Site::Attribute => "#[benchmark]",
+            Site::Group => "group!",
+            Site::Main => "main!",
+        }
+    }
+
+    fn allows(self, key: Key) -> bool {
+        let setting = matches!(
+            key,
+            Key::WarmUpTime
+                | Key::MeasureTime
+                | Key::MaxTime
+                | Key::MinSamples
+                | Key::Precision
+                | Key::Counters
+                | Key::BytesUnit
+        );
+        match self {
+            Site::Attribute => true,
+            Site::Group => setting || matches!(key, Key::Name | Key::Crate),
+            Site::Main => setting,
+        }
+    }
+}
+
 /// Options written in the attribute; `None` means "the command line's value".
 #[derive(Default)]
 pub(crate) struct Options {
@@ -45,6 +85,15 @@ pub(crate) struct Options {
     pub(crate) throughput: Option<(ThroughputKind, Expr)>,
     /// `complexity`, with its key: fit a growth class over the `args`.
     pub(crate) complexity: Option<Ident>,
+    /// `bytes_unit = "binary"` or `"decimal"`: how byte rates are printed.
+    pub(crate) bytes_unit: Option<BytesUnit>,
+}
+
+/// `bytes_unit`'s values, as `--bytes-unit` takes them.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum BytesUnit {
+    Decimal,
+    Binary,
 }
 
 impl Options {
@@ -52,7 +101,7 @@ impl Options {
     /// each becomes the field of that name in bench-harness's `Settings`
     /// (`Some(value)`), so a new measuring option is parsed here and needs
     /// nothing in the expansion.
-    pub(crate) fn settings(&self) -> Vec<(&'static str, TokenStream)> {
+    pub(crate) fn settings(&self, private: &TokenStream) -> Vec<(&'static str, TokenStream)> {
         let seconds =
             |value: Option<f64>| value.map(|v| Literal::f64_suffixed(v).into_token_stream());
         let settings = [
@@ -66,6 +115,13 @@ impl Options {
             ),
             ("precision", seconds(self.precision)),
             ("counters", self.counters.then(|| quote!(true))),
+            (
+                "bytes_unit",
+                self.bytes_unit.map(|unit| match unit {
+                    BytesUnit::Decimal => quote!(#private::BytesUnit::Decimal),
+                    BytesUnit::Binary => quote!(#private::BytesUnit::Binary),
+                }),
+            ),
         ];
         settings
             .into_iter()
@@ -98,10 +154,11 @@ enum Key {
     Items,
     Complexity,
     Crate,
+    BytesUnit,
 }
 
 impl Key {
-    const ALL: [Key; 16] = [
+    const ALL: [Key; 17] = [
         Key::Name,
         Key::Args,
         Key::Types,
@@ -117,6 +174,7 @@ impl Key {
         Key::Items,
         Key::Complexity,
         Key::Counters,
+        Key::BytesUnit,
         Key::Crate,
     ];
 
@@ -138,6 +196,7 @@ impl Key {
             Key::Items => "items",
             Key::Complexity => "complexity",
             Key::Crate => "crate",
+            Key::BytesUnit => "bytes_unit",
         }
     }
 
@@ -160,13 +219,33 @@ impl Key {
             Key::Items => "items = 1000",
             Key::Complexity => "complexity",
             Key::Crate => "crate = bench_harness",
+            Key::BytesUnit => "bytes_unit = \"binary\"",
         }
     }
 
-    fn from_ident(key_ident: &Ident) -> syn::Result<Key> {
+    fn from_ident(key_ident: &Ident, site: Site) -> syn::Result<Key> {
         let key = key_ident.unraw().to_string();
+        let allowed = || {
+            let keys: Vec<String> = Key::ALL
+                .iter()
+                .filter(|known| site.allows(**known))
+                .map(|known| format!("`{}`", known.as_str()))
+                .collect();
+            keys.join(", ")
+        };
         if let Some(known) = Key::ALL.into_iter().find(|known| known.as_str() == key) {
-            return Ok(known);
+            if site.allows(known) {
+                return Ok(known);
+            }
+            return Err(Error::new_spanned(
+                key_ident,
+                format!(
+                    "`{key}` is an option of each #[benchmark], not of {}; {} takes {}",
+                    site.describe(),
+                    site.describe(),
+                    allowed()
+                ),
+            ));
         }
         // Names other benchmark harnesses (criterion, divan) use for these.
         let meant = match key.as_str() {
@@ -180,23 +259,19 @@ impl Key {
             "throughput" | "byte_count" => Some(Key::Bytes),
             "item_count" | "elements" => Some(Key::Items),
             "confidence" | "target_precision" => Some(Key::Precision),
+            "bytes_decimal" | "binary" | "unit" => Some(Key::BytesUnit),
             _ => None,
         };
-        let message = match meant {
+        let site_name = site.describe();
+        let message = match meant.filter(|meant| site.allows(*meant)) {
             Some(meant) => format!(
-                "unknown #[benchmark] option `{key}`; did you mean `{}`?",
+                "unknown {site_name} option `{key}`; did you mean `{}`?",
                 meant.as_str()
             ),
-            None => {
-                let known: Vec<String> = Key::ALL
-                    .iter()
-                    .map(|known| format!("`{}`", known.as_str()))
-                    .collect();
-                format!(
-                    "unknown #[benchmark] option `{key}`; expected one of {}",
-                    known.join(", ")
-                )
-            }
+            None => format!(
+                "unknown {site_name} option `{key}`; expected one of {}",
+                allowed()
+            ),
         };
         Err(Error::new_spanned(key_ident, message))
     }
@@ -229,9 +304,8 @@ impl quote::ToTokens for Value {
 impl Parse for RawOption {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         if !input.peek(Ident::peek_any) {
-            return Err(input.error(
-                "expected a #[benchmark] option, like `name = \"sort_small\"` or `ignore`",
-            ));
+            return Err(input
+                .error("expected an option, like `name = \"sort_small\"` or `min_samples = 20`"));
         }
         let key = input.call(Ident::parse_any)?;
         if input.peek(token::Paren) {
@@ -265,7 +339,7 @@ impl Parse for RawOption {
     }
 }
 
-pub(crate) fn parse(args: TokenStream) -> syn::Result<Options> {
+pub(crate) fn parse(args: TokenStream, site: Site) -> syn::Result<Options> {
     let raw = Punctuated::<RawOption, Token![,]>::parse_terminated.parse2(args)?;
     let mut options = Options::default();
     let mut errors = Errors::default();
@@ -273,7 +347,7 @@ pub(crate) fn parse(args: TokenStream) -> syn::Result<Options> {
     let mut max_time_value = None;
     let mut baseline_key = None;
     for option in &raw {
-        let key = match errors.record(Key::from_ident(&option.key)) {
+        let key = match errors.record(Key::from_ident(&option.key, site)) {
             Some(key) => key,
             None => continue,
         };
@@ -287,6 +361,9 @@ pub(crate) fn parse(args: TokenStream) -> syn::Result<Options> {
         seen.push(key);
         let value = || option.value(key);
         match key {
+            Key::Name if site == Site::Group => {
+                options.name = errors.record(value().and_then(group));
+            }
             Key::Name => options.name = errors.record(value().and_then(name)),
             Key::Ignore => options.ignore = errors.record(option.flag(key)).is_some(),
             Key::WarmUpTime => {
@@ -339,6 +416,7 @@ pub(crate) fn parse(args: TokenStream) -> syn::Result<Options> {
                 options.complexity = errors.record(option.flag(key)).map(|()| option.key.clone());
             }
             Key::Crate => options.krate = errors.record(value().and_then(crate_path)),
+            Key::BytesUnit => options.bytes_unit = errors.record(value().and_then(bytes_unit)),
         }
     }
     if let (Some(max_time), Some(value)) = (options.max_time, max_time_value) {
@@ -358,6 +436,13 @@ pub(crate) fn parse(args: TokenStream) -> syn::Result<Options> {
             key,
             "`baseline` marks the reference of a group: add `group = \"...\"` naming the \
              benchmarks it is compared with",
+        ));
+    }
+    if site == Site::Group && options.name.is_none() && seen.iter().all(|k| *k != Key::Name) {
+        errors.push(Error::new(
+            proc_macro2::Span::call_site(),
+            "group! needs the name its members give in `group = \"...\"`, like \
+             `group!(name = \"find_byte\", min_samples = 50)`",
         ));
     }
     errors.finish()?;
@@ -446,7 +531,27 @@ fn name(value: &Expr) -> syn::Result<LitStr> {
     Ok(name.clone())
 }
 
-fn group(value: &Expr) -> syn::Result<LitStr> {
+fn bytes_unit(value: &Expr) -> syn::Result<BytesUnit> {
+    let wrong = || {
+        Error::new_spanned(
+            value,
+            "`bytes_unit` is \"decimal\" (KB/s, MB/s, GB/s) or \"binary\" (KiB/s, MiB/s, GiB/s)",
+        )
+    };
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(unit),
+            ..
+        }) => match unit.value().as_str() {
+            "decimal" => Ok(BytesUnit::Decimal),
+            "binary" => Ok(BytesUnit::Binary),
+            _ => Err(wrong()),
+        },
+        _ => Err(wrong()),
+    }
+}
+
+pub(crate) fn group(value: &Expr) -> syn::Result<LitStr> {
     let group = match value {
         Expr::Lit(ExprLit {
             lit: Lit::Str(group),

@@ -51,7 +51,7 @@ const SIGNATURES: &str = "a benchmark is `fn()`, `fn() -> T` or `fn(&mut Bencher
                           with one more parameter for `args`";
 
 pub(crate) fn benchmark(args: TokenStream, item: TokenStream) -> syn::Result<Benchmark> {
-    let options = options::parse(args);
+    let options = options::parse(args, options::Site::Attribute);
     let function = free_function(item).and_then(|function| Ok((call(&function.sig)?, function)));
     match (options, function) {
         (Ok(options), Ok((call, function))) => Ok(Benchmark {

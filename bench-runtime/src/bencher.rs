@@ -6,6 +6,7 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
+use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::units::Nanos;
@@ -48,6 +49,7 @@ pub struct Bencher<'a> {
     driver: &'a mut dyn Driver,
     clock: Clock,
     iterated: bool,
+    self_timed: bool,
     throughput: Option<Throughput>,
 }
 
@@ -81,8 +83,16 @@ impl<'a> Bencher<'a> {
             driver,
             clock,
             iterated: false,
+            self_timed: false,
             throughput: None,
         }
+    }
+
+    /// Used by the harness: true when the body timed itself with
+    /// [`Bencher::iter_custom`], whose durations get no overhead correction.
+    #[doc(hidden)]
+    pub fn is_self_timed(&self) -> bool {
+        self.self_timed
     }
 
     /// Used by the harness: true once one of the `iter` methods has run.
@@ -114,11 +124,14 @@ impl<'a> Bencher<'a> {
         self.throughput
     }
 
+    // The public methods and this one are `#[track_caller]`, so a misuse
+    // panics at the user's call, not in this file.
+    #[track_caller]
     fn start_iterating(&mut self) {
         assert!(
             !self.iterated,
-            "the bencher was asked to measure twice in one benchmark; \
-             call one of b.iter, b.iter_batched, b.iter_batched_ref or b.iter_future once"
+            "the bencher was asked to measure twice in one benchmark; call one of b.iter, \
+             b.iter_batched, b.iter_batched_ref, b.iter_future or b.iter_custom once"
         );
         self.iterated = true;
     }
@@ -133,6 +146,7 @@ impl<'a> Bencher<'a> {
     /// # Panics
     /// When called a second time in one benchmark: each benchmark measures
     /// one routine.
+    #[track_caller]
     pub fn iter<R, F>(&mut self, mut routine: F)
     where
         F: FnMut() -> R,
@@ -176,6 +190,7 @@ impl<'a> Bencher<'a> {
     ///
     /// # Panics
     /// When the bencher already measured a routine in this benchmark.
+    #[track_caller]
     pub fn iter_batched<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
     where
         S: FnMut() -> I,
@@ -208,6 +223,7 @@ impl<'a> Bencher<'a> {
     ///
     /// # Panics
     /// When the bencher already measured a routine in this benchmark.
+    #[track_caller]
     pub fn iter_batched_ref<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
     where
         S: FnMut() -> I,
@@ -249,6 +265,7 @@ impl<'a> Bencher<'a> {
     ///
     /// # Panics
     /// When the bencher already measured a routine in this benchmark.
+    #[track_caller]
     pub fn iter_future<F, M>(&mut self, mut make: M)
     where
         M: FnMut() -> F,
@@ -258,6 +275,51 @@ impl<'a> Bencher<'a> {
         let waker = Waker::from(Arc::new(Unpark(thread::current())));
         let mut context = Context::from_waker(&waker);
         self.iter(move || block_on(make(), &mut context))
+    }
+}
+
+impl Bencher<'_> {
+    /// Measures code that times itself: `routine(iters)` runs `iters`
+    /// iterations and returns the time they took, measured however the code
+    /// needs (across threads, on a device, with the device's own clock).
+    /// Each call is one sample of `iters` iterations; the harness chooses
+    /// `iters` and stops as for [`Bencher::iter`] (sample floor, precision
+    /// rule, `max_time`), and a smoke test (`cargo test --benches`) calls it
+    /// once with `iters = 1`.
+    ///
+    /// ```ignore
+    /// #[benchmark]
+    /// fn parallel_sum(b: &mut Bencher) {
+    ///     let data: Vec<u64> = (0..1 << 20).collect();
+    ///     b.iter_custom(|iters| {
+    ///         let start = std::time::Instant::now();
+    ///         for _ in 0..iters {
+    ///             black_box(sum_on_4_threads(&data));
+    ///         }
+    ///         start.elapsed()
+    ///     })
+    /// }
+    /// ```
+    ///
+    /// The durations are taken as they are: the harness subtracts no timer
+    /// or loop overhead from them (it cannot know what the routine's clock
+    /// reads cost), outputs are not kept or dropped for it, and `--cold`,
+    /// counters and allocation counts cover the whole call, set-up
+    /// included. Set-up done inside the call but outside the returned time
+    /// still counts against `max_time`. Under `--forks` each process's loop
+    /// overhead (a few nanoseconds per sample) is still subtracted.
+    ///
+    /// # Panics
+    /// When the bencher already measured a routine in this benchmark.
+    #[track_caller]
+    pub fn iter_custom<F>(&mut self, mut routine: F)
+    where
+        F: FnMut(u64) -> Duration,
+    {
+        self.start_iterating();
+        self.self_timed = true;
+        self.driver
+            .drive(&mut |iters| Nanos(routine(iters).as_secs_f64() * 1e9));
     }
 }
 

@@ -59,6 +59,7 @@ fn setting_args(settings: &Settings) -> Vec<String> {
         pin,
         cold,
         seed,
+        bytes_unit,
     } = *settings;
     let mut argv = Vec::new();
     let mut value = |flag: &str, value: Option<String>| {
@@ -78,6 +79,7 @@ fn setting_args(settings: &Settings) -> Vec<String> {
     value("--warm-up-cv", warm_up_cv.map(percentage_text));
     value("--pin", pin.map(|cpu| cpu.to_string()));
     value("--seed", seed.map(|seed| seed.to_string()));
+    value("--bytes-unit", bytes_unit.map(|unit| unit.to_string()));
     // Switches: only `true` can be said on a command line.
     if counters == Some(true) {
         argv.push("--counters".to_string());
@@ -93,7 +95,7 @@ mod tests {
     use super::*;
     use crate::cli::{self, Action};
     use crate::select::Ignored;
-    use crate::settings::{Schedule, MAX_COUNT, MAX_SECONDS};
+    use crate::settings::{BytesUnit, Schedule, MAX_COUNT, MAX_SECONDS};
     use bench_runtime::TimerChoice;
     use proptest::prelude::*;
 
@@ -137,6 +139,8 @@ mod tests {
             "3",
             "--seed",
             "41",
+            "--bytes-unit",
+            "binary",
             "--counters",
             "--pin",
             "1",
@@ -227,6 +231,7 @@ mod tests {
         ];
         let schedule = prop_oneof![Just(Schedule::Interleaved), Just(Schedule::Sequential)];
         let switch = prop_oneof![Just(None), Just(Some(true))];
+        let bytes_unit = prop_oneof![Just(BytesUnit::Decimal), Just(BytesUnit::Binary)];
         (
             (
                 proptest::option::of(timer),
@@ -244,12 +249,13 @@ mod tests {
                 proptest::option::of(any::<usize>()),
                 switch,
                 proptest::option::of(any::<u64>()),
+                proptest::option::of(bytes_unit),
             ),
         )
             .prop_map(
                 |(
                     (timer, warm_up_time, measure_time, max_time, min_samples, precision, schedule),
-                    (warm_up_window, warm_up_cv, counters, pin, cold, seed),
+                    (warm_up_window, warm_up_cv, counters, pin, cold, seed, bytes_unit),
                 )| Settings {
                     timer,
                     warm_up_time,
@@ -264,6 +270,7 @@ mod tests {
                     pin,
                     cold,
                     seed,
+                    bytes_unit,
                 },
             )
     }

@@ -9,7 +9,8 @@ one). Under `cargo bench` each is measured and reported; under
 `cargo test --benches` (no --bench flag) each body runs once as a smoke test.
 
 Selection:
-  FILTER                  substring of the full name (e.g. `arith::int_add`); several are OR-ed
+  FILTER                  substring of the full name (e.g. `kernels::parse_f64`, or
+                          `find_byte/` for a group's members); several are OR-ed
   --exact                 FILTER and --skip match the whole name, not a substring
   --skip PATTERN          leave out names containing PATTERN (repeatable)
   --ignored               run only #[benchmark(ignore)] benchmarks
@@ -43,6 +44,9 @@ Measurement:
                           sequential: each benchmark in one go
   --seed N                seed of the interleaved shuffles [default: random, printed
                           in the header]
+  --quick                 short budgets (warm-up 0.02 s, measuring 0.05 s, at most
+                          0.5 s per benchmark, no precision target): rough figures
+                          for a quick look, not for baselines
 
 Output:
   --format pretty|json|csv|markdown|bencher
@@ -53,6 +57,9 @@ Output:
                           place); the table still goes to stdout
   --details               percentiles, confidence intervals, warm-up and stop reason
                           under each row
+  --bytes-unit decimal|binary
+                          byte rates in KB/s, MB/s, GB/s [default: decimal] or in
+                          KiB/s, MiB/s, GiB/s, as criterion prints them
   --flat                  one row per benchmark under its full name, instead of a
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,
@@ -91,6 +98,9 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   -h, --help              print this help
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,
--q/--quiet, --test-threads N, -Z unstable-options. --format json and the other
-machine formats need --bench: libtest's JSON test events are not written.
+-q/--quiet, --test-threads N, -Z unstable-options; criterion's --noplot, with a
+note (no plots are drawn). Criterion's --sample-size, --measurement-time and
+other flags of its own are refused with the flag to use instead. --format json
+and the other machine formats need --bench: libtest's JSON test events are not
+written.
 ";

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use crate::select::{Filter, Ignored};
-use crate::settings::{Schedule, Settings};
+use crate::settings::{BytesUnit, Schedule, Settings};
 
 pub(crate) use child::{child_args, worker_args};
 pub(crate) use help::HELP;
@@ -40,6 +40,12 @@ pub(crate) struct Args {
     pub(crate) baselines: BaselineOptions,
     /// `--forks N`: each benchmark is measured in N child processes.
     pub(crate) forks: Option<usize>,
+    /// `--quick`: short budgets, rough figures (the budgets are in
+    /// `settings`; this is for the note that says so).
+    pub(crate) quick: bool,
+    /// Lines to print before the run: flags accepted with a note, such as
+    /// criterion's `--noplot`.
+    pub(crate) notes: Vec<String>,
 }
 
 /// What the run shows and writes.
@@ -324,6 +330,19 @@ where
                 let what = format!("a whole number from 0 to {}", u64::MAX);
                 settings.seed = Some(number("--seed", parser.value()?, &what)?)
             }
+            Long("bytes-unit") => {
+                settings.bytes_unit =
+                    Some(choice("--bytes-unit", parser.value()?, BytesUnit::CHOICES)?)
+            }
+            Long("quick") => parsed.quick = true,
+            // criterion's; it asks for less output, and there are no plots
+            // here to leave out, so the run goes on (a hint would only make
+            // a ported CI script fail).
+            Long("noplot") => parsed.notes.push(
+                "--noplot is criterion's: this harness draws no plots, so there is nothing \
+                 to turn off (drop the flag)"
+                    .to_string(),
+            ),
             Long("details") => output.details = true,
             Long("flat") => output.flat = true,
             Long("complexity") => output.complexity = true,
@@ -388,8 +407,17 @@ where
                     )));
                 }
             }
+            Long(flag) => {
+                return Err(match criterion_hint(flag) {
+                    Some(hint) => CliError(format!("'--{flag}' is criterion's flag; {hint}")),
+                    None => arg.unexpected().into(),
+                })
+            }
             _ => return Err(arg.unexpected().into()),
         }
+    }
+    if parsed.quick {
+        parsed.settings = quick_settings().overridden_by(parsed.settings);
     }
 
     if let Some(format) = format {
@@ -497,6 +525,57 @@ where
         Action::Test
     };
     Ok(parsed)
+}
+
+/// `--quick`: about a sixth of the default measuring time, no precision
+/// target, and a hard bound of half a second per benchmark. Flags given on
+/// the command line still win over these.
+pub(crate) fn quick_settings() -> Settings {
+    Settings {
+        warm_up_time: Some(QUICK_WARM_UP_SECS),
+        measure_time: Some(QUICK_MEASURE_SECS),
+        max_time: Some(QUICK_MAX_SECS),
+        precision: Some(0.0),
+        ..Settings::NONE
+    }
+}
+
+pub(crate) const QUICK_WARM_UP_SECS: f64 = 0.02;
+pub(crate) const QUICK_MEASURE_SECS: f64 = 0.05;
+pub(crate) const QUICK_MAX_SECS: f64 = 0.5;
+
+/// What to use instead of one of criterion's flags (`flag` without its
+/// dashes), or `None` for a flag criterion does not have either. Flags that
+/// mean the same in both (`--warm-up-time`, `--save-baseline`,
+/// `--baseline`, `--noise-threshold`, `--list`, `--exact`) are parsed as
+/// ours; `--quick` is ours too; `--noplot` is accepted with a note.
+fn criterion_hint(flag: &str) -> Option<&'static str> {
+    Some(match flag {
+        "sample-size" => "use --min-samples N (samples to record before stopping)",
+        "measurement-time" => "use --measure-time SECS (measuring time per benchmark)",
+        "warmup-time" => "use --warm-up-time SECS",
+        "profile-time" => {
+            "use --precision 0 --measure-time SECS to run a benchmark for SECS under a profiler"
+        }
+        "load-baseline" => {
+            "compare this build with a saved run with --baseline NAME, or with the kept \
+             executable of one with --against NAME"
+        }
+        "discard-baseline" => {
+            "nothing is saved unless --save-baseline NAME is given: drop the flag"
+        }
+        "baseline-lenient" => {
+            "use --baseline NAME: benchmarks missing from it are listed as new, not errors"
+        }
+        "significance-level" | "confidence-level" | "nresamples" => {
+            "intervals here are 95% and not resampled; --noise-threshold PCT sets the \
+             change that counts"
+        }
+        "plotting-backend" => "this harness draws no plots: drop the flag",
+        "output-format" => "use --format bencher (or json, csv, markdown)",
+        "verbose" => "use --details for every statistic under each row",
+        _ => return None,
+    })
 }
 
 /// `--against` and `--against-exe` name one other build.

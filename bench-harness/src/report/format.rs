@@ -5,6 +5,8 @@ use std::borrow::Cow;
 
 use bench_runtime::{StopReason, Throughput};
 
+use crate::settings::BytesUnit;
+
 /// Text from outside the program (benchmark names and `args` values, a
 /// baseline file's fields, filters, panic messages) as it may be printed on
 /// a terminal: control characters (C0, DEL, C1), the line and paragraph
@@ -76,11 +78,20 @@ pub(crate) fn time(nanos: f64) -> String {
     format!("{} {unit}", significant(nanos / scale))
 }
 
-/// Work per second with four significant digits and a decimal unit scaled
-/// to the value: `512.0 B/s`, `3.215 GB/s`, `12.00 items/s`,
-/// `4.100 M items/s`.
-pub(crate) fn rate(throughput: Throughput, per_second: f64) -> String {
+/// A result's rate, in the byte unit chosen for it (`--bytes-unit`,
+/// `bytes_unit`), when it has one.
+pub(crate) fn result_rate(result: &crate::results::BenchResult) -> Option<String> {
+    let (throughput, per_second) = result.rate()?;
+    Some(rate_in(throughput, per_second, result.bytes_unit))
+}
+
+/// Work per second with four significant digits and a unit scaled to the
+/// value: `512.0 B/s`, `3.215 GB/s`, `12.00 items/s`, `4.100 M items/s`;
+/// bytes in steps of 1024 (`KiB/s`, `MiB/s`, `GiB/s`) under
+/// [`BytesUnit::Binary`], items always in steps of 1000.
+pub(crate) fn rate_in(throughput: Throughput, per_second: f64, bytes: BytesUnit) -> String {
     const BYTES: [&str; 5] = ["B/s", "KB/s", "MB/s", "GB/s", "TB/s"];
+    const BINARY_BYTES: [&str; 5] = ["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"];
     const ITEMS: [&str; 5] = [
         "items/s",
         "K items/s",
@@ -88,17 +99,21 @@ pub(crate) fn rate(throughput: Throughput, per_second: f64) -> String {
         "G items/s",
         "T items/s",
     ];
-    let units = match throughput {
-        Throughput::Bytes(_) => BYTES,
-        Throughput::Items(_) => ITEMS,
+    let (units, step) = match (throughput, bytes) {
+        (Throughput::Bytes(_), BytesUnit::Decimal) => (BYTES, 1000.0),
+        (Throughput::Bytes(_), BytesUnit::Binary) => (BINARY_BYTES, 1024.0),
+        (Throughput::Items(_), _) => (ITEMS, 1000.0),
     };
     if !per_second.is_finite() {
         return format!("{per_second} {}", units[0]);
     }
     let mut value = per_second;
     let mut unit = 0;
+    // At 1000 and above the next unit, in either system: 1010 B/s is
+    // `0.986 KiB/s`, so a figure never has more than three digits before
+    // its point.
     while value >= 1000.0 && unit + 1 < units.len() {
-        value /= 1000.0;
+        value /= step;
         unit += 1;
     }
     format!("{} {}", significant(value), units[unit])
@@ -173,6 +188,10 @@ pub(crate) fn p_value(p: f64) -> String {
 mod tests {
     use super::*;
 
+    fn rate(throughput: Throughput, per_second: f64) -> String {
+        rate_in(throughput, per_second, BytesUnit::Decimal)
+    }
+
     #[test]
     fn times_scale_their_unit_per_value() {
         assert_eq!(time(0.412), "412.0 ps");
@@ -195,6 +214,18 @@ mod tests {
         assert_eq!(rate(Throughput::Items(1), 12.0), "12.00 items/s");
         assert_eq!(rate(Throughput::Items(1), 4.1e6), "4.100 M items/s");
         assert_eq!(rate(Throughput::Items(1), 2.5e9), "2.500 G items/s");
+    }
+
+    #[test]
+    fn binary_byte_rates_step_by_1024() {
+        let binary = |per_second| rate_in(Throughput::Bytes(1), per_second, BytesUnit::Binary);
+        assert_eq!(binary(512.0), "512.0 B/s");
+        assert_eq!(binary(1024.0), "1.000 KiB/s");
+        assert_eq!(binary(3.0 * 1024.0 * 1024.0 * 1024.0), "3.000 GiB/s");
+        assert_eq!(binary(1010.0), "0.986 KiB/s");
+        // Items are counted in thousands whatever the byte unit.
+        let items = rate_in(Throughput::Items(1), 4.1e6, BytesUnit::Binary);
+        assert_eq!(items, "4.100 M items/s");
     }
 
     #[test]

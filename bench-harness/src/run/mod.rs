@@ -162,20 +162,27 @@ fn median(values: &mut [f64]) -> f64 {
     crate::analysis::percentile(values, 50.0)
 }
 
-/// Runs the body, and returns the throughput it set with
-/// `Bencher::throughput`.
-fn call(
-    bench: &Benchmark,
-    driver: &mut dyn Driver,
-    clock: Clock,
-) -> Result<Option<Throughput>, Failure> {
+/// What a body told its bencher, besides what it measured.
+#[derive(Debug, Clone, Copy)]
+struct BodyRan {
+    /// What it set with `Bencher::throughput`.
+    throughput: Option<Throughput>,
+    /// It timed itself with `Bencher::iter_custom`.
+    self_timed: bool,
+}
+
+/// Runs the body, and returns what it set besides its samples.
+fn call(bench: &Benchmark, driver: &mut dyn Driver, clock: Clock) -> Result<BodyRan, Failure> {
     if let Some(failure) = &bench.args_failed {
         return Err(failure.clone());
     }
     let mut bencher = Bencher::new(driver, clock);
     catching_panics(|| bench.run(&mut bencher))?;
     if bencher.has_iterated() {
-        Ok(bencher.throughput_set())
+        Ok(BodyRan {
+            throughput: bencher.throughput_set(),
+            self_timed: bencher.is_self_timed(),
+        })
     } else {
         Err(Failure {
             message: "the benchmark returned without calling Bencher::iter; \

@@ -215,7 +215,7 @@ impl Worker {
                     publish,
                     publish_at: 0,
                 };
-                let result = call(&job.bench, &mut driver, clock).map(|throughput| {
+                let result = call(&job.bench, &mut driver, clock).map(|body| {
                     // A body that returned early (or panicked) leaves its
                     // sampler unfinished; a finished one always is.
                     driver.sampler.abandon();
@@ -224,7 +224,8 @@ impl Worker {
                         .finish()
                         .expect("an abandoned sampler is done");
                     let mut extras = driver.instruments.extras;
-                    extras.throughput = throughput;
+                    extras.throughput = body.throughput;
+                    extras.self_timed = body.self_timed;
                     (measurement, extras)
                 });
                 let _ = outbox.send(Reply::Finished(Box::new(result)));

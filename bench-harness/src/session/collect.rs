@@ -85,8 +85,18 @@ pub(super) fn collect(
         }
     }
     let context = context(&info);
-    let analyse = |job: usize, (m, extras)| {
-        let mut measured = Measured::analyse(m, jobs[job].config.clone(), &context);
+    // `iter_custom`'s durations are the body's own: nothing to subtract.
+    let self_timed = Context {
+        overhead: Overhead::NONE,
+        ..context
+    };
+    let analyse = |job: usize, (m, extras): (_, Extras)| {
+        let context = if extras.self_timed {
+            &self_timed
+        } else {
+            &context
+        };
+        let mut measured = Measured::analyse(m, jobs[job].config.clone(), context);
         measured.attach(extras, harness_allocations);
         measured
     };

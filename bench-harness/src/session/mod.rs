@@ -43,6 +43,9 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
         Ok(args) => args,
         Err(error) => return usage_error(&error),
     };
+    for note in &args.notes {
+        console::note(note);
+    }
     if against::is_worker() {
         // Started by another build's --against: serve its requests.
         return against::serve(&args.settings);
@@ -84,6 +87,9 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
         bench_runtime::signal::install();
     }
 
+    if let Err(error) = registry::check_groups() {
+        return usage_error(&error);
+    }
     let registered = registry::all();
     if registered.is_empty() {
         return usage_error(
@@ -123,7 +129,11 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
         )),
         Action::Bench => {
             let names: Vec<String> = registered.iter().map(|e| e.full_name()).collect();
-            bench(&mut out, &args, &selected, &names, results)
+            let renamed: Vec<(String, String)> = registered
+                .iter()
+                .filter_map(|b| Some((b.name_without_group()?, b.full_name())))
+                .collect();
+            bench(&mut out, &args, &selected, &names, &renamed, results)
         }
         Action::Help => unreachable!("handled above"),
     };
@@ -141,6 +151,7 @@ fn bench(
     args: &Args,
     selected: &Selection,
     registered: &[String],
+    renamed: &[(String, String)],
     results: &mut Vec<BenchResult>,
 ) -> Result<i32, String> {
     // Bad input stops the run before anything is measured: a missing or
@@ -154,6 +165,9 @@ fn bench(
         )?),
         None => None,
     };
+    if let (Some(name), Some(baseline)) = (&args.baselines.compare, &baseline) {
+        verdicts::note_group_renames(name, baseline, renamed, registered);
+    }
     if selected.is_empty() {
         let nothing = format!("no benchmark matches {}", describe_filters(args));
         if args.baselines.save.is_some() || args.baselines.fail_on_regression {
@@ -196,6 +210,16 @@ fn bench(
         round_logs,
     } = collect::collect(&plan, selected, args.forks, &child_args);
     *results = measured;
+    for result in results.iter_mut() {
+        if let Some(s) = selected.iter().find(|s| s.name == result.name) {
+            result.bytes_unit = s
+                .bench
+                .entry
+                .settings()
+                .overridden_by(args.settings)
+                .bytes_unit_or_default();
+        }
+    }
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
     let mut table = TableWrites::default();
@@ -240,6 +264,15 @@ fn bench(
         ));
     }
     table.check(out.bench_summary(results, started.elapsed().as_secs_f64()));
+    if args.quick {
+        console::note(&format_args!(
+            "--quick: each benchmark was measured for about {} s with no precision target, \
+             so these figures are rough; run without --quick before comparing or saving them",
+            args.settings
+                .measure_time
+                .unwrap_or(cli::QUICK_MEASURE_SECS)
+        ));
+    }
 
     let written = outputs::Run {
         environment: &environment,

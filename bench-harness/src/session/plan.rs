@@ -224,10 +224,10 @@ fn solo_probe_config(member: &SamplerConfig, floor: Nanos) -> SamplerConfig {
     }
 }
 
-/// One benchmark's job: its attribute's settings overridden by the command
-/// line's, resolved.
+/// One benchmark's job: its file's, group's and attribute's settings
+/// overridden by the command line's, resolved.
 pub(super) fn job(bench: registry::Benchmark, command_line: &Settings, floor: Nanos) -> run::Job {
-    let settings = bench.entry.options.settings.overridden_by(*command_line);
+    let settings = bench.entry.settings().overridden_by(*command_line);
     run::Job {
         config: settings.sampler_config(floor),
         paired_group: None,

@@ -53,6 +53,33 @@ pub(super) fn load_baseline(store: &Store, name: &str, gating: bool) -> Result<D
     Ok(document)
 }
 
+/// A baseline saved before group names became part of their members'
+/// names holds `naive/1024` where this binary has `find_byte/naive/1024`:
+/// says so once, with the fix, rather than leaving those rows `new` without
+/// a word. `renamed` pairs each group member's old name with its name.
+pub(super) fn note_group_renames(
+    name: &str,
+    baseline: &Document,
+    renamed: &[(String, String)],
+    registered: &[String],
+) {
+    let old: Vec<&(String, String)> = renamed
+        .iter()
+        .filter(|(old, _)| !registered.contains(old))
+        .filter(|(old, _)| baseline.benchmarks.iter().any(|b| &b.name == old))
+        .collect();
+    let Some((first_old, first_new)) = old.first() else {
+        return;
+    };
+    console::note(&format_args!(
+        "baseline '{name}' names {} group member{} without the group ('{first_old}', now \
+         '{first_new}'): it was saved before group names became part of their members' \
+         names, so these compare as new; save it again with --save-baseline {name}",
+        old.len(),
+        if old.len() == 1 { "" } else { "s" },
+    ));
+}
+
 /// After a run compared with baseline `name`: did it compare enough of it
 /// to mean anything? Nothing compared (every benchmark `new`: a baseline of
 /// another binary or of renamed benchmarks), or fewer compared than the

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use bench_harness::__private::{
-    inventory, BenchEntry, BenchOptions, Clock, Driver, Nanos, Settings,
+    inventory, BenchEntry, BenchOptions, BytesUnit, Clock, Driver, GroupEntry, Nanos, Settings,
 };
 use bench_harness::{benchmark, black_box, Bencher};
 
@@ -47,6 +47,15 @@ const RENAMED_LINE: u32 = line!() + 12;
 )]
 const fn renamed_with_every_option() {}
 
+// The group's settings, under its members' own.
+const GROUP_LINE: u32 = line!() + 1;
+bench_harness::group!(
+    name = "renamed",
+    measure_time = 3,
+    min_samples = 7,
+    bytes_unit = "binary"
+);
+
 mod nested {
     use super::*;
 
@@ -88,10 +97,11 @@ fn every_benchmark_is_registered_once_under_its_full_name() {
     assert_eq!(
         names,
         [
-            "registration::custom_name",
             "registration::nested::inner",
             "registration::returns_a_value",
-            "registration::takes_a_bencher"
+            "registration::takes_a_bencher",
+            // The group's name first, as criterion's `group/function`.
+            "renamed/registration::custom_name",
         ]
     );
 }
@@ -112,7 +122,7 @@ fn entries_say_where_the_function_is() {
             TAKES_A_BENCHER_LINE,
         ),
         (
-            "registration::custom_name",
+            "renamed/registration::custom_name",
             "custom_name",
             module_path!(),
             RENAMED_LINE,
@@ -150,7 +160,7 @@ fn options_are_registered_as_written() {
         }
     );
     assert_eq!(
-        entry("registration::custom_name").options,
+        entry("renamed/registration::custom_name").options,
         BenchOptions {
             ignore: true,
             group: Some("renamed"),
@@ -202,7 +212,9 @@ fn running_an_entry_drives_its_body() {
 
     let mut driver = OneIteration;
     let mut bencher = Bencher::new(&mut driver, Clock::os());
-    entry("registration::custom_name").plain().run(&mut bencher);
+    entry("renamed/registration::custom_name")
+        .plain()
+        .run(&mut bencher);
     assert!(bencher.has_iterated());
 }
 
@@ -211,4 +223,30 @@ fn the_function_stays_callable() {
     let _serial = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     assert_eq!(returns_a_value(), 40);
     renamed_with_every_option();
+}
+
+#[test]
+fn a_group_registers_its_settings_under_its_members_own() {
+    let group = inventory::iter::<GroupEntry>
+        .into_iter()
+        .find(|group| group.name == "renamed")
+        .expect("group! registers the group");
+    assert_eq!((group.file, group.line), (file!(), GROUP_LINE));
+    assert_eq!(
+        group.settings,
+        Settings {
+            measure_time: Some(3.0),
+            min_samples: Some(7),
+            bytes_unit: Some(BytesUnit::Binary),
+            ..Settings::NONE
+        }
+    );
+    // The member's attribute wins where it speaks; the group fills the rest.
+    let merged = entry("renamed/registration::custom_name").settings();
+    assert_eq!(merged.measure_time, Some(2.0));
+    assert_eq!(merged.min_samples, Some(3));
+    assert_eq!(merged.bytes_unit, Some(BytesUnit::Binary));
+    // Outside the group, none of it.
+    let outside = entry("registration::returns_a_value").settings();
+    assert_eq!(outside.bytes_unit, None);
 }

@@ -31,3 +31,9 @@ pub fn counting_binary() -> &'static Path {
 pub fn noisy_binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_noisy"))
 }
+
+/// A criterion bench file ported: groups, file and group settings,
+/// `iter_custom` (`src/bin/ported.rs`).
+pub fn ported_binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_ported"))
+}

@@ -51,9 +51,12 @@ fn a_group_without_args_is_one_table_against_its_baseline() {
     let tables = tables(&out);
     assert_eq!(tables.len(), 1, "{}", out.stdout);
     let (baseline, rows) = &tables[0];
-    assert_eq!(*baseline, "kernels::sort_1k");
+    assert_eq!(*baseline, "sort/kernels::sort_1k");
     let names: Vec<&str> = rows.iter().map(|(name, _)| *name).collect();
-    assert_eq!(names, ["kernels::sort_1k", "kernels::sort_unstable_1k"]);
+    assert_eq!(
+        names,
+        ["sort/kernels::sort_1k", "sort/kernels::sort_unstable_1k"]
+    );
     assert_eq!(rows[0].1, "1.0000  (baseline)");
 }
 
@@ -69,13 +72,13 @@ fn a_group_with_args_compares_each_argument_with_the_baselines_same_argument() {
     let baselines: Vec<&str> = tables.iter().map(|(baseline, _)| *baseline).collect();
     assert_eq!(
         baselines,
-        ["by_size::once/16", "by_size::once/1024"],
+        ["by_size/by_size::once/16", "by_size/by_size::once/1024"],
         "{}",
         out.stdout
     );
     for (n, (baseline, rows)) in [16, 1024].iter().zip(&tables) {
         assert_eq!(rows[0], (*baseline, "1.0000  (baseline)"), "{}", out.stdout);
-        let twice = format!("by_size::twice/{n}");
+        let twice = format!("by_size/by_size::twice/{n}");
         let (name, rest) = rows[1];
         assert_eq!(name, twice, "{}", out.stdout);
         // Against another size the ratio would be 1/32 or 128.
@@ -90,9 +93,9 @@ fn a_group_with_args_compares_each_argument_with_the_baselines_same_argument() {
     // twice/4096, with no once/4096, is listed unpaired after the rest.
     let last = &tables[1].1;
     assert_eq!(last.len(), 3, "{}", out.stdout);
-    assert_eq!(last[2].0, "by_size::twice/4096");
+    assert_eq!(last[2].0, "by_size/by_size::twice/4096");
     assert_eq!(
         last[2].1,
-        "no comparison: no baseline at this argument (by_size::once/4096 did not run)"
+        "no comparison: no baseline at this argument (by_size/by_size::once/4096 did not run)"
     );
 }

@@ -25,7 +25,7 @@ fn list_prints_every_benchmark_with_a_count() {
     let names = out.listed();
     assert!(names.contains(&"fib_20"));
     assert!(names.contains(&"primitives::int_add"));
-    assert!(names.contains(&"kernels::sort_1k"));
+    assert!(names.contains(&"sort/kernels::sort_1k"));
     assert!(out
         .stdout
         .trim_end()
@@ -130,8 +130,8 @@ fn the_cycle_counter_is_the_default_clock_with_invariant_tsc() {
 
 #[test]
 fn a_row_reports_every_figure_with_units() {
-    let out = bench(&["--exact", "kernels::sort_1k"]);
-    let row = out.row("kernels::sort_1k");
+    let out = bench(&["--exact", "sort/kernels::sort_1k"]);
+    let row = out.row("sort/kernels::sort_1k");
     // name; time, ±; median, mean, std dev; spread; min, max; outliers,
     // samples, iters, stop.
     assert_eq!(

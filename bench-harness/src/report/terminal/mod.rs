@@ -16,7 +16,7 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::format::{escape, percent, rate, time};
+use super::format::{escape, percent, result_rate, time};
 use super::tree::{self, Line};
 
 use crate::audit::Warning;
@@ -135,8 +135,8 @@ impl<W: WriteColor> Terminal<W> {
             .max(FILTERED_LABEL.len());
         self.rate_width = results
             .iter()
-            .filter_map(BenchResult::rate)
-            .map(|(throughput, per_second)| rate(throughput, per_second).chars().count())
+            .filter_map(result_rate)
+            .map(|rate| rate.chars().count())
             .max()
             .map_or(0, |width| width.max("throughput".len()));
         self.bench_header(info)?;

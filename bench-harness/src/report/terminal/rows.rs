@@ -10,7 +10,7 @@ use termcolor::{Color, WriteColor};
 use super::{message_lines, Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
 use crate::analysis::Summary;
 use crate::report::format::{
-    count, escape, headline_time, p_value, percent, rate, stop_word, time,
+    count, escape, headline_time, p_value, percent, result_rate, stop_word, time,
 };
 use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
 
@@ -19,7 +19,7 @@ impl<W: WriteColor> Terminal<W> {
     pub(super) fn row_figures(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
         match &result.outcome {
             Outcome::Measured(measured) => {
-                let rate = result.rate().map(|(t, per_second)| rate(t, per_second));
+                let rate = result_rate(result);
                 self.measured_row(measured, rate, details)
             }
             Outcome::Failed(failure) => {

@@ -113,10 +113,13 @@ fn each_argument_is_compared_with_the_baseline_at_that_argument() {
     assert_eq!(
         blocks,
         [
-            ("by_size::once/16", vec!["by_size::twice/16"]),
             (
-                "by_size::once/1024",
-                vec!["by_size::twice/1024", "by_size::twice/4096"]
+                "by_size/by_size::once/16",
+                vec!["by_size/by_size::twice/16"]
+            ),
+            (
+                "by_size/by_size::once/1024",
+                vec!["by_size/by_size::twice/1024", "by_size/by_size::twice/4096"]
             ),
         ]
     );
@@ -127,7 +130,7 @@ fn each_argument_is_compared_with_the_baseline_at_that_argument() {
     let unpaired = &reports[1].members[1].1;
     assert_eq!(
         unpaired.as_ref().unwrap_err(),
-        "no baseline at this argument (by_size::once/4096 did not run)"
+        "no baseline at this argument (by_size/by_size::once/4096 did not run)"
     );
 }
 
@@ -137,7 +140,7 @@ fn a_failed_member_without_a_baseline_is_reported_failed() {
     let results = [
         measured(&jobs[0], 160.0, 0),
         BenchResult::new(
-            "by_size::twice/4096",
+            "by_size/by_size::twice/4096",
             Outcome::Failed(crate::failure::Failure {
                 message: "on purpose".to_string(),
                 location: None,
@@ -149,8 +152,8 @@ fn a_failed_member_without_a_baseline_is_reported_failed() {
     assert_eq!(
         reports[0].members,
         [(
-            "by_size::twice/4096".to_string(),
-            Err("by_size::twice/4096 failed".to_string())
+            "by_size/by_size::twice/4096".to_string(),
+            Err("by_size/by_size::twice/4096 failed".to_string())
         )]
     );
 }
