@@ -57,6 +57,8 @@ pub(crate) fn assemble(
         machine_reference: machine_reference.map(estimate),
         complexity: complexity_reports.iter().map(complexity).collect(),
         against: None,
+        comparison: None,
+        groups: Vec::new(),
     }
 }
 
@@ -86,6 +88,8 @@ fn against(report: &AgainstReport) -> AgainstRecord {
                 ci_high: None,
                 verdict: None,
                 rounds: None,
+                p_t: None,
+                p_wilcoxon: None,
                 new_ns: None,
                 old_ns: None,
                 failure: None,
@@ -97,6 +101,8 @@ fn against(report: &AgainstReport) -> AgainstRecord {
                     ci_high: Some(p.comparison.ratio_interval.1),
                     verdict: Some(verdict_word(p.verdict).to_string()),
                     rounds: Some(p.comparison.rounds),
+                    p_t: finite(p.comparison.p_t),
+                    p_wilcoxon: finite(p.comparison.p_wilcoxon),
                     new_ns: Some(p.new_ns),
                     old_ns: Some(p.old_ns),
                     ..bare("compared")

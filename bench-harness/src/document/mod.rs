@@ -27,6 +27,7 @@ mod layout;
 mod load;
 #[cfg(test)]
 mod tests;
+mod verdicts;
 
 use std::collections::BTreeMap;
 
@@ -38,6 +39,7 @@ use crate::environment::Environment;
 pub(crate) use assemble::{assemble, assemble_against};
 pub(crate) use layout::write;
 pub(crate) use load::{load, load_baseline, summarize, LoadError, Summary};
+pub(crate) use verdicts::{comparison, groups, ComparisonRecord, GroupRecord};
 
 /// The version of the document's schema. Bumped on every change that an
 /// older reader would misread (a field removed, renamed, retyped or given a
@@ -75,6 +77,12 @@ pub(crate) struct Document {
     /// (`benchmarks` is then empty: nothing is measured on its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub against: Option<AgainstRecord>,
+    /// `--baseline NAME`: each benchmark against the saved run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<ComparisonRecord>,
+    /// In-run A/B groups: each member against its group's baseline member.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupRecord>,
 }
 
 /// A paired comparison of two builds (`--against`).
@@ -111,6 +119,14 @@ pub(crate) struct AgainstBenchRecord {
     /// Paired rounds the ratio rests on.
     #[serde(default)]
     pub rounds: Option<usize>,
+    /// The paired t-test on the rounds' log ratios (absent in older
+    /// documents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_t: Option<f64>,
+    /// The Wilcoxon signed-rank test on the same (absent in older
+    /// documents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_wilcoxon: Option<f64>,
     /// This build's time per iteration (mean of its slice medians), ns.
     #[serde(default)]
     pub new_ns: Option<f64>,

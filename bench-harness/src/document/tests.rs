@@ -11,11 +11,19 @@ use super::load::parse;
 use super::{Document, LoadError, MeasurementRecord};
 use crate::document;
 use crate::results::{BenchResult, ComplexityReport};
-use crate::testing::fixed_run::{environment, info, interleaved, measured, results};
+use crate::testing::fixed_run::{
+    compared, environment, group_reports, info, interleaved, measured,
+};
 use crate::testing::{golden, Scratch};
 
+/// The fixed run compared with a baseline, with an A/B group: every
+/// section a run of the harness writes but `against`.
 fn doc() -> Document {
-    document::assemble(&environment(), &info(), &results(), &[], None, None)
+    let (results, baseline) = compared();
+    let mut doc = document::assemble(&environment(), &info(), &results, &[], None, None);
+    doc.comparison = Some(document::comparison(&baseline, &results));
+    doc.groups = document::groups(&group_reports());
+    doc
 }
 
 /// The document as `document::write` writes it.
@@ -137,6 +145,120 @@ fn a_document_written_before_note_kinds_still_loads() {
     let m = measurement(&read, "fib_20");
     assert_eq!(m.notes.len(), 2);
     assert!(m.note_kinds.is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// Verdicts: the baseline comparison and the A/B groups
+// ---------------------------------------------------------------------------
+
+/// The comparison with a saved baseline, as CI reads it: each benchmark's
+/// verdict with its change, interval, tests and effect size, the threshold
+/// used and the machine's own change, read back as written.
+#[test]
+fn the_baseline_comparison_is_recorded_and_reads_back_equal() {
+    let doc = doc();
+    let read = parse(&to_string(&doc)).unwrap();
+    assert_eq!(read, doc);
+    let comparison = read.comparison.as_ref().unwrap();
+    assert_eq!(comparison.baseline, "main");
+    assert_eq!(comparison.baseline_timestamp, "2026-11-20T17:04:00Z");
+    assert_eq!(comparison.noise_threshold_percent, 2.0);
+    let machine = comparison.machine_change.as_ref().unwrap();
+    let (low, high) = (machine.ci_low.unwrap(), machine.ci_high.unwrap());
+    assert!((machine.change.unwrap() - 0.005).abs() < 1e-12);
+    assert!(low < 0.005 && 0.005 < high);
+    // The threshold used is --noise-threshold widened by the machine's
+    // change, the farther end of its interval.
+    let threshold = comparison.threshold_percent.unwrap();
+    assert!((threshold - (2.0 + 100.0 * low.abs().max(high.abs()))).abs() < 1e-9);
+    let status: Vec<(&str, &str, Option<&str>)> = comparison
+        .benchmarks
+        .iter()
+        .map(|b| (b.name.as_str(), b.status.as_str(), b.verdict.as_deref()))
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("empty", "compared", Some("improved")),
+            ("fib_20", "compared", Some("regressed")),
+            ("kernels::sort_1k", "compared", Some("no change")),
+            ("slow::one_sample", "new", None),
+            ("parse::gone", "gone", None),
+        ]
+    );
+    let fib = &comparison.benchmarks[1];
+    assert!((fib.change.unwrap() - 0.1).abs() < 1e-9, "{fib:?}");
+    assert!(fib.ci_low.unwrap() > threshold / 100.0);
+    assert!(fib.p_welch.unwrap() < 0.05 && fib.p_mann_whitney.unwrap() < 0.05);
+    assert!(fib.cohens_d.unwrap() > 0.8);
+    assert_eq!(fib.method.as_deref(), Some("ratio"));
+    assert_eq!(
+        comparison.benchmarks[0].method.as_deref(),
+        Some("difference")
+    );
+    // A benchmark that is new or gone has no figures.
+    let new = &comparison.benchmarks[3];
+    assert_eq!((new.change, new.p_welch, new.cohens_d), (None, None, None));
+}
+
+#[test]
+fn the_ab_groups_are_recorded_and_read_back_equal() {
+    let doc = doc();
+    let text = to_string(&doc);
+    assert_eq!(parse(&text).unwrap(), doc);
+    let [group] = &doc.groups[..] else {
+        panic!("one group: {:?}", doc.groups)
+    };
+    assert_eq!(group.group, "sort");
+    assert_eq!(group.baseline, "kernels::sort_1k");
+    assert_eq!(group.pairing, "rounds");
+    assert_eq!(group.noise_threshold_percent, 0.0);
+    let members: Vec<(&str, &str, Option<&str>)> = group
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.status.as_str(), m.verdict.as_deref()))
+        .collect();
+    assert_eq!(
+        members,
+        [
+            ("kernels::sort_unstable_1k", "compared", Some("faster")),
+            ("kernels::sort_by_key", "compared", Some("no difference")),
+            ("kernels::sort_1k_pdq", "not_compared", None),
+        ]
+    );
+    let faster = &group.members[0];
+    let (ratio, low, high) = (
+        faster.ratio.unwrap(),
+        faster.ci_low.unwrap(),
+        faster.ci_high.unwrap(),
+    );
+    assert!(low < ratio && ratio < high && high < 0.51, "{faster:?}");
+    assert_eq!((faster.rounds, faster.skipped), (Some(12), Some(0)));
+    assert!(faster.p_t.unwrap() < 0.05 && faster.p_wilcoxon.unwrap() < 0.05);
+    assert_eq!(
+        group.members[2].reason.as_deref(),
+        Some("kernels::sort_1k_pdq failed")
+    );
+    assert!(
+        text.contains("\n  \"groups\": [\n"),
+        "written after the benchmarks"
+    );
+}
+
+/// Documents written before the verdicts were recorded have neither
+/// section; they load, and a run without `--baseline` or A/B groups
+/// writes neither.
+#[test]
+fn a_document_without_verdicts_loads_and_writes_none() {
+    let mut value: serde_json::Value = serde_json::from_str(&json_text()).unwrap();
+    let object = value.as_object_mut().unwrap();
+    assert!(object.remove("comparison").is_some());
+    assert!(object.remove("groups").is_some());
+    let read = parse(&value.to_string()).unwrap();
+    assert_eq!(read.comparison, None);
+    assert!(read.groups.is_empty());
+    let text = to_string(&read);
+    assert!(!text.contains("\"comparison\"") && !text.contains("\"groups\""));
 }
 
 fn measurement<'a>(doc: &'a Document, name: &str) -> &'a MeasurementRecord {

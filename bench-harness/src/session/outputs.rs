@@ -20,7 +20,8 @@ use crate::environment::Environment;
 use crate::fs;
 use crate::report::terminal::{Layout, Terminal};
 use crate::report::{self, console};
-use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
+use crate::results::comparison::BaselineReport;
+use crate::results::{BenchResult, ComplexityReport, GroupReport, Measured, Outcome, RunInfo};
 
 /// Everything a run's outputs are made of.
 pub(super) struct Run<'a> {
@@ -30,20 +31,29 @@ pub(super) struct Run<'a> {
     pub(super) complexity: &'a [ComplexityReport],
     pub(super) machine_reference: Option<&'a Measured>,
     pub(super) loop_overhead: Option<&'a Measured>,
+    /// `--baseline NAME`: what every verdict against it shares.
+    pub(super) baseline: Option<&'a BaselineReport>,
+    /// The in-run A/B groups' comparisons.
+    pub(super) groups: &'a [GroupReport],
 }
 
 impl Run<'_> {
     /// The results document: what `--format json` writes and a baseline
-    /// saves, the same in both.
+    /// saves, the same in both, verdicts included.
     fn document(&self) -> Document {
-        document::assemble(
+        let mut document = document::assemble(
             self.environment,
             self.info,
             self.results,
             self.complexity,
             self.machine_reference,
             self.loop_overhead,
-        )
+        );
+        document.comparison = self
+            .baseline
+            .map(|report| document::comparison(report, self.results));
+        document.groups = document::groups(self.groups);
+        document
     }
 }
 
