@@ -12,14 +12,14 @@ use super::{Document, LoadError, MeasurementRecord};
 use crate::document;
 use crate::results::{BenchResult, ComplexityReport};
 use crate::testing::fixed_run::{
-    compared, environment, group_reports, info, interleaved, measured,
+    environment, formats_run, group_reports, info, interleaved, measured,
 };
 use crate::testing::{golden, Scratch};
 
-/// The fixed run compared with a baseline, with an A/B group: every
-/// section a run of the harness writes but `against`.
+/// The fixed run compared with a baseline, with throughput and an A/B
+/// group: every section a run of the harness writes but `against`.
 fn doc() -> Document {
-    let (results, baseline) = compared();
+    let (results, baseline) = formats_run();
     let mut doc = document::assemble(&environment(), &info(), &results, &[], None, None);
     doc.comparison = Some(document::comparison(&baseline, &results));
     doc.groups = document::groups(&group_reports());

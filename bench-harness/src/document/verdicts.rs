@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::compare::{ChangeMethod, Comparison, PairedComparison, Verdict};
 use crate::results::against::verdict_word;
-use crate::results::comparison::BaselineReport;
+use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport};
 
 /// How an A/B group's members were paired: one sample of each member per
@@ -283,10 +283,6 @@ fn group(report: &GroupReport) -> GroupRecord {
         members,
     }
 }
-
-/// The noise threshold of A/B verdicts: none, since pairing cancels the
-/// machine's drift (as the terminal's group table decides).
-pub(crate) const GROUP_NOISE_THRESHOLD: f64 = 0.0;
 
 fn paired_member(p: &PairedComparison, bare: GroupMemberRecord) -> GroupMemberRecord {
     GroupMemberRecord {

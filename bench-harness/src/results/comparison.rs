@@ -23,3 +23,8 @@ pub(crate) struct BaselineReport {
     /// Benchmarks measured in the baseline that this binary no longer has.
     pub gone: Vec<String>,
 }
+
+/// The noise threshold of in-run A/B verdicts: none, since pairing round
+/// by round cancels the machine's drift (a member is called slower or
+/// faster once the paired test is significant and the interval excludes 1).
+pub(crate) const GROUP_NOISE_THRESHOLD: f64 = 0.0;

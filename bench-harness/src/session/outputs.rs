@@ -157,9 +157,13 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
             let written = match format {
                 OutputFormat::Json => report::json::write(&mut bytes, &run.document()),
                 OutputFormat::Csv => report::csv::write(&mut bytes, run.info, run.results),
-                OutputFormat::Markdown => {
-                    report::markdown::write(&mut bytes, run.info, run.results)
-                }
+                OutputFormat::Markdown => report::markdown::write(
+                    &mut bytes,
+                    run.info,
+                    run.results,
+                    run.baseline,
+                    run.groups,
+                ),
                 OutputFormat::Bencher => report::bencher::write(&mut bytes, run.info, run.results),
                 OutputFormat::Pretty => unreachable!("handled above"),
             };

@@ -3,7 +3,8 @@
 //! reporter's golden file in `tests/golden/` is this run's output.
 
 use bench_runtime::{
-    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
+    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, Throughput, TimerPrecision,
+    WarmUp,
 };
 
 use crate::analysis::compare;
@@ -226,12 +227,14 @@ pub(crate) fn results() -> Vec<BenchResult> {
     ]
 }
 
-/// [`results()`] compared with a baseline saved before, with the machine
-/// 0.5% slower now (its interval up to 0.8%): `fib_20` was 10% faster
-/// then (regressed), `kernels::sort_1k` as fast (no change), the empty body
-/// compared by difference, `slow::one_sample` new, and `parse::gone` in
-/// the baseline only.
-pub(crate) fn compared() -> (Vec<BenchResult>, BaselineReport) {
+/// [`results()`] as the machine formats get them: `kernels::sort_1k`
+/// declares 80 bytes per iteration and `fib_20` one item, and the run
+/// is compared with a baseline saved before, with the machine 0.5% slower
+/// now (its interval up to 0.8%): `fib_20` was 10% faster then
+/// (regressed), `kernels::sort_1k` as fast (no change), the empty body
+/// compared by difference (improved), `slow::one_sample` new, and
+/// `parse::gone` in the baseline only.
+pub(crate) fn formats_run() -> (Vec<BenchResult>, BaselineReport) {
     let machine_then = [100.0, 100.4, 99.8, 100.2, 100.1, 99.9];
     let machine_now: Vec<f64> = machine_then.iter().map(|t| t * 1.005).collect();
     let machine_change = compare::compare(&machine_then, &machine_now, 0.0);
@@ -240,6 +243,11 @@ pub(crate) fn compared() -> (Vec<BenchResult>, BaselineReport) {
     let threshold = noise_threshold + low.abs().max(high.abs());
     let mut results = results();
     for result in &mut results {
+        result.throughput = match result.name.as_str() {
+            "kernels::sort_1k" => Some(Throughput::Bytes(80)),
+            "fib_20" => Some(Throughput::Items(1)),
+            _ => None,
+        };
         let Some(m) = result.measured() else {
             continue;
         };
