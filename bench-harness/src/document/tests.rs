@@ -47,18 +47,122 @@ fn json_matches_its_golden_file() {
 // ---------------------------------------------------------------------------
 
 #[test]
-fn json_writes_one_sample_per_line_and_ends_with_a_newline() {
+fn json_packs_the_samples_and_ends_with_a_newline() {
     let text = json_text();
     assert!(text.ends_with("}\n"));
-    assert!(text.starts_with("{\n  \"schema_version\": 2,\n  \"harness\": \"bench-harness\","));
-    assert!(text.contains("\n          {\"iters\": 1000, \"elapsed_ns\": 10530.0},\n"));
+    assert!(text.starts_with("{\n  \"schema_version\": 3,\n  \"harness\": \"bench-harness\","));
+    // The fixed run's clock ticks at 2.6 GHz. `kernels::sort_1k`'s samples
+    // (10530 ns, ...) are whole ticks: written as such, ten to a line.
+    assert!(text.contains(concat!(
+        "\n        \"samples\": {\n",
+        "          \"iters\": [[1000, 48]],\n",
+        "          \"ns_per_tick\": 0.38461538461538464,\n",
+        "          \"ticks\": [\n",
+        "            27378, 27638, 27118, 27508, 27378, 27248, 27638, 27378, 27898, 28158,\n",
+    )));
+    // The empty body's 2078 ns are not (5402.8 ticks): nanoseconds.
+    assert!(text.contains(concat!(
+        "\n        \"samples\": {\n",
+        "          \"iters\": [[4096, 20]],\n",
+        "          \"elapsed_ns\": [\n",
+        "            2078.0, 2078.0,",
+    )));
     assert!(text.contains("\n        \"slice_starts\": [0, 8, 16, 24, 32, 40],\n"));
+    assert!(text.contains("\n  \"raw_samples\": \"full\",\n"));
     // Undefined figures are null, never NaN (which JSON cannot hold).
     assert!(!text.contains("NaN"));
     let doc = doc();
     let empty = measurement(&doc, "empty");
     assert_eq!(empty.summary.mean_ns, 0.0);
     assert_eq!(empty.summary.coefficient_of_variation, None);
+}
+
+/// A clock's samples are whole ticks: written as integers with the tick,
+/// they read back as the very nanoseconds measured.
+#[test]
+fn samples_of_whole_ticks_are_written_as_integers_and_read_back_exactly() {
+    let mut info = info();
+    info.clock_hz = 2_599_998_003.868_963_2;
+    let tick = 1e9 / info.clock_hz;
+    let mut m = interleaved();
+    for (i, sample) in m.samples.iter_mut().enumerate() {
+        sample.elapsed = bench_runtime::Nanos((26_000 + 37 * i) as f64 * tick);
+    }
+    let results = [measured("ticks", m)];
+    let doc = document::assemble(&environment(), &info, &results, &[], None, None);
+    let text = to_string(&doc);
+    assert!(
+        text.contains(&format!("\"ns_per_tick\": {tick},\n")),
+        "{text}"
+    );
+    assert!(text.contains("\"ticks\": [\n            26000, 26037, 26074,"));
+    let read = parse(&text).unwrap();
+    assert_eq!(read, doc);
+    let (written, read) = (measurement(&doc, "ticks"), measurement(&read, "ticks"));
+    for (w, r) in written.samples.iter().zip(read.samples.iter()) {
+        assert_eq!(w.elapsed_ns.to_bits(), r.elapsed_ns.to_bits());
+    }
+}
+
+/// `--samples none`: the raw samples are left out, and said to be; every
+/// figure computed from them stays.
+#[test]
+fn a_document_without_samples_keeps_every_figure() {
+    let full = doc();
+    let lean = full.clone().without_samples();
+    let text = to_string(&lean);
+    assert!(!text.contains("\"samples\": {") && !text.contains("\"ticks\""));
+    assert!(text.contains("\n  \"raw_samples\": \"none\",\n"));
+    assert!(text.len() < to_string(&full).len());
+    let read = parse(&text).unwrap();
+    assert_eq!(read, lean);
+    assert_eq!(read.raw_samples, document::RawSamples::None);
+    for (full, lean) in full.benchmarks.iter().zip(&read.benchmarks) {
+        let (Some(f), Some(l)) = (&full.measurement, &lean.measurement) else {
+            assert_eq!(full.measurement.is_none(), lean.measurement.is_none());
+            continue;
+        };
+        assert!(l.samples.is_empty());
+        assert_eq!(
+            (&f.estimate, &f.summary, f.slice_starts.clone()),
+            (&l.estimate, &l.summary, l.slice_starts.clone())
+        );
+    }
+    assert_eq!(read.comparison, full.comparison);
+}
+
+/// A document of schema version 2 (one object per sample) still loads,
+/// with every sample as written.
+#[test]
+fn a_version_2_document_with_samples_as_objects_loads() {
+    let doc = doc();
+    let mut value: serde_json::Value = serde_json::from_str(&to_string(&doc)).unwrap();
+    value["schema_version"] = 2.into();
+    value.as_object_mut().unwrap().remove("raw_samples");
+    for (bench, record) in value["benchmarks"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .zip(&doc.benchmarks)
+    {
+        if let Some(m) = &record.measurement {
+            let objects: Vec<serde_json::Value> = m
+                .samples
+                .iter()
+                .map(|s| serde_json::json!({"iters": s.iters, "elapsed_ns": s.elapsed_ns}))
+                .collect();
+            bench["measurement"]["samples"] = objects.into();
+        }
+    }
+    let text = serde_json::to_string_pretty(&value).unwrap();
+    assert!(
+        text.contains("\"elapsed_ns\": 10530.0,\n"),
+        "objects, one per sample"
+    );
+    let read = parse(&text).unwrap();
+    assert_eq!(read.schema_version, 2);
+    assert_eq!(read.raw_samples, document::RawSamples::Full);
+    assert_eq!(read.benchmarks, doc.benchmarks);
 }
 
 // ---------------------------------------------------------------------------
@@ -81,7 +185,7 @@ fn numbers_of_seventeen_digits_read_back_exactly() {
     let mut doc = doc();
     let mut rng = fastrand::Rng::with_seed(1);
     let m = doc.benchmarks[2].measurement.as_mut().unwrap();
-    for s in &mut m.samples {
+    for s in m.samples.iter_mut() {
         s.elapsed_ns = 10_000.0 + rng.f64() * 1_000.0;
     }
     m.estimate.block_medians_ns = (0..1000).map(|_| rng.f64() * 1e-3).collect();
@@ -574,24 +678,24 @@ fn foreign_json_is_not_ours() {
 
 #[test]
 fn a_newer_schema_is_reported_as_such_not_as_a_shape_error() {
-    // Version 3 may have changed everything: only the version is read.
+    // Version 4 may have changed everything: only the version is read.
     let (error, message) = load_error(
         "future",
-        br#"{"schema_version": 3, "harness": "bench-harness", "runs": "elsewhere"}"#,
+        br#"{"schema_version": 4, "harness": "bench-harness", "runs": "elsewhere"}"#,
     );
     assert!(
         matches!(
             error,
             LoadError::NewerSchema {
-                found: 3,
-                supported: 2,
+                found: 4,
+                supported: 3,
                 ..
             }
         ),
         "{error:?}"
     );
     assert!(
-        message.contains("schema version 3, newer than the version 2"),
+        message.contains("schema version 4, newer than the version 3"),
         "{message}"
     );
 }
@@ -599,7 +703,7 @@ fn a_newer_schema_is_reported_as_such_not_as_a_shape_error() {
 #[test]
 fn our_document_with_wrong_fields_is_a_shape_error() {
     let mut value: serde_json::Value = serde_json::from_str(&json_text()).unwrap();
-    value["benchmarks"][2]["measurement"]["samples"][0]["iters"] = "many".into();
+    value["benchmarks"][2]["measurement"]["samples"]["iters"][0][0] = "many".into();
     let text = serde_json::to_string_pretty(&value).unwrap();
     let (error, message) = load_error("mistyped", text.as_bytes());
     let LoadError::Shape {

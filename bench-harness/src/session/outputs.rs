@@ -14,7 +14,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use termcolor::NoColor;
 
 use crate::baseline::{self, Store};
-use crate::cli::{Args, OutputFormat};
+use crate::cli::{Args, OutputFormat, Samples};
 use crate::document::{self, Document};
 use crate::environment::Environment;
 use crate::fs;
@@ -155,7 +155,13 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
         (format, _) => {
             let mut bytes = Vec::new();
             let written = match format {
-                OutputFormat::Json => report::json::write(&mut bytes, &run.document()),
+                OutputFormat::Json => {
+                    let document = match output.samples {
+                        Samples::Full => run.document(),
+                        Samples::None => run.document().without_samples(),
+                    };
+                    report::json::write(&mut bytes, &document)
+                }
                 OutputFormat::Csv => report::csv::write(&mut bytes, run.info, run.results),
                 OutputFormat::Markdown => report::markdown::write(
                     &mut bytes,
