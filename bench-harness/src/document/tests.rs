@@ -349,6 +349,47 @@ fn the_ab_groups_are_recorded_and_read_back_equal() {
     );
 }
 
+/// `--against`: each compared benchmark carries the paired tests' p-values
+/// beside its ratio, and reads back equal.
+#[test]
+fn against_records_carry_the_paired_tests() {
+    use crate::analysis::compare::{compare_paired, Verdict};
+    use crate::results::against::{AgainstOutcome, AgainstReport, AgainstRow, Paired};
+    let old: Vec<f64> = (0..10).map(|i| 100.0 + f64::from(i % 3)).collect();
+    let new: Vec<f64> = old.iter().map(|t| t * 1.1).collect();
+    let report = AgainstReport {
+        baseline: "main".to_string(),
+        protocol_version: 1,
+        noise_threshold: 0.01,
+        rows: vec![
+            AgainstRow {
+                name: "fib_20".to_string(),
+                outcome: AgainstOutcome::Compared(Paired {
+                    comparison: compare_paired(&old, &new),
+                    verdict: Verdict::Regressed,
+                    new_ns: 110.0,
+                    old_ns: 100.0,
+                }),
+            },
+            AgainstRow {
+                name: "gone".to_string(),
+                outcome: AgainstOutcome::Gone,
+            },
+        ],
+    };
+    let doc = document::assemble_against(&environment(), &info(), &report);
+    let text = to_string(&doc);
+    assert_eq!(parse(&text).unwrap(), doc);
+    let against = doc.against.as_ref().unwrap();
+    let compared = &against.benchmarks[0];
+    assert!(compared.p_t.unwrap() < 0.05, "{compared:?}");
+    assert!(compared.p_wilcoxon.unwrap() < 0.05, "{compared:?}");
+    assert_eq!(
+        (against.benchmarks[1].p_t, against.benchmarks[1].p_wilcoxon),
+        (None, None)
+    );
+}
+
 /// Documents written before the verdicts were recorded have neither
 /// section; they load, and a run without `--baseline` or A/B groups
 /// writes neither.
