@@ -10,6 +10,7 @@
 //! outliers, comparisons) is the harness's own and stays inside the crate.
 
 pub(crate) mod against;
+pub(crate) mod comparison;
 mod notes;
 
 use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, Throughput, TimerPrecision};

@@ -22,6 +22,9 @@ pub(crate) fn child_args(settings: &Settings, name: &str, output: &Path) -> Vec<
         "never",
         "--format",
         "json",
+        // The parent pools the child's raw samples.
+        "--samples",
+        "full",
     ];
     let mut argv: Vec<OsString> = fixed.iter().map(OsString::from).collect();
     argv.extend(setting_args(settings).into_iter().map(OsString::from));
@@ -170,6 +173,9 @@ mod tests {
             (child.forks, child.baselines.save, child.baselines.compare),
             (None, None, None)
         );
+        // Its document carries the raw samples the parent pools.
+        assert_eq!(child.output.format, cli::OutputFormat::Json);
+        assert_eq!(child.output.samples, cli::Samples::Full);
     }
 
     #[test]

@@ -52,6 +52,9 @@ Output:
   --format pretty|json|csv|markdown|bencher
                           what the run writes [default: pretty, the colour table];
                           bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`
+  --samples none|full     with --format json: leave the raw samples out (none, the
+                          default: a few kB per benchmark, every figure kept) or
+                          write them all, packed (full); baselines keep them all
   -o, --output FILE       write the --format output to FILE (a file is replaced
                           atomically; a device, FIFO or /dev/stdout is written in
                           place); the table still goes to stdout

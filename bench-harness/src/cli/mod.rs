@@ -63,6 +63,31 @@ pub(crate) struct OutputOptions {
     /// `--complexity`: fit a growth class for every benchmark with numeric
     /// `args`, not only those marked `complexity`.
     pub(crate) complexity: bool,
+    /// `--samples`: whether `--format json` carries the raw samples.
+    pub(crate) samples: Samples,
+}
+
+/// `--samples none|full`: the raw samples in `--format json` (baselines
+/// always keep them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Samples {
+    /// Every figure, no raw samples: a few kilobytes a benchmark.
+    #[default]
+    None,
+    /// Every raw sample too, packed: every figure can be recomputed.
+    Full,
+}
+
+impl FromStr for Samples {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Self, ()> {
+        match text {
+            "none" => Ok(Samples::None),
+            "full" => Ok(Samples::Full),
+            _ => Err(()),
+        }
+    }
 }
 
 /// Saving and comparing baselines.
@@ -263,6 +288,7 @@ where
     let mut help = false;
     let mut list_baselines = false;
     let mut format = None;
+    let mut samples_given = false;
     let mut parser = lexopt::Parser::from_args(args);
     while let Some(arg) = parser.next()? {
         let settings = &mut parsed.settings;
@@ -346,6 +372,10 @@ where
             Long("details") => output.details = true,
             Long("flat") => output.flat = true,
             Long("complexity") => output.complexity = true,
+            Long("samples") => {
+                output.samples = choice("--samples", parser.value()?, "none or full")?;
+                samples_given = true;
+            }
             Long("output") | Short('o') => {
                 let path = PathBuf::from(parser.value()?);
                 if path.as_os_str().is_empty() {
@@ -441,6 +471,13 @@ where
                     .map_err(|()| bad_choice("--format", other, OutputFormat::CHOICES))?
             }
         }
+    }
+    if samples_given && parsed.output.format != OutputFormat::Json {
+        return Err(CliError(
+            "--samples goes with --format json: it says whether the JSON output carries the \
+             raw samples (a saved baseline always keeps them)"
+                .into(),
+        ));
     }
     if !parsed.baselines.keep_exe && parsed.baselines.save.is_none() {
         return Err(CliError(
@@ -914,6 +951,31 @@ mod tests {
         );
         let without = parse_ok(&["--bench", "--save-baseline", "main", "--no-keep-exe"]);
         assert!(!without.baselines.keep_exe);
+    }
+
+    #[test]
+    fn samples_choose_the_raw_samples_of_json_output() {
+        let default = parse_ok(&["--bench", "--format", "json"]);
+        assert_eq!(default.output.samples, Samples::None);
+        let full = parse_ok(&["--bench", "--format", "json", "--samples", "full"]);
+        assert_eq!(full.output.samples, Samples::Full);
+        let none = parse_ok(&["--bench", "--samples=none", "--format=json", "-o", "r.json"]);
+        assert_eq!(none.output.samples, Samples::None);
+        assert_eq!(
+            parse_err(&["--bench", "--format", "json", "--samples", "some"]),
+            "--samples must be none or full, got 'some'; run with --help to see the flags"
+        );
+        for args in [
+            &["--bench", "--samples", "full"][..],
+            &["--bench", "--format", "csv", "--samples", "none"],
+            &["--bench", "--save-baseline", "main", "--samples", "none"],
+        ] {
+            let message = parse_err(args);
+            assert!(
+                message.starts_with("--samples goes with --format json"),
+                "{args:?}: {message}"
+            );
+        }
     }
 
     #[test]

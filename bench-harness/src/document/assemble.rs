@@ -11,8 +11,9 @@ use super::{
     AgainstBenchRecord, AgainstRecord, AllocationsRecord, BenchRecord, ComplexityRecord,
     ConfigRecord, CpuRecord, Document, EstimateRecord, FailureRecord, FencesRecord, ForksRecord,
     IntervalRecord, MeasurementRecord, Methodology, OutcomeKind, OutliersRecord, OverheadRecord,
-    PercentilesRecord, RunStopRule, SampleRecord, ScheduleKind, StopKind, StopRuleKind,
-    SummaryRecord, Throughput, ThroughputUnit, WarmUpRecord, HARNESS_TAG, SCHEMA_VERSION,
+    PercentilesRecord, RawSamples, RunStopRule, SampleRecord, SamplesRecord, ScheduleKind,
+    StopKind, StopRuleKind, SummaryRecord, Throughput, ThroughputUnit, WarmUpRecord, HARNESS_TAG,
+    SCHEMA_VERSION,
 };
 use crate::analysis::{Interval, Summary, BLOCKS_IN_ONE_GO, CONFIDENCE_LEVEL};
 use crate::environment::Environment;
@@ -45,18 +46,23 @@ pub(crate) fn assemble(
     machine_reference: Option<&Measured>,
     loop_overhead: Option<&Measured>,
 ) -> Document {
+    // The clock's tick, in which its samples are written as whole numbers.
+    let tick_ns = Some(1e9 / info.clock_hz);
     let mut methodology = methodology(info);
-    methodology.overhead.measurement = loop_overhead.map(|m| Box::new(measurement(m)));
+    methodology.overhead.measurement = loop_overhead.map(|m| Box::new(measurement(m, tick_ns)));
     Document {
         schema_version: SCHEMA_VERSION,
         harness: HARNESS_TAG.to_string(),
         environment: environment.clone(),
         methodology,
         partial: info.partial,
-        benchmarks: results.iter().map(record).collect(),
+        raw_samples: RawSamples::Full,
+        benchmarks: results.iter().map(|r| record(r, tick_ns)).collect(),
         machine_reference: machine_reference.map(estimate),
         complexity: complexity_reports.iter().map(complexity).collect(),
         against: None,
+        comparison: None,
+        groups: Vec::new(),
     }
 }
 
@@ -86,6 +92,8 @@ fn against(report: &AgainstReport) -> AgainstRecord {
                 ci_high: None,
                 verdict: None,
                 rounds: None,
+                p_t: None,
+                p_wilcoxon: None,
                 new_ns: None,
                 old_ns: None,
                 failure: None,
@@ -97,6 +105,8 @@ fn against(report: &AgainstReport) -> AgainstRecord {
                     ci_high: Some(p.comparison.ratio_interval.1),
                     verdict: Some(verdict_word(p.verdict).to_string()),
                     rounds: Some(p.comparison.rounds),
+                    p_t: finite(p.comparison.p_t),
+                    p_wilcoxon: finite(p.comparison.p_wilcoxon),
                     new_ns: Some(p.new_ns),
                     old_ns: Some(p.old_ns),
                     ..bare("compared")
@@ -179,9 +189,9 @@ fn methodology(info: &RunInfo) -> Methodology {
     }
 }
 
-fn record(result: &BenchResult) -> BenchRecord {
+fn record(result: &BenchResult, tick_ns: Option<f64>) -> BenchRecord {
     let (outcome, failure, measurement) = match &result.outcome {
-        Outcome::Measured(m) => (OutcomeKind::Measured, None, Some(measurement(m))),
+        Outcome::Measured(m) => (OutcomeKind::Measured, None, Some(measurement(m, tick_ns))),
         Outcome::Passed => (OutcomeKind::Passed, None, None),
         Outcome::Failed(f) => (
             OutcomeKind::Failed,
@@ -225,20 +235,22 @@ fn record(result: &BenchResult) -> BenchRecord {
     }
 }
 
-fn measurement(m: &Measured) -> MeasurementRecord {
+fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
     let raw = &m.measurement;
     let config = &m.config;
     let secs = |nanos: bench_runtime::Nanos| nanos.0 / 1e9;
     let fences = &m.outliers.fences;
     MeasurementRecord {
-        samples: raw
-            .samples
-            .iter()
-            .map(|s| SampleRecord {
-                iters: s.iters,
-                elapsed_ns: s.elapsed.0,
-            })
-            .collect(),
+        samples: SamplesRecord::new(
+            raw.samples
+                .iter()
+                .map(|s| SampleRecord {
+                    iters: s.iters,
+                    elapsed_ns: s.elapsed.0,
+                })
+                .collect(),
+            tick_ns,
+        ),
         slice_starts: raw.slice_starts.clone(),
         rewarm_samples: raw.rewarm_samples,
         config: ConfigRecord {

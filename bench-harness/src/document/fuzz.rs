@@ -65,7 +65,7 @@ fn mutated(original: String) -> impl Strategy<Value = String> {
     let renamed = {
         let text = original;
         prop::sample::select(vec![
-            ("\"schema_version\": 1", "\"schema_version\": 2"),
+            ("\"schema_version\": 3", "\"schema_version\": 4"),
             (
                 "\"harness\": \"bench-harness\"",
                 "\"harness\": \"criterion\"",
@@ -73,6 +73,8 @@ fn mutated(original: String) -> impl Strategy<Value = String> {
             ("\"benchmarks\"", "\"benches\""),
             ("\"time_ns\"", "\"time\""),
             ("\"samples\"", "\"sample\""),
+            ("\"ticks\"", "\"tick\""),
+            ("\"iters\"", "\"iterations\""),
         ])
         .prop_map(move |(from, to)| text.replacen(from, to, 1))
     };

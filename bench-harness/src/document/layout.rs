@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::Document;
 
-/// Writes `doc` pretty-printed (two-space indent, one sample per line),
-/// ending with a newline.
+/// Writes `doc` pretty-printed (two-space indent, samples packed ten to a
+/// line), ending with a newline.
 pub(crate) fn write(out: &mut dyn Write, doc: &Document) -> io::Result<()> {
     let mut buffered = io::BufWriter::new(out);
     let mut serializer = serde_json::Serializer::with_formatter(&mut buffered, Layout::default());
@@ -18,24 +18,39 @@ pub(crate) fn write(out: &mut dyn Write, doc: &Document) -> io::Result<()> {
 }
 
 /// Arrays of numbers (and of short names) written on one line.
-const INLINE_ARRAYS: [&str; 5] = [
+const INLINE_ARRAYS: [&str; 6] = [
     "slice_starts",
     "block_medians_ns",
     "load_average",
     "cpus",
     "note_kinds",
+    "iters",
 ];
 
-/// serde_json's pretty layout, except that the elements of a `samples`
-/// array take one line each (`{"iters": 1024, "elapsed_ns": 17034.5}`)
-/// instead of four (a benchmark has thousands of them), and the arrays in
-/// [`INLINE_ARRAYS`] take one line.
+/// The packed samples' arrays: [`PER_LINE`] numbers to a line.
+const PACKED_ARRAYS: [&str; 2] = ["ticks", "elapsed_ns"];
+
+/// Numbers on a line of a packed array: about 90 characters of ticks.
+const PER_LINE: usize = 10;
+
+/// A container open outside one-line elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Object,
+    /// An array with each element on a line of its own.
+    Array,
+    /// A packed array: [`PER_LINE`] elements to a line; how many so far.
+    Packed(usize),
+}
+
+/// serde_json's pretty layout, except that the arrays in
+/// [`INLINE_ARRAYS`] take one line, and those in [`PACKED_ARRAYS`] (a
+/// benchmark's samples: hundreds of thousands of numbers) take
+/// [`PER_LINE`] numbers a line instead of one.
 #[derive(Default)]
 struct Layout {
     pretty: serde_json::ser::PrettyFormatter<'static>,
-    /// Open containers outside one-line elements: `true` for an array whose
-    /// elements are written on one line each.
-    open: Vec<bool>,
+    open: Vec<Open>,
     /// Nesting depth inside a one-line element (0: not in one).
     inline: usize,
     in_key: bool,
@@ -45,7 +60,7 @@ struct Layout {
 impl Layout {
     /// Whether a container starting now is one-line (or inside one).
     fn starts_inline(&self) -> bool {
-        self.inline > 0 || self.open.last() == Some(&true)
+        self.inline > 0
     }
 }
 
@@ -55,7 +70,7 @@ impl serde_json::ser::Formatter for Layout {
             self.inline += 1;
             return w.write_all(b"[");
         }
-        let key = if self.open.last() == Some(&false) {
+        let key = if self.open.last() == Some(&Open::Object) {
             self.key.as_str()
         } else {
             ""
@@ -64,7 +79,11 @@ impl serde_json::ser::Formatter for Layout {
             self.inline += 1;
             return w.write_all(b"[");
         }
-        self.open.push(key == "samples");
+        self.open.push(if PACKED_ARRAYS.contains(&key) {
+            Open::Packed(0)
+        } else {
+            Open::Array
+        });
         self.key.clear();
         self.pretty.begin_array(w)
     }
@@ -82,6 +101,12 @@ impl serde_json::ser::Formatter for Layout {
         if self.inline > 0 {
             return if first { Ok(()) } else { w.write_all(b", ") };
         }
+        if let Some(Open::Packed(count)) = self.open.last_mut() {
+            *count += 1;
+            if *count % PER_LINE != 1 {
+                return w.write_all(b", ");
+            }
+        }
         self.pretty.begin_array_value(w, first)
     }
 
@@ -97,7 +122,7 @@ impl serde_json::ser::Formatter for Layout {
             self.inline += 1;
             return w.write_all(b"{");
         }
-        self.open.push(false);
+        self.open.push(Open::Object);
         self.key.clear();
         self.pretty.begin_object(w)
     }

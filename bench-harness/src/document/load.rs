@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use super::{Document, OutcomeKind, HARNESS_TAG, SCHEMA_VERSION};
+use super::{Document, OutcomeKind, RawSamples, HARNESS_TAG, SCHEMA_VERSION};
 
 /// Why a file could not be read as a document. Each says what is wrong with
 /// which file, in one line, and what to do.
@@ -42,6 +42,9 @@ pub(crate) enum LoadError {
     NotAFile { path: PathBuf, kind: &'static str },
     /// Larger than a baseline can be.
     TooBig { path: PathBuf, bytes: u64 },
+    /// A document written without its raw samples (`--samples none`),
+    /// given as a baseline, which needs them.
+    NoSamples { path: PathBuf },
     /// A whole document whose figures no run writes (see [`validate`]).
     Invalid {
         path: Option<PathBuf>,
@@ -63,6 +66,7 @@ impl LoadError {
         match self {
             LoadError::Io { path, .. }
             | LoadError::NotAFile { path, .. }
+            | LoadError::NoSamples { path }
             | LoadError::TooBig { path, .. } => Some(path),
             LoadError::Invalid { path, .. }
             | LoadError::Empty { path }
@@ -78,6 +82,7 @@ impl LoadError {
         match &mut self {
             LoadError::Io { path, .. }
             | LoadError::NotAFile { path, .. }
+            | LoadError::NoSamples { path }
             | LoadError::TooBig { path, .. } => *path = file.to_path_buf(),
             LoadError::Invalid { path, .. }
             | LoadError::Empty { path }
@@ -113,6 +118,11 @@ impl LoadError {
                  it is not a file --save-baseline wrote; remove it",
                 crate::baseline::size_text(*bytes),
                 crate::baseline::size_text(MAX_BASELINE_BYTES)
+            ),
+            LoadError::NoSamples { .. } => format!(
+                "{subject} was written without its raw samples (--format json --samples \
+                 none), which a baseline needs to recompute its figures: save baselines with \
+                 --save-baseline, or write the JSON with --samples full"
             ),
             LoadError::Invalid { message, .. } => format!(
                 "{subject} is a bench-harness document with impossible figures ({message}): \
@@ -200,6 +210,11 @@ pub(crate) fn load_baseline(path: &Path) -> Result<Document, LoadError> {
             error,
         })?;
     let document = from_bytes(&bytes).map_err(|error| error.with_path(path))?;
+    if document.raw_samples == RawSamples::None {
+        return Err(LoadError::NoSamples {
+            path: path.to_path_buf(),
+        });
+    }
     validate(&document).map_err(|message| LoadError::Invalid {
         path: Some(path.to_path_buf()),
         message,
@@ -803,6 +818,24 @@ mod tests {
         assert_eq!(validate(&doc), Ok(()), "one block at the loop's cost");
         *medians(&mut doc, &name) = vec![0.0, 0.0];
         assert!(validate(&doc).unwrap_err().contains("exactly 0 ns"));
+    }
+
+    #[test]
+    fn a_document_without_raw_samples_is_no_baseline() {
+        let scratch = Scratch::new("load-no-samples");
+        let path = written(&scratch, "lean.json", &doc().without_samples());
+        let message = load_baseline(&path).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!(
+                "file {} was written without its raw samples (--format json --samples none), \
+                 which a baseline needs to recompute its figures: save baselines with \
+                 --save-baseline, or write the JSON with --samples full",
+                path.display()
+            )
+        );
+        // As a results document it reads.
+        assert!(load(&path).is_ok());
     }
 
     #[test]

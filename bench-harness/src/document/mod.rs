@@ -25,8 +25,10 @@ mod decode;
 mod fuzz;
 mod layout;
 mod load;
+mod samples;
 #[cfg(test)]
 mod tests;
+mod verdicts;
 
 use std::collections::BTreeMap;
 
@@ -38,11 +40,14 @@ use crate::environment::Environment;
 pub(crate) use assemble::{assemble, assemble_against};
 pub(crate) use layout::write;
 pub(crate) use load::{load, load_baseline, summarize, LoadError, Summary};
+pub(crate) use samples::SamplesRecord;
+pub(crate) use verdicts::{comparison, groups, ComparisonRecord, GroupRecord};
 
 /// The version of the document's schema. Bumped on every change that an
 /// older reader would misread (a field removed, renamed, retyped or given a
-/// new meaning); new optional fields do not bump it.
-pub(crate) const SCHEMA_VERSION: u32 = 2;
+/// new meaning); new optional fields do not bump it. Version 3 packs the
+/// raw samples ([`SamplesRecord`]) and may leave them out (`raw_samples`).
+pub(crate) const SCHEMA_VERSION: u32 = 3;
 
 /// The value of every document's `harness` field: what tells our documents
 /// from other JSON.
@@ -61,6 +66,11 @@ pub(crate) struct Document {
     /// incomplete.
     #[serde(default)]
     pub partial: bool,
+    /// Whether the measurements carry their raw samples (`full`, always in
+    /// baselines and documents before version 3) or not (`none`:
+    /// `--format json` without `--samples full`).
+    #[serde(default)]
+    pub raw_samples: RawSamples,
     /// In the order the report lists them (by name).
     pub benchmarks: Vec<BenchRecord>,
     /// The harness's own reference kernel, measured in the same schedule when
@@ -75,6 +85,12 @@ pub(crate) struct Document {
     /// (`benchmarks` is then empty: nothing is measured on its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub against: Option<AgainstRecord>,
+    /// `--baseline NAME`: each benchmark against the saved run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<ComparisonRecord>,
+    /// In-run A/B groups: each member against its group's baseline member.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupRecord>,
 }
 
 /// A paired comparison of two builds (`--against`).
@@ -111,6 +127,14 @@ pub(crate) struct AgainstBenchRecord {
     /// Paired rounds the ratio rests on.
     #[serde(default)]
     pub rounds: Option<usize>,
+    /// The paired t-test on the rounds' log ratios (absent in older
+    /// documents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_t: Option<f64>,
+    /// The Wilcoxon signed-rank test on the same (absent in older
+    /// documents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_wilcoxon: Option<f64>,
     /// This build's time per iteration (mean of its slice medians), ns.
     #[serde(default)]
     pub new_ns: Option<f64>,
@@ -155,6 +179,32 @@ impl Document {
     pub(crate) fn benchmark(&self, name: &str) -> Option<&BenchRecord> {
         self.benchmarks.iter().find(|b| b.name == name)
     }
+
+    /// The document without its raw samples (`--samples none`): every
+    /// figure computed from them stays, block medians included.
+    pub(crate) fn without_samples(mut self) -> Document {
+        self.raw_samples = RawSamples::None;
+        let measurements = self
+            .benchmarks
+            .iter_mut()
+            .filter_map(|b| b.measurement.as_mut())
+            .chain(self.methodology.overhead.measurement.as_deref_mut());
+        for m in measurements {
+            m.samples.clear();
+        }
+        self
+    }
+}
+
+/// Whether a document carries the raw samples.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum RawSamples {
+    /// Every measurement has every sample: each figure can be recomputed.
+    #[default]
+    Full,
+    /// Left out (`--samples none`): the figures are there, the samples not.
+    None,
 }
 
 /// The method in force for the whole run.
@@ -295,8 +345,10 @@ pub(crate) enum ThroughputUnit {
 /// A measured benchmark: the raw samples and everything computed from them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct MeasurementRecord {
-    /// Every recorded sample, in the order taken (warm-up excluded).
-    pub samples: Vec<SampleRecord>,
+    /// Every recorded sample, in the order taken (warm-up excluded);
+    /// empty, and not written, in a document without raw samples.
+    #[serde(default, skip_serializing_if = "samples_left_out")]
+    pub samples: SamplesRecord,
     /// Index in `samples` where each slice begins: `[0]` for a benchmark
     /// measured in one go.
     pub slice_starts: Vec<usize>,
@@ -392,6 +444,11 @@ pub(crate) struct CpuRecord {
     pub user_ns: f64,
     pub system_ns: f64,
     pub wall_ns: f64,
+}
+
+/// Whether a measurement's samples are left out of its document.
+fn samples_left_out(samples: &SamplesRecord) -> bool {
+    samples.is_empty()
 }
 
 /// One sample as the clock read it: `iters` iterations in `elapsed_ns`,

@@ -11,11 +11,19 @@ use super::load::parse;
 use super::{Document, LoadError, MeasurementRecord};
 use crate::document;
 use crate::results::{BenchResult, ComplexityReport};
-use crate::testing::fixed_run::{environment, info, interleaved, measured, results};
+use crate::testing::fixed_run::{
+    environment, formats_run, group_reports, info, interleaved, measured,
+};
 use crate::testing::{golden, Scratch};
 
+/// The fixed run compared with a baseline, with throughput and an A/B
+/// group: every section a run of the harness writes but `against`.
 fn doc() -> Document {
-    document::assemble(&environment(), &info(), &results(), &[], None, None)
+    let (results, baseline) = formats_run();
+    let mut doc = document::assemble(&environment(), &info(), &results, &[], None, None);
+    doc.comparison = Some(document::comparison(&baseline, &results));
+    doc.groups = document::groups(&group_reports());
+    doc
 }
 
 /// The document as `document::write` writes it.
@@ -39,18 +47,122 @@ fn json_matches_its_golden_file() {
 // ---------------------------------------------------------------------------
 
 #[test]
-fn json_writes_one_sample_per_line_and_ends_with_a_newline() {
+fn json_packs_the_samples_and_ends_with_a_newline() {
     let text = json_text();
     assert!(text.ends_with("}\n"));
-    assert!(text.starts_with("{\n  \"schema_version\": 2,\n  \"harness\": \"bench-harness\","));
-    assert!(text.contains("\n          {\"iters\": 1000, \"elapsed_ns\": 10530.0},\n"));
+    assert!(text.starts_with("{\n  \"schema_version\": 3,\n  \"harness\": \"bench-harness\","));
+    // The fixed run's clock ticks at 2.6 GHz. `kernels::sort_1k`'s samples
+    // (10530 ns, ...) are whole ticks: written as such, ten to a line.
+    assert!(text.contains(concat!(
+        "\n        \"samples\": {\n",
+        "          \"iters\": [[1000, 48]],\n",
+        "          \"ns_per_tick\": 0.38461538461538464,\n",
+        "          \"ticks\": [\n",
+        "            27378, 27638, 27118, 27508, 27378, 27248, 27638, 27378, 27898, 28158,\n",
+    )));
+    // The empty body's 2078 ns are not (5402.8 ticks): nanoseconds.
+    assert!(text.contains(concat!(
+        "\n        \"samples\": {\n",
+        "          \"iters\": [[4096, 20]],\n",
+        "          \"elapsed_ns\": [\n",
+        "            2078.0, 2078.0,",
+    )));
     assert!(text.contains("\n        \"slice_starts\": [0, 8, 16, 24, 32, 40],\n"));
+    assert!(text.contains("\n  \"raw_samples\": \"full\",\n"));
     // Undefined figures are null, never NaN (which JSON cannot hold).
     assert!(!text.contains("NaN"));
     let doc = doc();
     let empty = measurement(&doc, "empty");
     assert_eq!(empty.summary.mean_ns, 0.0);
     assert_eq!(empty.summary.coefficient_of_variation, None);
+}
+
+/// A clock's samples are whole ticks: written as integers with the tick,
+/// they read back as the very nanoseconds measured.
+#[test]
+fn samples_of_whole_ticks_are_written_as_integers_and_read_back_exactly() {
+    let mut info = info();
+    info.clock_hz = 2_599_998_003.868_963_2;
+    let tick = 1e9 / info.clock_hz;
+    let mut m = interleaved();
+    for (i, sample) in m.samples.iter_mut().enumerate() {
+        sample.elapsed = bench_runtime::Nanos((26_000 + 37 * i) as f64 * tick);
+    }
+    let results = [measured("ticks", m)];
+    let doc = document::assemble(&environment(), &info, &results, &[], None, None);
+    let text = to_string(&doc);
+    assert!(
+        text.contains(&format!("\"ns_per_tick\": {tick},\n")),
+        "{text}"
+    );
+    assert!(text.contains("\"ticks\": [\n            26000, 26037, 26074,"));
+    let read = parse(&text).unwrap();
+    assert_eq!(read, doc);
+    let (written, read) = (measurement(&doc, "ticks"), measurement(&read, "ticks"));
+    for (w, r) in written.samples.iter().zip(read.samples.iter()) {
+        assert_eq!(w.elapsed_ns.to_bits(), r.elapsed_ns.to_bits());
+    }
+}
+
+/// `--samples none`: the raw samples are left out, and said to be; every
+/// figure computed from them stays.
+#[test]
+fn a_document_without_samples_keeps_every_figure() {
+    let full = doc();
+    let lean = full.clone().without_samples();
+    let text = to_string(&lean);
+    assert!(!text.contains("\"samples\": {") && !text.contains("\"ticks\""));
+    assert!(text.contains("\n  \"raw_samples\": \"none\",\n"));
+    assert!(text.len() < to_string(&full).len());
+    let read = parse(&text).unwrap();
+    assert_eq!(read, lean);
+    assert_eq!(read.raw_samples, document::RawSamples::None);
+    for (full, lean) in full.benchmarks.iter().zip(&read.benchmarks) {
+        let (Some(f), Some(l)) = (&full.measurement, &lean.measurement) else {
+            assert_eq!(full.measurement.is_none(), lean.measurement.is_none());
+            continue;
+        };
+        assert!(l.samples.is_empty());
+        assert_eq!(
+            (&f.estimate, &f.summary, f.slice_starts.clone()),
+            (&l.estimate, &l.summary, l.slice_starts.clone())
+        );
+    }
+    assert_eq!(read.comparison, full.comparison);
+}
+
+/// A document of schema version 2 (one object per sample) still loads,
+/// with every sample as written.
+#[test]
+fn a_version_2_document_with_samples_as_objects_loads() {
+    let doc = doc();
+    let mut value: serde_json::Value = serde_json::from_str(&to_string(&doc)).unwrap();
+    value["schema_version"] = 2.into();
+    value.as_object_mut().unwrap().remove("raw_samples");
+    for (bench, record) in value["benchmarks"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .zip(&doc.benchmarks)
+    {
+        if let Some(m) = &record.measurement {
+            let objects: Vec<serde_json::Value> = m
+                .samples
+                .iter()
+                .map(|s| serde_json::json!({"iters": s.iters, "elapsed_ns": s.elapsed_ns}))
+                .collect();
+            bench["measurement"]["samples"] = objects.into();
+        }
+    }
+    let text = serde_json::to_string_pretty(&value).unwrap();
+    assert!(
+        text.contains("\"elapsed_ns\": 10530.0,\n"),
+        "objects, one per sample"
+    );
+    let read = parse(&text).unwrap();
+    assert_eq!(read.schema_version, 2);
+    assert_eq!(read.raw_samples, document::RawSamples::Full);
+    assert_eq!(read.benchmarks, doc.benchmarks);
 }
 
 // ---------------------------------------------------------------------------
@@ -73,7 +185,7 @@ fn numbers_of_seventeen_digits_read_back_exactly() {
     let mut doc = doc();
     let mut rng = fastrand::Rng::with_seed(1);
     let m = doc.benchmarks[2].measurement.as_mut().unwrap();
-    for s in &mut m.samples {
+    for s in m.samples.iter_mut() {
         s.elapsed_ns = 10_000.0 + rng.f64() * 1_000.0;
     }
     m.estimate.block_medians_ns = (0..1000).map(|_| rng.f64() * 1e-3).collect();
@@ -137,6 +249,161 @@ fn a_document_written_before_note_kinds_still_loads() {
     let m = measurement(&read, "fib_20");
     assert_eq!(m.notes.len(), 2);
     assert!(m.note_kinds.is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// Verdicts: the baseline comparison and the A/B groups
+// ---------------------------------------------------------------------------
+
+/// The comparison with a saved baseline, as CI reads it: each benchmark's
+/// verdict with its change, interval, tests and effect size, the threshold
+/// used and the machine's own change, read back as written.
+#[test]
+fn the_baseline_comparison_is_recorded_and_reads_back_equal() {
+    let doc = doc();
+    let read = parse(&to_string(&doc)).unwrap();
+    assert_eq!(read, doc);
+    let comparison = read.comparison.as_ref().unwrap();
+    assert_eq!(comparison.baseline, "main");
+    assert_eq!(comparison.baseline_timestamp, "2026-11-20T17:04:00Z");
+    assert_eq!(comparison.noise_threshold_percent, 2.0);
+    let machine = comparison.machine_change.as_ref().unwrap();
+    let (low, high) = (machine.ci_low.unwrap(), machine.ci_high.unwrap());
+    assert!((machine.change.unwrap() - 0.005).abs() < 1e-12);
+    assert!(low < 0.005 && 0.005 < high);
+    // The threshold used is --noise-threshold widened by the machine's
+    // change, the farther end of its interval.
+    let threshold = comparison.threshold_percent.unwrap();
+    assert!((threshold - (2.0 + 100.0 * low.abs().max(high.abs()))).abs() < 1e-9);
+    let status: Vec<(&str, &str, Option<&str>)> = comparison
+        .benchmarks
+        .iter()
+        .map(|b| (b.name.as_str(), b.status.as_str(), b.verdict.as_deref()))
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("empty", "compared", Some("improved")),
+            ("fib_20", "compared", Some("regressed")),
+            ("kernels::sort_1k", "compared", Some("no change")),
+            ("slow::one_sample", "new", None),
+            ("parse::gone", "gone", None),
+        ]
+    );
+    let fib = &comparison.benchmarks[1];
+    assert!((fib.change.unwrap() - 0.1).abs() < 1e-9, "{fib:?}");
+    assert!(fib.ci_low.unwrap() > threshold / 100.0);
+    assert!(fib.p_welch.unwrap() < 0.05 && fib.p_mann_whitney.unwrap() < 0.05);
+    assert!(fib.cohens_d.unwrap() > 0.8);
+    assert_eq!(fib.method.as_deref(), Some("ratio"));
+    assert_eq!(
+        comparison.benchmarks[0].method.as_deref(),
+        Some("difference")
+    );
+    // A benchmark that is new or gone has no figures.
+    let new = &comparison.benchmarks[3];
+    assert_eq!((new.change, new.p_welch, new.cohens_d), (None, None, None));
+}
+
+#[test]
+fn the_ab_groups_are_recorded_and_read_back_equal() {
+    let doc = doc();
+    let text = to_string(&doc);
+    assert_eq!(parse(&text).unwrap(), doc);
+    let [group] = &doc.groups[..] else {
+        panic!("one group: {:?}", doc.groups)
+    };
+    assert_eq!(group.group, "sort");
+    assert_eq!(group.baseline, "kernels::sort_1k");
+    assert_eq!(group.pairing, "rounds");
+    assert_eq!(group.noise_threshold_percent, 0.0);
+    let members: Vec<(&str, &str, Option<&str>)> = group
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.status.as_str(), m.verdict.as_deref()))
+        .collect();
+    assert_eq!(
+        members,
+        [
+            ("kernels::sort_unstable_1k", "compared", Some("faster")),
+            ("kernels::sort_by_key", "compared", Some("no difference")),
+            ("kernels::sort_1k_pdq", "not_compared", None),
+        ]
+    );
+    let faster = &group.members[0];
+    let (ratio, low, high) = (
+        faster.ratio.unwrap(),
+        faster.ci_low.unwrap(),
+        faster.ci_high.unwrap(),
+    );
+    assert!(low < ratio && ratio < high && high < 0.51, "{faster:?}");
+    assert_eq!((faster.rounds, faster.skipped), (Some(12), Some(0)));
+    assert!(faster.p_t.unwrap() < 0.05 && faster.p_wilcoxon.unwrap() < 0.05);
+    assert_eq!(
+        group.members[2].reason.as_deref(),
+        Some("kernels::sort_1k_pdq failed")
+    );
+    assert!(
+        text.contains("\n  \"groups\": [\n"),
+        "written after the benchmarks"
+    );
+}
+
+/// `--against`: each compared benchmark carries the paired tests' p-values
+/// beside its ratio, and reads back equal.
+#[test]
+fn against_records_carry_the_paired_tests() {
+    use crate::analysis::compare::{compare_paired, Verdict};
+    use crate::results::against::{AgainstOutcome, AgainstReport, AgainstRow, Paired};
+    let old: Vec<f64> = (0..10).map(|i| 100.0 + f64::from(i % 3)).collect();
+    let new: Vec<f64> = old.iter().map(|t| t * 1.1).collect();
+    let report = AgainstReport {
+        baseline: "main".to_string(),
+        protocol_version: 1,
+        noise_threshold: 0.01,
+        rows: vec![
+            AgainstRow {
+                name: "fib_20".to_string(),
+                outcome: AgainstOutcome::Compared(Paired {
+                    comparison: compare_paired(&old, &new),
+                    verdict: Verdict::Regressed,
+                    new_ns: 110.0,
+                    old_ns: 100.0,
+                }),
+            },
+            AgainstRow {
+                name: "gone".to_string(),
+                outcome: AgainstOutcome::Gone,
+            },
+        ],
+    };
+    let doc = document::assemble_against(&environment(), &info(), &report);
+    let text = to_string(&doc);
+    assert_eq!(parse(&text).unwrap(), doc);
+    let against = doc.against.as_ref().unwrap();
+    let compared = &against.benchmarks[0];
+    assert!(compared.p_t.unwrap() < 0.05, "{compared:?}");
+    assert!(compared.p_wilcoxon.unwrap() < 0.05, "{compared:?}");
+    assert_eq!(
+        (against.benchmarks[1].p_t, against.benchmarks[1].p_wilcoxon),
+        (None, None)
+    );
+}
+
+/// Documents written before the verdicts were recorded have neither
+/// section; they load, and a run without `--baseline` or A/B groups
+/// writes neither.
+#[test]
+fn a_document_without_verdicts_loads_and_writes_none() {
+    let mut value: serde_json::Value = serde_json::from_str(&json_text()).unwrap();
+    let object = value.as_object_mut().unwrap();
+    assert!(object.remove("comparison").is_some());
+    assert!(object.remove("groups").is_some());
+    let read = parse(&value.to_string()).unwrap();
+    assert_eq!(read.comparison, None);
+    assert!(read.groups.is_empty());
+    let text = to_string(&read);
+    assert!(!text.contains("\"comparison\"") && !text.contains("\"groups\""));
 }
 
 fn measurement<'a>(doc: &'a Document, name: &str) -> &'a MeasurementRecord {
@@ -452,24 +719,24 @@ fn foreign_json_is_not_ours() {
 
 #[test]
 fn a_newer_schema_is_reported_as_such_not_as_a_shape_error() {
-    // Version 3 may have changed everything: only the version is read.
+    // Version 4 may have changed everything: only the version is read.
     let (error, message) = load_error(
         "future",
-        br#"{"schema_version": 3, "harness": "bench-harness", "runs": "elsewhere"}"#,
+        br#"{"schema_version": 4, "harness": "bench-harness", "runs": "elsewhere"}"#,
     );
     assert!(
         matches!(
             error,
             LoadError::NewerSchema {
-                found: 3,
-                supported: 2,
+                found: 4,
+                supported: 3,
                 ..
             }
         ),
         "{error:?}"
     );
     assert!(
-        message.contains("schema version 3, newer than the version 2"),
+        message.contains("schema version 4, newer than the version 3"),
         "{message}"
     );
 }
@@ -477,7 +744,7 @@ fn a_newer_schema_is_reported_as_such_not_as_a_shape_error() {
 #[test]
 fn our_document_with_wrong_fields_is_a_shape_error() {
     let mut value: serde_json::Value = serde_json::from_str(&json_text()).unwrap();
-    value["benchmarks"][2]["measurement"]["samples"][0]["iters"] = "many".into();
+    value["benchmarks"][2]["measurement"]["samples"]["iters"][0][0] = "many".into();
     let text = serde_json::to_string_pretty(&value).unwrap();
     let (error, message) = load_error("mistyped", text.as_bytes());
     let LoadError::Shape {

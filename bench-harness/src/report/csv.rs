@@ -4,14 +4,18 @@
 //! figures a benchmark does not have are empty fields. Fields are quoted
 //! per RFC 4180 only when they contain a comma, a quote or a line break.
 //! Lines end with `\n` (RFC 4180 says CRLF; every CSV reader takes both).
+//! New columns are added at the end, so a reader that picks columns by
+//! position keeps working.
 
 use std::io::{self, Write};
+
+use bench_runtime::Throughput;
 
 use super::format::stop_word;
 use crate::results::{BenchResult, Outcome, RunInfo};
 
 /// The header row's columns, in order.
-pub(crate) const COLUMNS: [&str; 18] = [
+pub(crate) const COLUMNS: [&str; 20] = [
     "name",
     "group",
     "outcome",
@@ -30,6 +34,8 @@ pub(crate) const COLUMNS: [&str; 18] = [
     "samples",
     "iterations",
     "stop",
+    "throughput_per_s",
+    "throughput_unit",
 ];
 
 /// Writes the header row and one row per result, in the order given.
@@ -71,6 +77,15 @@ pub(crate) fn write(
                 fields.push(s.n.to_string());
                 fields.push(m.total_iters().to_string());
                 fields.push(stop_word(m.measurement.stop).to_string());
+                // Work per second at the headline time, in the unit the
+                // benchmark declared: `bytes` or `items`.
+                match result.rate() {
+                    Some((throughput, per_second)) => {
+                        fields.push(number(Some(per_second)));
+                        fields.push(unit(throughput).to_string());
+                    }
+                    None => fields.extend([String::new(), String::new()]),
+                }
             }
             other => {
                 fields.push(
@@ -87,6 +102,14 @@ pub(crate) fn write(
         writeln!(out, "{}", fields.join(","))?;
     }
     out.flush()
+}
+
+/// The unit of a throughput column: what one iteration's work counts.
+fn unit(throughput: Throughput) -> &'static str {
+    match throughput {
+        Throughput::Bytes(_) => "bytes",
+        Throughput::Items(_) => "items",
+    }
 }
 
 /// A number at full precision, or an empty field; non-finite values (which

@@ -1,22 +1,52 @@
-//! `--format markdown`: a GitHub-flavoured table for a pull request or a
-//! README, with units scaled per value as in the terminal, then the notes
-//! (and failures) as a list.
+//! `--format markdown`: GitHub-flavoured tables for a pull request or a
+//! README, with units scaled per value as in the terminal: the benchmarks
+//! (with a throughput column when any declares its work), then, when the
+//! run has them, the comparison with a saved baseline and each A/B group's
+//! ratios, and last the notes (and failures) as a list.
 
 use std::io::{self, Write};
 
-use super::format::stop_word;
-use super::format::{headline_time, percent, time};
+use super::format::{headline_time, p_value, percent, result_rate, stop_word, time};
+use crate::analysis::compare::Verdict;
 use crate::analysis::BLOCKS_IN_ONE_GO;
-use crate::results::{BenchResult, Outcome, RunInfo};
+use crate::results::against::verdict_word;
+use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
+use crate::results::{BenchResult, Compared, GroupReport, Outcome, RunInfo};
 use crate::settings::Schedule;
 
-/// Writes a one-line description of the method, the table, and the notes.
+/// Writes a one-line description of the method, the benchmarks' table,
+/// the comparison with `baseline` and the `groups`' tables when there are
+/// any, and the notes.
 pub(crate) fn write(
     out: &mut dyn Write,
     info: &RunInfo,
     results: &[BenchResult],
+    baseline: Option<&BaselineReport>,
+    groups: &[GroupReport],
 ) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
+    method(&mut out, info)?;
+    writeln!(out)?;
+    let notes = benchmarks(&mut out, results)?;
+    if let Some(baseline) = baseline {
+        writeln!(out)?;
+        comparison(&mut out, baseline, results)?;
+    }
+    for group in groups {
+        writeln!(out)?;
+        group_table(&mut out, group)?;
+    }
+    if !notes.is_empty() {
+        writeln!(out)?;
+        for note in notes {
+            writeln!(out, "- {note}")?;
+        }
+    }
+    out.flush()
+}
+
+/// The run's method in one line.
+fn method(out: &mut impl Write, info: &RunInfo) -> io::Result<()> {
     let (schedule, blocks) = match info.schedule {
         Schedule::Interleaved => (
             format!("interleaved (seed {})", info.seed),
@@ -40,13 +70,29 @@ pub(crate) fn write(
         escape(info.clock_name),
         time(info.overhead.per_sample.0),
         time(info.overhead.per_iter.0),
-    )?;
-    writeln!(out)?;
+    )
+}
+
+/// The benchmarks' table; returns the notes and failures to list under
+/// the tables.
+fn benchmarks(out: &mut impl Write, results: &[BenchResult]) -> io::Result<Vec<String>> {
+    let with_rates = results.iter().any(|r| r.rate().is_some());
+    let (rate_head, rate_align) = if with_rates {
+        (" throughput |", "--:|")
+    } else {
+        ("", "")
+    };
     writeln!(
         out,
-        "| benchmark | time ± 95% CI | median | mean | std dev | samples | stop |"
+        "| benchmark | time ± 95% CI |{rate_head} median | mean | std dev | samples | stop |"
     )?;
-    writeln!(out, "|:--|--:|--:|--:|--:|--:|:--|")?;
+    writeln!(out, "|:--|--:|{rate_align}--:|--:|--:|--:|:--|")?;
+    // The empty cells after the time of a row that was not measured.
+    let blank = if with_rates {
+        " | | | | | |"
+    } else {
+        " | | | | |"
+    };
     let mut notes = Vec::new();
     for result in results {
         let name = code(&result.name);
@@ -56,9 +102,14 @@ pub(crate) fn write(
                 let ci = m
                     .precision
                     .map_or(String::new(), |p| format!(" ± {}", percent(p)));
+                let throughput = match result_rate(result) {
+                    Some(rate) => format!(" {rate} |"),
+                    None if with_rates => " |".to_string(),
+                    None => String::new(),
+                };
                 writeln!(
                     out,
-                    "| {name} | {}{ci} | {} | {} | {} | {} | {} |",
+                    "| {name} | {}{ci} |{throughput} {} | {} | {} | {} | {} |",
                     headline_time(m),
                     time(s.median),
                     time(s.mean),
@@ -73,24 +124,197 @@ pub(crate) fn write(
                 );
             }
             Outcome::Failed(failure) => {
-                writeln!(out, "| {name} | **FAILED** | | | | | |")?;
+                writeln!(out, "| {name} | **FAILED** |{blank}")?;
                 let at = failure
                     .location
                     .as_deref()
                     .map_or(String::new(), |l| format!(" (at {})", escape(l)));
                 notes.push(format!("{name} failed: {}{at}", escape(&failure.message)));
             }
-            Outcome::Ignored => writeln!(out, "| {name} | ignored | | | | | |")?,
-            Outcome::Passed => writeln!(out, "| {name} | ok (not measured) | | | | | |")?,
+            Outcome::Ignored => writeln!(out, "| {name} | ignored |{blank}")?,
+            Outcome::Passed => writeln!(out, "| {name} | ok (not measured) |{blank}")?,
         }
     }
-    if !notes.is_empty() {
-        writeln!(out)?;
-        for note in notes {
-            writeln!(out, "- {note}")?;
+    Ok(notes)
+}
+
+/// Each benchmark against the saved baseline, as the terminal's comparison
+/// table: the machine's own change first, then one row per benchmark
+/// (regressions in bold) and the verdicts counted.
+fn comparison(
+    out: &mut impl Write,
+    baseline: &BaselineReport,
+    results: &[BenchResult],
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "**Compared with baseline {}** (saved {})",
+        code(&baseline.name),
+        escape(&baseline.saved)
+    )?;
+    writeln!(out)?;
+    let threshold = if baseline.threshold.is_finite() {
+        format!("±{}", percent(baseline.threshold))
+    } else {
+        "an unbounded threshold (no verdict of change is possible)".to_string()
+    };
+    match &baseline.machine_change {
+        Some(m) => writeln!(
+            out,
+            "The machine itself: {} [{}, {}] (the harness's reference kernel), so a verdict \
+             needs the whole interval beyond {threshold}.",
+            signed_percent(m.change),
+            signed_percent(m.change_interval.0),
+            signed_percent(m.change_interval.1),
+        )?,
+        None => writeln!(
+            out,
+            "The baseline has no machine reference: verdicts use {threshold} and cannot tell a \
+             slower machine from slower code."
+        )?,
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| benchmark | change | 95% CI | p (Welch) | p (MW) | d | verdict |"
+    )?;
+    writeln!(out, "|:--|--:|--:|--:|--:|--:|:--|")?;
+    let mut counts = [0usize; 4];
+    let mut new = 0;
+    for result in results {
+        let name = code(&result.name);
+        match &result.comparison {
+            Some(Compared::Against(c)) => {
+                let verdict = match c.verdict {
+                    Verdict::Regressed => format!("**{}**", c.verdict),
+                    _ => c.verdict.to_string(),
+                };
+                counts[verdict_index(c.verdict)] += 1;
+                writeln!(
+                    out,
+                    "| {name} | {} | [{}, {}] | {} | {} | {} | {verdict} |",
+                    signed_percent(c.change),
+                    signed_percent(c.change_interval.0),
+                    signed_percent(c.change_interval.1),
+                    p_value(c.p_welch),
+                    p_value(c.p_mann_whitney),
+                    effect_size(c.cohens_d),
+                )?;
+            }
+            Some(Compared::New) => {
+                new += 1;
+                writeln!(out, "| {name} | | | | | | new: not in the baseline |")?;
+            }
+            None => {}
         }
     }
-    out.flush()
+    for name in &baseline.gone {
+        writeln!(
+            out,
+            "| {} | | | | | | gone: not in this binary |",
+            code(name)
+        )?;
+    }
+    let mut tally: Vec<String> = [
+        Verdict::Regressed,
+        Verdict::Improved,
+        Verdict::NoChange,
+        Verdict::WithinNoise,
+    ]
+    .iter()
+    .map(|v| format!("{} {v}", counts[verdict_index(*v)]))
+    .collect();
+    if new > 0 {
+        tally.push(format!("{new} new"));
+    }
+    if !baseline.gone.is_empty() {
+        tally.push(format!("{} gone", baseline.gone.len()));
+    }
+    writeln!(out)?;
+    writeln!(out, "{}", tally.join(" · "))
+}
+
+/// An A/B group's table: each member's time as a multiple of the baseline
+/// member's, from samples paired round by round.
+fn group_table(out: &mut impl Write, group: &GroupReport) -> io::Result<()> {
+    writeln!(
+        out,
+        "**A/B group {}** against {} (samples paired round by round)",
+        code(&group.group),
+        code(&group.baseline)
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| member | ratio | 95% CI | p (t) | p (W) | rounds | verdict |"
+    )?;
+    writeln!(out, "|:--|--:|--:|--:|--:|--:|:--|")?;
+    writeln!(
+        out,
+        "| {} | 1.0000 | | | | | baseline |",
+        code(&group.baseline)
+    )?;
+    for (name, paired) in &group.members {
+        let name = code(name);
+        match paired {
+            Ok(p) => {
+                let verdict = p.verdict(GROUP_NOISE_THRESHOLD);
+                let word = verdict_word(verdict);
+                let word = match verdict {
+                    Verdict::Regressed | Verdict::Improved => format!("**{word}**"),
+                    _ => word.to_string(),
+                };
+                writeln!(
+                    out,
+                    "| {name} | {} | [{}, {}] | {} | {} | {} | {word} |",
+                    ratio(p.ratio),
+                    ratio(p.ratio_interval.0),
+                    ratio(p.ratio_interval.1),
+                    p_value(p.p_t),
+                    p_value(p.p_wilcoxon),
+                    p.rounds,
+                )?;
+            }
+            Err(why) => writeln!(out, "| {name} | | | | | | no comparison: {} |", escape(why))?,
+        }
+    }
+    Ok(())
+}
+
+fn verdict_index(verdict: Verdict) -> usize {
+    match verdict {
+        Verdict::Regressed => 0,
+        Verdict::Improved => 1,
+        Verdict::NoChange => 2,
+        Verdict::WithinNoise => 3,
+    }
+}
+
+/// `+3.21%`, `-0.50%`; `?` when undefined.
+fn signed_percent(fraction: f64) -> String {
+    if fraction.is_finite() {
+        format!("{:+.2}%", fraction * 100.0)
+    } else {
+        "?".to_string()
+    }
+}
+
+/// A ratio to four decimals; `?` when undefined.
+fn ratio(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.4}")
+    } else {
+        "?".to_string()
+    }
+}
+
+/// Cohen's d to two decimals; `-` when undefined.
+fn effect_size(d: f64) -> String {
+    if d.is_finite() {
+        format!("{d:.2}")
+    } else {
+        "-".to_string()
+    }
 }
 
 /// `text` as a code span that is safe in a table cell.

@@ -5,7 +5,7 @@
 use super::terminal::{Layout, Terminal};
 use super::{bencher, csv, markdown};
 use crate::results::{BenchResult, RunInfo};
-use crate::testing::fixed_run::{info, results};
+use crate::testing::fixed_run::{formats_run, group_reports, info, results};
 use crate::testing::golden;
 
 type Writer = fn(&mut dyn std::io::Write, &RunInfo, &[BenchResult]) -> std::io::Result<()>;
@@ -16,18 +16,41 @@ fn render(writer: Writer) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// The CSV of the fixed run with throughput declared (`formats_run`).
+fn csv_text() -> String {
+    let mut out = Vec::new();
+    csv::write(&mut out, &info(), &formats_run().0).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The Markdown of the fixed run as a pull request gets it: throughput,
+/// the comparison with a baseline and an A/B group.
+fn markdown_text() -> String {
+    let (results, baseline) = formats_run();
+    let mut out = Vec::new();
+    markdown::write(
+        &mut out,
+        &info(),
+        &results,
+        Some(&baseline),
+        &group_reports(),
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
 // ---------------------------------------------------------------------------
 // Golden files
 // ---------------------------------------------------------------------------
 
 #[test]
 fn csv_matches_its_golden_file() {
-    golden("report.csv", &render(csv::write));
+    golden("report.csv", &csv_text());
 }
 
 #[test]
 fn markdown_matches_its_golden_file() {
-    golden("report.md", &render(markdown::write));
+    golden("report.md", &markdown_text());
 }
 
 #[test]
@@ -58,13 +81,13 @@ fn pretty_matches_golden() {
 
 #[test]
 fn csv_quotes_only_fields_that_need_it() {
-    let text = render(csv::write);
+    let text = csv_text();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], csv::COLUMNS.join(","));
     assert_eq!(lines.len(), 1 + results().len());
     assert_eq!(
         lines[4],
-        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,"
+        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,"
     );
     assert!(lines[3].starts_with("kernels::sort_1k,sort,measured,"));
     // Every row has as many fields as the header outside quoted text.
@@ -76,6 +99,116 @@ fn csv_quotes_only_fields_that_need_it() {
             "{line}"
         );
     }
+}
+
+/// Throughput per second at the headline time, in the declared unit;
+/// empty for a benchmark that declares none or was not measured.
+#[test]
+fn csv_has_throughput_columns() {
+    let text = csv_text();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with('"'))
+        .map(|l| l.split(',').collect())
+        .collect();
+    let column = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
+    let (per_s, unit) = (column("throughput_per_s"), column("throughput_unit"));
+    assert_eq!(
+        (per_s, unit),
+        (csv::COLUMNS.len() - 2, csv::COLUMNS.len() - 1)
+    );
+    let row = |name: &str| rows.iter().find(|r| r[0] == name).unwrap();
+    let sort = row("kernels::sort_1k");
+    let time: f64 = sort[column("time_ns")].parse().unwrap();
+    let rate: f64 = sort[per_s].parse().unwrap();
+    assert!(
+        (rate - 80.0 / (time * 1e-9)).abs() <= 1e-6 * rate,
+        "{sort:?}"
+    );
+    assert_eq!(sort[unit], "bytes");
+    assert_eq!(row("fib_20")[unit], "items");
+    for name in ["empty", "zz::ignored", "slow::one_sample"] {
+        assert_eq!((row(name)[per_s], row(name)[unit]), ("", ""), "{name}");
+    }
+}
+
+/// What a pull request shows: a throughput column, the comparison with
+/// the baseline (regressions in bold, new and gone benchmarks, the
+/// verdicts counted) and the A/B group's ratios.
+#[test]
+fn markdown_has_throughput_the_comparison_and_the_ab_tables() {
+    let text = markdown_text();
+    let lines: Vec<&str> = text.lines().collect();
+    let row = |start: &str| -> Vec<&str> {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?} in\n{text}"));
+        line.split(" | ").collect()
+    };
+    assert_eq!(
+        row("| benchmark | time")[2],
+        "throughput",
+        "a throughput column"
+    );
+    assert!(row("| `kernels::sort_1k` |")[2].ends_with("B/s"), "{text}");
+    assert!(row("| `fib_20` |")[2].ends_with("items/s"), "{text}");
+    // The comparison: after the benchmarks, with the machine's change and
+    // the threshold it implies.
+    let compared = text.find("**Compared with baseline `main`**").unwrap();
+    assert!(compared > text.find("| `zz::ignored` |").unwrap());
+    assert!(
+        text.contains("The machine itself: +0.50% [+0.22%, +0.78%]"),
+        "{text}"
+    );
+    assert!(text.contains("beyond ±2.78%."), "{text}");
+    let comparison = &text[compared..];
+    let fib = comparison
+        .lines()
+        .find(|l| l.starts_with("| `fib_20` |"))
+        .unwrap();
+    assert!(fib.starts_with("| `fib_20` | +10.00% | [+"), "{fib}");
+    assert!(fib.ends_with(" | **regressed** |"), "{fib}");
+    assert!(comparison.contains("| `slow::one_sample` | | | | | | new: not in the baseline |"));
+    assert!(comparison.contains("| `parse::gone` | | | | | | gone: not in this binary |"));
+    assert!(comparison
+        .contains("\n1 regressed · 1 improved · 1 no change · 0 within noise · 1 new · 1 gone\n"));
+    // The A/B group.
+    let group = text
+        .find("**A/B group `sort`** against `kernels::sort_1k`")
+        .unwrap();
+    assert!(group > compared);
+    let unstable = row("| `kernels::sort_unstable_1k` |");
+    assert!(unstable[1].starts_with("0.5"), "{unstable:?}");
+    assert_eq!(unstable[5], "12");
+    assert_eq!(unstable[6], "**faster** |");
+    assert!(text.contains("| `kernels::sort_1k` | 1.0000 | | | | | baseline |"));
+    assert!(text.contains(
+        "| `kernels::sort_1k_pdq` | | | | | | no comparison: kernels::sort_1k_pdq failed |"
+    ));
+    // Every table row has as many cells as its header.
+    for table in text.split("\n\n").filter(|t| t.starts_with('|')) {
+        let cells = |line: &str| line.replace("\\|", "").matches('|').count();
+        let header = cells(table.lines().next().unwrap());
+        for line in table.lines() {
+            assert_eq!(cells(line), header, "{line}");
+        }
+    }
+}
+
+/// A run without throughput, baseline or groups gets neither the column
+/// nor the tables.
+#[test]
+fn markdown_without_verdicts_has_only_the_benchmarks() {
+    let mut out = Vec::new();
+    markdown::write(&mut out, &info(), &results(), None, &[]).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("\n| benchmark | time ± 95% CI | median |"),
+        "{text}"
+    );
+    assert!(!text.contains("throughput") && !text.contains("**Compared"));
+    assert!(!text.contains("A/B group"));
 }
 
 #[test]

@@ -238,10 +238,12 @@ fn bench(
             result.comparison = verdicts::compare_with(baseline, result, comparison.threshold);
         }
     }
+    let mut groups = Vec::new();
     if args.forks.is_none() && !info.partial {
         // (After Ctrl-C the rows of jobs that never started are gone, and
         // the rounds no longer line up with the rows.)
-        for group in &verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results) {
+        groups = verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results);
+        for group in &groups {
             table.check(out.group_table(group));
         }
     } else if !plan.paired_groups.is_empty() {
@@ -273,6 +275,10 @@ fn bench(
                 .unwrap_or(cli::QUICK_MEASURE_SECS)
         ));
     }
+    let baseline_report = baseline
+        .as_ref()
+        .zip(comparison)
+        .map(|(b, c)| verdicts::report(&args.baselines, b, c, registered));
 
     let written = outputs::Run {
         environment: &environment,
@@ -281,6 +287,8 @@ fn bench(
         complexity: &reports,
         machine_reference: machine_reference.as_ref(),
         loop_overhead: loop_overhead.as_ref(),
+        baseline: baseline_report.as_ref(),
+        groups: &groups,
     };
     let mut errors = outputs::write(args, &store, &written);
     if let Some(error) = table.failed {

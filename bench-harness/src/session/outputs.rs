@@ -14,13 +14,14 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use termcolor::NoColor;
 
 use crate::baseline::{self, Store};
-use crate::cli::{Args, OutputFormat};
+use crate::cli::{Args, OutputFormat, Samples};
 use crate::document::{self, Document};
 use crate::environment::Environment;
 use crate::fs;
 use crate::report::terminal::{Layout, Terminal};
 use crate::report::{self, console};
-use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
+use crate::results::comparison::BaselineReport;
+use crate::results::{BenchResult, ComplexityReport, GroupReport, Measured, Outcome, RunInfo};
 
 /// Everything a run's outputs are made of.
 pub(super) struct Run<'a> {
@@ -30,20 +31,29 @@ pub(super) struct Run<'a> {
     pub(super) complexity: &'a [ComplexityReport],
     pub(super) machine_reference: Option<&'a Measured>,
     pub(super) loop_overhead: Option<&'a Measured>,
+    /// `--baseline NAME`: what every verdict against it shares.
+    pub(super) baseline: Option<&'a BaselineReport>,
+    /// The in-run A/B groups' comparisons.
+    pub(super) groups: &'a [GroupReport],
 }
 
 impl Run<'_> {
     /// The results document: what `--format json` writes and a baseline
-    /// saves, the same in both.
+    /// saves, the same in both, verdicts included.
     fn document(&self) -> Document {
-        document::assemble(
+        let mut document = document::assemble(
             self.environment,
             self.info,
             self.results,
             self.complexity,
             self.machine_reference,
             self.loop_overhead,
-        )
+        );
+        document.comparison = self
+            .baseline
+            .map(|report| document::comparison(report, self.results));
+        document.groups = document::groups(self.groups);
+        document
     }
 }
 
@@ -145,11 +155,21 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
         (format, _) => {
             let mut bytes = Vec::new();
             let written = match format {
-                OutputFormat::Json => report::json::write(&mut bytes, &run.document()),
-                OutputFormat::Csv => report::csv::write(&mut bytes, run.info, run.results),
-                OutputFormat::Markdown => {
-                    report::markdown::write(&mut bytes, run.info, run.results)
+                OutputFormat::Json => {
+                    let document = match output.samples {
+                        Samples::Full => run.document(),
+                        Samples::None => run.document().without_samples(),
+                    };
+                    report::json::write(&mut bytes, &document)
                 }
+                OutputFormat::Csv => report::csv::write(&mut bytes, run.info, run.results),
+                OutputFormat::Markdown => report::markdown::write(
+                    &mut bytes,
+                    run.info,
+                    run.results,
+                    run.baseline,
+                    run.groups,
+                ),
                 OutputFormat::Bencher => report::bencher::write(&mut bytes, run.info, run.results),
                 OutputFormat::Pretty => unreachable!("handled above"),
             };

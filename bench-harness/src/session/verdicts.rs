@@ -7,6 +7,7 @@ use crate::baseline::Store;
 use crate::cli::BaselineOptions;
 use crate::document::Document;
 use crate::report::console;
+use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Measured};
 use crate::run;
 
@@ -175,6 +176,30 @@ pub(super) fn compare(
     BaselineComparison {
         machine_change,
         threshold,
+    }
+}
+
+/// What the reports record of the run against `baseline`: its name and
+/// date, the thresholds, the machine's change, and the benchmarks it
+/// measured that this binary (`registered`) no longer has.
+pub(super) fn report(
+    options: &BaselineOptions,
+    baseline: &Document,
+    comparison: BaselineComparison,
+    registered: &[String],
+) -> BaselineReport {
+    BaselineReport {
+        name: options.compare.clone().unwrap_or_default(),
+        saved: baseline.environment.timestamp.clone(),
+        noise_threshold: options.noise_threshold,
+        threshold: comparison.threshold,
+        machine_change: comparison.machine_change,
+        gone: baseline
+            .benchmarks
+            .iter()
+            .filter(|b| b.measurement.is_some() && !registered.contains(&b.name))
+            .map(|b| b.name.clone())
+            .collect(),
     }
 }
 

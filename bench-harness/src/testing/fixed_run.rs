@@ -3,13 +3,16 @@
 //! reporter's golden file in `tests/golden/` is this run's output.
 
 use bench_runtime::{
-    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
+    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, Throughput, TimerPrecision,
+    WarmUp,
 };
 
+use crate::analysis::compare;
 use crate::analysis::Overhead;
 use crate::environment::{Build, Environment};
 use crate::failure::Failure;
-use crate::results::{BenchResult, Context, Measured, Outcome, RunInfo};
+use crate::results::comparison::BaselineReport;
+use crate::results::{BenchResult, Compared, Context, GroupReport, Measured, Outcome, RunInfo};
 use crate::settings::Schedule;
 
 /// What the timing loop adds: clock reads per sample, the loop per iteration.
@@ -222,4 +225,86 @@ pub(crate) fn results() -> Vec<BenchResult> {
         measured("slow::one_sample", one_sample()),
         BenchResult::new("zz::ignored", Outcome::Ignored),
     ]
+}
+
+/// [`results()`] as the machine formats get them: `kernels::sort_1k`
+/// declares 80 bytes per iteration and `fib_20` one item, and the run
+/// is compared with a baseline saved before, with the machine 0.5% slower
+/// now (its interval up to 0.8%): `fib_20` was 10% faster then
+/// (regressed), `kernels::sort_1k` as fast (no change), the empty body
+/// compared by difference (improved), `slow::one_sample` new, and
+/// `parse::gone` in the baseline only.
+pub(crate) fn formats_run() -> (Vec<BenchResult>, BaselineReport) {
+    let machine_then = [100.0, 100.4, 99.8, 100.2, 100.1, 99.9];
+    let machine_now: Vec<f64> = machine_then.iter().map(|t| t * 1.005).collect();
+    let machine_change = compare::compare(&machine_then, &machine_now, 0.0);
+    let noise_threshold = 0.02;
+    let (low, high) = machine_change.change_interval;
+    let threshold = noise_threshold + low.abs().max(high.abs());
+    let mut results = results();
+    for result in &mut results {
+        result.throughput = match result.name.as_str() {
+            "kernels::sort_1k" => Some(Throughput::Bytes(80)),
+            "fib_20" => Some(Throughput::Items(1)),
+            _ => None,
+        };
+        let Some(m) = result.measured() else {
+            continue;
+        };
+        let now = &m.estimate.block_medians;
+        let then: Vec<f64> = match result.name.as_str() {
+            "fib_20" => now.iter().map(|t| t / 1.1).collect(),
+            "slow::one_sample" => {
+                result.comparison = Some(Compared::New);
+                continue;
+            }
+            "empty" => now.iter().map(|t| t + 0.25).collect(),
+            _ => now.iter().rev().copied().collect(),
+        };
+        result.comparison = Some(Compared::Against(compare::compare(&then, now, threshold)));
+    }
+    let report = BaselineReport {
+        name: "main".to_string(),
+        saved: "2026-11-20T17:04:00Z".to_string(),
+        noise_threshold,
+        threshold,
+        machine_change: Some(machine_change),
+        gone: vec!["parse::gone".to_string()],
+    };
+    (results, report)
+}
+
+/// An A/B group `sort` against `kernels::sort_1k`: `kernels::sort_unstable_1k`
+/// about half its time over 12 paired rounds, `kernels::sort_by_key` as
+/// fast, and `kernels::sort_1k_pdq` without a comparison.
+pub(crate) fn group_reports() -> Vec<GroupReport> {
+    let baseline: Vec<f64> = (0..12).map(|i| 10.0 + f64::from(i % 3) * 0.1).collect();
+    let half: Vec<f64> = baseline
+        .iter()
+        .enumerate()
+        .map(|(i, t)| t * (0.5 + [0.01, -0.01, 0.005][i % 3]))
+        .collect();
+    let same: Vec<f64> = baseline
+        .iter()
+        .enumerate()
+        .map(|(i, t)| t * (1.0 + [0.02, -0.02, 0.01, -0.01][i % 4]))
+        .collect();
+    vec![GroupReport {
+        group: "sort".to_string(),
+        baseline: "kernels::sort_1k".to_string(),
+        members: vec![
+            (
+                "kernels::sort_unstable_1k".to_string(),
+                Ok(compare::compare_paired(&baseline, &half)),
+            ),
+            (
+                "kernels::sort_by_key".to_string(),
+                Ok(compare::compare_paired(&baseline, &same)),
+            ),
+            (
+                "kernels::sort_1k_pdq".to_string(),
+                Err("kernels::sort_1k_pdq failed".to_string()),
+            ),
+        ],
+    }]
 }

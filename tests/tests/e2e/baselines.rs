@@ -59,14 +59,18 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
     );
     let document: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(document["schema_version"], 2);
+    assert_eq!(document["schema_version"], 3);
+    assert_eq!(document["raw_samples"], "full");
     assert!(document["machine_reference"]["block_medians_ns"].is_array());
     // The loop overhead is in the open: its raw samples and estimate, which
     // is the cost per iteration that was subtracted, with its uncertainty.
     let overhead = &document["methodology"]["overhead"];
     let loop_measured = &overhead["measurement"];
     assert!(
-        !loop_measured["samples"].as_array().unwrap().is_empty(),
+        !loop_measured["samples"]["iters"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
         "{overhead}"
     );
     let loop_time = loop_measured["estimate"]["time_ns"].as_f64().unwrap();
@@ -738,7 +742,10 @@ fn impossible_figures_in_a_baseline_are_refused_in_one_line() {
         ),
         (
             "zero-time-sample",
-            |d| d["benchmarks"][0]["measurement"]["samples"][0]["elapsed_ns"] = 0.0.into(),
+            |d| {
+                d["benchmarks"][0]["measurement"]["samples"] =
+                    serde_json::json!({"iters": [[1, 1]], "elapsed_ns": [0.0]})
+            },
             "in 0 ns, not a measured time",
         ),
         (
@@ -874,12 +881,15 @@ fn a_fifo_or_a_device_among_the_baselines_is_named_not_read() {
 
 #[test]
 fn a_big_baseline_is_listed_without_reading_it_into_memory() {
-    // 2.4 million samples, about 100 MB: listing it whole took 1.4 GB.
+    // 7.2 million samples, about 115 MB: listing one of 100 MB whole took
+    // 1.4 GB.
     let target = scratch_dir("baselines-big");
-    let document = save_passes(&target, "big");
+    let mut document = save_passes(&target, "big");
+    let sample = "17034.5,\n            17034.5,\n            17034.5,\n";
+    let marker = "\"elapsed_ns\": [";
+    document["benchmarks"][0]["measurement"]["samples"] =
+        serde_json::json!({"iters": [[1024, 1]], "elapsed_ns": [17034.5]});
     let text = serde_json::to_string_pretty(&document).unwrap();
-    let sample = "{\"iters\": 1024, \"elapsed_ns\": 17034.5},\n";
-    let marker = "\"samples\": [";
     let at = text.find(marker).unwrap() + marker.len();
     let mut big = String::with_capacity(text.len() + sample.len() * 2_400_000);
     big.push_str(&text[..at]);

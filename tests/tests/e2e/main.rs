@@ -11,6 +11,7 @@ mod baselines;
 mod escaping;
 mod failures;
 mod forks;
+mod formats;
 mod groups;
 mod interrupt;
 mod kept_executables;

@@ -1,0 +1,319 @@
+//! The verdicts of a run, as the document records them: each benchmark
+//! against a saved baseline (`comparison`) and each A/B group's members
+//! against the group's baseline member (`groups`). Both are optional
+//! sections: a run without `--baseline` or without A/B groups has none,
+//! and documents written before they were recorded load without them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::compare::{ChangeMethod, Comparison, PairedComparison, Verdict};
+use crate::results::against::verdict_word;
+use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
+use crate::results::{BenchResult, Compared, GroupReport};
+
+/// How an A/B group's members were paired: one sample of each member per
+/// round (samples of at least 1 ms), the members in a shuffled order in
+/// each round, and one ratio member/baseline per round.
+pub(crate) const PAIRING_ROUNDS: &str = "rounds";
+
+/// `--baseline NAME`: every benchmark against the saved run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ComparisonRecord {
+    /// The baseline's name.
+    pub baseline: String,
+    /// When the baseline was saved (its `environment.timestamp`).
+    pub baseline_timestamp: String,
+    /// `--noise-threshold`, in percent.
+    pub noise_threshold_percent: f64,
+    /// The threshold the verdicts used, in percent: `noise_threshold_percent`
+    /// plus the farther end of the machine's change interval; null when the
+    /// machine's change is unknown (no verdict of change is then possible).
+    pub threshold_percent: Option<f64>,
+    /// The harness's reference kernel then and now: how much the machine
+    /// itself changed speed; null when either run lacks it.
+    pub machine_change: Option<MachineChangeRecord>,
+    /// This run's benchmarks in report order, then those of the baseline
+    /// this binary no longer has (`gone`).
+    pub benchmarks: Vec<ComparedRecord>,
+}
+
+/// The machine reference kernel's change between the baseline and this run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct MachineChangeRecord {
+    /// `new/old − 1`, a fraction (0.05: the machine is 5% slower).
+    pub change: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub p_welch: Option<f64>,
+}
+
+/// One benchmark against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ComparedRecord {
+    pub name: String,
+    /// `compared`, `new` (not measured in the baseline) or `gone` (in the
+    /// baseline, not in this binary). The figures are null unless
+    /// `compared`.
+    pub status: String,
+    /// `regressed`, `improved`, `no change` or `within noise`.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    /// The baseline's time and this run's: the means of their block
+    /// medians (or process times under `--forks`), in nanoseconds.
+    #[serde(default)]
+    pub old_ns: Option<f64>,
+    #[serde(default)]
+    pub new_ns: Option<f64>,
+    /// `new/old − 1`, a fraction (0.05: 5% slower), or a scaled difference
+    /// when `method` is `difference`.
+    #[serde(default)]
+    pub change: Option<f64>,
+    /// The change's 95% interval; null where unbounded.
+    #[serde(default)]
+    pub ci_low: Option<f64>,
+    #[serde(default)]
+    pub ci_high: Option<f64>,
+    /// `ratio` (both times positive) or `difference` (`(new − old)/|old|`,
+    /// when a time is zero or negative).
+    #[serde(default)]
+    pub method: Option<String>,
+    /// Welch's t-test with effective sample sizes.
+    #[serde(default)]
+    pub p_welch: Option<f64>,
+    #[serde(default)]
+    pub welch_t: Option<f64>,
+    #[serde(default)]
+    pub welch_df: Option<f64>,
+    /// The Mann–Whitney U test on the block medians.
+    #[serde(default)]
+    pub p_mann_whitney: Option<f64>,
+    #[serde(default)]
+    pub mann_whitney_u: Option<f64>,
+    /// Both sides have fewer than 8 blocks: the normal approximation of
+    /// `p_mann_whitney` is rough.
+    #[serde(default)]
+    pub mann_whitney_rough: Option<bool>,
+    /// Cohen's d over the block medians; null when not finite.
+    #[serde(default)]
+    pub cohens_d: Option<f64>,
+    /// Blocks on each side, and their effective (independent) numbers.
+    #[serde(default)]
+    pub n_old: Option<usize>,
+    #[serde(default)]
+    pub n_new: Option<usize>,
+    #[serde(default)]
+    pub n_eff_old: Option<f64>,
+    #[serde(default)]
+    pub n_eff_new: Option<f64>,
+}
+
+/// An in-run A/B group (one per argument in a group with `args`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct GroupRecord {
+    pub group: String,
+    /// The member marked `baseline`, whose ratio is 1.
+    pub baseline: String,
+    /// How the members were paired: [`PAIRING_ROUNDS`].
+    pub pairing: String,
+    /// The verdicts' noise threshold, in percent: 0, since pairing cancels
+    /// the machine's drift.
+    pub noise_threshold_percent: f64,
+    /// The other members, in report order.
+    pub members: Vec<GroupMemberRecord>,
+}
+
+/// One member against its group's baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct GroupMemberRecord {
+    pub name: String,
+    /// `compared`, or `not_compared` with the `reason`; the figures are
+    /// null unless `compared`.
+    pub status: String,
+    /// `slower`, `faster` or `no difference`.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    /// member/baseline: the geometric mean of the rounds' ratios (above 1:
+    /// the member is slower).
+    #[serde(default)]
+    pub ratio: Option<f64>,
+    /// The ratio's 95% interval.
+    #[serde(default)]
+    pub ci_low: Option<f64>,
+    #[serde(default)]
+    pub ci_high: Option<f64>,
+    /// The paired t-test on the rounds' log ratios.
+    #[serde(default)]
+    pub p_t: Option<f64>,
+    #[serde(default)]
+    pub t: Option<f64>,
+    #[serde(default)]
+    pub df: Option<f64>,
+    /// The Wilcoxon signed-rank test on the same.
+    #[serde(default)]
+    pub p_wilcoxon: Option<f64>,
+    /// Rounds paired, rounds left out, and the effective number of
+    /// independent rounds.
+    #[serde(default)]
+    pub rounds: Option<usize>,
+    #[serde(default)]
+    pub skipped: Option<usize>,
+    #[serde(default)]
+    pub n_eff: Option<f64>,
+    /// Why there is no comparison.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// The `comparison` section of a run compared with `report`'s baseline.
+pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> ComparisonRecord {
+    let bare = |name: &str, status: &str| ComparedRecord {
+        name: name.to_string(),
+        status: status.to_string(),
+        verdict: None,
+        old_ns: None,
+        new_ns: None,
+        change: None,
+        ci_low: None,
+        ci_high: None,
+        method: None,
+        p_welch: None,
+        welch_t: None,
+        welch_df: None,
+        p_mann_whitney: None,
+        mann_whitney_u: None,
+        mann_whitney_rough: None,
+        cohens_d: None,
+        n_old: None,
+        n_new: None,
+        n_eff_old: None,
+        n_eff_new: None,
+    };
+    let compared = results.iter().filter_map(|result| {
+        Some(match result.comparison.as_ref()? {
+            Compared::Against(c) => ComparedRecord {
+                verdict: Some(verdict_name(c.verdict).to_string()),
+                old_ns: finite(c.old),
+                new_ns: finite(c.new),
+                change: finite(c.change),
+                ci_low: finite(c.change_interval.0),
+                ci_high: finite(c.change_interval.1),
+                method: Some(
+                    match c.change_method {
+                        ChangeMethod::LogRatio => "ratio",
+                        ChangeMethod::Difference => "difference",
+                    }
+                    .to_string(),
+                ),
+                p_welch: finite(c.p_welch),
+                welch_t: finite(c.welch_t),
+                welch_df: finite(c.welch_df),
+                p_mann_whitney: finite(c.p_mann_whitney),
+                mann_whitney_u: finite(c.mann_whitney_u),
+                mann_whitney_rough: Some(c.mann_whitney_rough),
+                cohens_d: finite(c.cohens_d),
+                n_old: Some(c.n_old),
+                n_new: Some(c.n_new),
+                n_eff_old: finite(c.n_eff_old),
+                n_eff_new: finite(c.n_eff_new),
+                ..bare(&result.name, "compared")
+            },
+            Compared::New => bare(&result.name, "new"),
+        })
+    });
+    let gone = report.gone.iter().map(|name| bare(name, "gone"));
+    ComparisonRecord {
+        baseline: report.name.clone(),
+        baseline_timestamp: report.saved.clone(),
+        noise_threshold_percent: report.noise_threshold * 100.0,
+        threshold_percent: finite(report.threshold * 100.0),
+        machine_change: report.machine_change.as_ref().map(machine_change),
+        benchmarks: compared.chain(gone).collect(),
+    }
+}
+
+fn machine_change(c: &Comparison) -> MachineChangeRecord {
+    MachineChangeRecord {
+        change: finite(c.change),
+        ci_low: finite(c.change_interval.0),
+        ci_high: finite(c.change_interval.1),
+        p_welch: finite(c.p_welch),
+    }
+}
+
+/// The `groups` section: one record per A/B report.
+pub(crate) fn groups(reports: &[GroupReport]) -> Vec<GroupRecord> {
+    reports.iter().map(group).collect()
+}
+
+fn group(report: &GroupReport) -> GroupRecord {
+    let members = report
+        .members
+        .iter()
+        .map(|(name, paired)| {
+            let bare = GroupMemberRecord {
+                name: name.clone(),
+                status: "not_compared".to_string(),
+                verdict: None,
+                ratio: None,
+                ci_low: None,
+                ci_high: None,
+                p_t: None,
+                t: None,
+                df: None,
+                p_wilcoxon: None,
+                rounds: None,
+                skipped: None,
+                n_eff: None,
+                reason: None,
+            };
+            match paired {
+                Ok(p) => paired_member(p, bare),
+                Err(why) => GroupMemberRecord {
+                    reason: Some(why.clone()),
+                    ..bare
+                },
+            }
+        })
+        .collect();
+    GroupRecord {
+        group: report.group.clone(),
+        baseline: report.baseline.clone(),
+        pairing: PAIRING_ROUNDS.to_string(),
+        noise_threshold_percent: GROUP_NOISE_THRESHOLD * 100.0,
+        members,
+    }
+}
+
+fn paired_member(p: &PairedComparison, bare: GroupMemberRecord) -> GroupMemberRecord {
+    GroupMemberRecord {
+        status: "compared".to_string(),
+        verdict: Some(verdict_word(p.verdict(GROUP_NOISE_THRESHOLD)).to_string()),
+        ratio: finite(p.ratio),
+        ci_low: finite(p.ratio_interval.0),
+        ci_high: finite(p.ratio_interval.1),
+        p_t: finite(p.p_t),
+        t: finite(p.t),
+        df: finite(p.df),
+        p_wilcoxon: finite(p.p_wilcoxon),
+        rounds: Some(p.rounds),
+        skipped: Some(p.skipped),
+        n_eff: finite(p.n_eff),
+        ..bare
+    }
+}
+
+/// The verdict's word in the document: `regressed`, `improved`, `no
+/// change`, `within noise` (as the terminal prints it).
+fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Regressed => "regressed",
+        Verdict::Improved => "improved",
+        Verdict::NoChange => "no change",
+        Verdict::WithinNoise => "within noise",
+    }
+}
+
+/// JSON has no NaN or infinity: an undefined figure is written as null.
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
