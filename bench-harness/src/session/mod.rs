@@ -11,6 +11,7 @@
 
 mod against;
 mod collect;
+mod html;
 mod list;
 mod outputs;
 mod plan;
@@ -167,8 +168,10 @@ fn bench(
     }
     plan::check_pin(args.settings.pin)?;
     outputs::check_output(args.output.path.as_deref())?;
+    let report = html::place(&args.output, &store);
+    html::check(&args.output, report.as_ref())?;
     if let Some(other) = &args.baselines.against {
-        return against::run(out, args, other, selected, registered);
+        return against::run(out, args, other, selected, registered, report.as_ref());
     }
 
     let environment = Environment::capture();
@@ -214,10 +217,12 @@ fn bench(
             result.comparison = verdicts::compare_with(baseline, result, comparison.threshold);
         }
     }
+    let mut groups = Vec::new();
     if args.forks.is_none() && !info.partial {
         // (After Ctrl-C the rows of jobs that never started are gone, and
         // the rounds no longer line up with the rows.)
-        for group in &verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results) {
+        groups = verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results);
+        for group in &groups {
             table.check(out.group_table(group));
         }
     } else if !plan.paired_groups.is_empty() {
@@ -250,6 +255,25 @@ fn bench(
         loop_overhead: loop_overhead.as_ref(),
     };
     let mut errors = outputs::write(args, &store, &written);
+    if let Some(place) = &report {
+        let page = crate::report::html::render(&crate::report::html::Page {
+            target: &baseline::target_name(),
+            environment: &environment,
+            info: &info,
+            results,
+            complexity: &reports,
+            groups: &groups,
+            baseline: baseline
+                .as_ref()
+                .zip(comparison.as_ref())
+                .map(|(document, c)| crate::report::html::Baseline {
+                    name: args.baselines.compare.as_deref().unwrap_or(""),
+                    document,
+                    threshold: c.threshold,
+                }),
+        });
+        errors.extend(html::write(&args.output, place, &page));
+    }
     if let Some(error) = table.failed {
         errors.push(format!("cannot write the table to stdout: {error}"));
     }
