@@ -395,12 +395,17 @@ pub(super) fn intervals(
             r#"<line class="whisker {c}" x1="{a:.1}" y1="{py:.1}" x2="{b:.1}" y2="{py:.1}"/><circle class="point {c}" cx="{v:.1}" cy="{py:.1}" r="4"/>"#,
             c = row.class
         ));
-        // The name beside the interval, on the side with room for it.
+        // The name beside the interval, on a side with room for it (about
+        // 6 px a character), else above it from the left edge.
         let text = format!("{} {}", row.name, label(row.value));
-        if b < (chart.px(x.lo()) + chart.px(x.hi())) / 2.0 {
+        let needed = 6.0 * text.chars().count() as f64 + 10.0;
+        let (left, right) = (chart.px(x.lo()), chart.px(x.hi()));
+        if right - b >= needed {
             chart.label(b + 8.0, py + 4.0, &text, "start");
-        } else {
+        } else if a - left >= needed {
             chart.label(a - 8.0, py + 4.0, &text, "end");
+        } else {
+            chart.label(left + 4.0, py - 9.0, &text, "start");
         }
     }
     chart.finish(title)
