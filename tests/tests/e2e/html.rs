@@ -317,3 +317,33 @@ fn the_report_opens_offline_in_chromium_with_every_chart() {
     assert!(blue > 2_000, "its charts are drawn: {blue} blue pixels");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_against_run_writes_its_ratio_chart() {
+    let dir = scratch_dir("html-against");
+    let (this, other) = bench_tests::against_builds();
+    let page = dir.join("against.html");
+    let out = bench_tests::run(
+        this,
+        &[
+            "--bench",
+            "--against-exe",
+            other.to_str().unwrap(),
+            "--measure-time",
+            "0.05",
+            "--report",
+            page.to_str().unwrap(),
+            "unchanged",
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(announced(&out), page);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<svg").count(), 1, "one ratio chart");
+    assert!(
+        html.contains("<th>unchanged</th>"),
+        "its row names the benchmark"
+    );
+    assert!(html.contains("noise threshold"), "the band is explained");
+    let _ = std::fs::remove_dir_all(&dir);
+}
