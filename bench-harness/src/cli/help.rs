@@ -67,6 +67,11 @@ Output:
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,
                           not only those marked #[benchmark(complexity)]
+  --report PATH           write the HTML report (charts of every benchmark, one
+                          self-contained file per target) to directory PATH, or to
+                          PATH alone when it ends in .html [default:
+                          target/bench-harness/report/TARGET/index.html]
+  --no-report             write no HTML report
 
 Machine:
   --counters              hardware and software counters per iteration (cycles,

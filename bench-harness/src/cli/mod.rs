@@ -65,6 +65,11 @@ pub(crate) struct OutputOptions {
     pub(crate) complexity: bool,
     /// `--samples`: whether `--format json` carries the raw samples.
     pub(crate) samples: Samples,
+    /// `--report PATH`: where the HTML report goes instead of
+    /// `target/bench-harness/report/`.
+    pub(crate) report: Option<PathBuf>,
+    /// `--no-report`: no HTML report.
+    pub(crate) no_report: bool,
 }
 
 /// `--samples none|full`: the raw samples in `--format json` (baselines
@@ -376,6 +381,16 @@ where
                 output.samples = choice("--samples", parser.value()?, "none or full")?;
                 samples_given = true;
             }
+            Long("report") => {
+                let path = PathBuf::from(parser.value()?);
+                if path.as_os_str().is_empty() {
+                    return Err(CliError(
+                        "--report needs a directory or a .html file".into(),
+                    ));
+                }
+                output.report = Some(path);
+            }
+            Long("no-report") => output.no_report = true,
             Long("output") | Short('o') => {
                 let path = PathBuf::from(parser.value()?);
                 if path.as_os_str().is_empty() {
@@ -518,8 +533,14 @@ where
             )));
         }
     }
+    if parsed.output.no_report && parsed.output.report.is_some() {
+        return Err(CliError(
+            "--report PATH and --no-report contradict each other: keep one".into(),
+        ));
+    }
     let measuring_flag = [
         (parsed.baselines.against.is_some(), "--against"),
+        (parsed.output.report.is_some(), "--report"),
         (parsed.forks.is_some(), "--forks"),
         (parsed.output.path.is_some(), "--output"),
         (parsed.baselines.save.is_some(), "--save-baseline"),
@@ -654,6 +675,18 @@ mod tests {
 
     fn parse_err(args: &[&str]) -> String {
         parse(args.iter().copied()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn report_flags_choose_where_the_html_report_goes() {
+        let args = parse_ok(&["--bench"]);
+        assert_eq!((args.output.report, args.output.no_report), (None, false));
+        let args = parse_ok(&["--bench", "--report", "out/r.html"]);
+        assert_eq!(args.output.report, Some(PathBuf::from("out/r.html")));
+        assert!(parse_ok(&["--bench", "--no-report"]).output.no_report);
+        assert!(parse_err(&["--bench", "--report", "x", "--no-report"]).contains("contradict"));
+        assert!(parse_err(&["--bench", "--report", ""]).contains("--report needs"));
+        assert!(parse_err(&["--report", "x"]).contains("add --bench"));
     }
 
     #[test]

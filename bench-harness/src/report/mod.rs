@@ -4,6 +4,7 @@ pub(crate) mod bencher;
 pub(crate) mod console;
 pub(crate) mod csv;
 pub(crate) mod format;
+pub(crate) mod html;
 pub(crate) mod json;
 pub(crate) mod markdown;
 pub(crate) mod notes;

@@ -11,6 +11,7 @@
 
 mod against;
 mod collect;
+mod html;
 mod list;
 mod outputs;
 mod plan;
@@ -181,8 +182,10 @@ fn bench(
     }
     plan::check_pin(args.settings.pin)?;
     outputs::check_output(args.output.path.as_deref())?;
+    let report = html::place(&args.output, &store);
+    html::check(&args.output, report.as_ref())?;
     if let Some(other) = &args.baselines.against {
-        return against::run(out, args, other, selected, registered);
+        return against::run(out, args, other, selected, registered, report.as_ref());
     }
 
     let environment = Environment::capture();
@@ -275,6 +278,7 @@ fn bench(
                 .unwrap_or(cli::QUICK_MEASURE_SECS)
         ));
     }
+    let threshold = comparison.as_ref().map(|c| c.threshold);
     let baseline_report = baseline
         .as_ref()
         .zip(comparison)
@@ -291,6 +295,25 @@ fn bench(
         groups: &groups,
     };
     let mut errors = outputs::write(args, &store, &written);
+    if let Some(place) = &report {
+        let page = crate::report::html::render(&crate::report::html::Page {
+            target: &baseline::target_name(),
+            environment: &environment,
+            info: &info,
+            results,
+            complexity: &reports,
+            groups: &groups,
+            baseline: baseline
+                .as_ref()
+                .zip(threshold)
+                .map(|(document, threshold)| crate::report::html::Baseline {
+                    name: args.baselines.compare.as_deref().unwrap_or(""),
+                    document,
+                    threshold,
+                }),
+        });
+        errors.extend(html::write(&args.output, place, &page));
+    }
     if let Some(error) = table.failed {
         errors.push(format!("cannot write the table to stdout: {error}"));
     }

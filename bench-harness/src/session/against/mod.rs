@@ -171,6 +171,7 @@ pub(super) fn run(
     against: &Against,
     selected: &Selection,
     registered: &[String],
+    html_report: Option<&crate::report::html::Place>,
 ) -> Result<i32, String> {
     let environment = Environment::capture();
     super::show_machine(out, args, &environment, None);
@@ -216,7 +217,15 @@ pub(super) fn run(
         started.elapsed().as_secs_f64()
     ));
     let document = crate::document::assemble_against(&environment, &info, &report);
-    if let Err(error) = super::outputs::write_document(args, &document) {
+    let mut written = super::outputs::write_document(args, &document);
+    if let Some(place) = html_report {
+        let target = crate::baseline::target_name();
+        let page = crate::report::html::render_against(&target, &environment, &report);
+        if let Some(error) = super::html::write(&args.output, place, &page) {
+            written = written.and(Err(error));
+        }
+    }
+    if let Err(error) = written {
         console::error(&error);
         return Ok(EXIT_USAGE);
     }

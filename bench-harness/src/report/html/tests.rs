@@ -1,0 +1,94 @@
+//! The page of a fixed run: what a reader finds on it, and what it must
+//! never contain (scripts, external URLs, unescaped names).
+
+use super::*;
+use crate::testing::fixed_run::{environment, info, results};
+
+fn page_of(results: &[BenchResult]) -> String {
+    let (environment, info) = (environment(), info());
+    render(&Page {
+        target: "suite",
+        environment: &environment,
+        info: &info,
+        results,
+        complexity: &[],
+        groups: &[],
+        baseline: None,
+    })
+}
+
+/// The text of the section with anchor `id`.
+fn section<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html
+        .find(&format!(r#"<section class="bench" id="{id}">"#))
+        .unwrap_or_else(|| panic!("no section {id}"));
+    let end = html[start..].find("</section>").expect("closed") + start;
+    &html[start..end]
+}
+
+#[test]
+fn every_measured_benchmark_has_its_two_charts_and_figures() {
+    let results = results();
+    let html = page_of(&results);
+    for (i, result) in results.iter().enumerate() {
+        let text = section(&html, &bench_id(i));
+        let charts = text.matches("<svg").count();
+        if result.measured().is_some() {
+            assert_eq!(charts, 2, "{}: distribution and timeline", result.name);
+            assert!(text.contains("p99.9"), "{}: percentiles shown", result.name);
+            assert!(
+                text.contains("warm-up"),
+                "{}: warm-up mentioned",
+                result.name
+            );
+        } else {
+            assert_eq!(charts, 0, "{}: nothing to plot", result.name);
+        }
+    }
+}
+
+#[test]
+fn the_summary_links_each_benchmark_to_its_section() {
+    let results = results();
+    let html = page_of(&results);
+    for i in 0..results.len() {
+        assert!(html.contains(&format!(r##"href="#{}""##, bench_id(i))));
+    }
+    assert!(html.contains("FAILED"), "a failure is listed");
+}
+
+#[test]
+fn the_page_is_self_contained_and_names_are_escaped() {
+    let html = page_of(&results());
+    assert!(!html.contains("<script"), "no script");
+    for external in ["http://", "https://", "url(", "@import", "src="] {
+        assert!(!html.contains(external), "no external resource: {external}");
+    }
+    // The fixture's failing benchmark is named `parse::csv "a,b" | c`.
+    assert!(html.contains("parse::csv &quot;a,b&quot; | c"));
+}
+
+#[test]
+fn a_report_path_ending_in_html_is_one_file() {
+    assert_eq!(
+        Place::of(PathBuf::from("out/report.html")),
+        Place::File(PathBuf::from("out/report.html"))
+    );
+    assert_eq!(
+        Place::of(PathBuf::from("out/reports")),
+        Place::Directory(PathBuf::from("out/reports"))
+    );
+}
+
+#[test]
+fn a_directory_gets_the_page_and_an_index_of_targets() {
+    let scratch = crate::testing::Scratch::new("html-report-index");
+    let dir = scratch.path().to_path_buf();
+    let place = Place::Directory(dir.clone());
+    let written = write(&place, "suite", "<p>suite</p>").unwrap();
+    assert_eq!(written, dir.join("suite/index.html"));
+    write(&place, "calibration", "<p>calibration</p>").unwrap();
+    let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(index.contains(r#"href="calibration/index.html""#));
+    assert!(index.contains(r#"href="suite/index.html""#));
+}

@@ -1,0 +1,349 @@
+//! The HTML report: written by every measured run where the user expects
+//! it, and opened in a real browser (Debian's `chromium`, headless): it
+//! loads from `file://` with no console message and no network request,
+//! every benchmark has its charts, and a benchmark's section is drawn
+//! (its screenshot is not blank). Where chromium is absent, the browser's
+//! checks are skipped with a message and the rest still runs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use bench_tests::{run_with_env, scratch_dir, suite_binary, Run, QUICK};
+
+/// The example suite with quick budgets and CARGO_TARGET_DIR=`target`.
+fn suite(target: &Path, args: &[&str]) -> Run {
+    let mut all = QUICK.to_vec();
+    all.extend_from_slice(args);
+    run_with_env(
+        suite_binary(),
+        &all,
+        &[("CARGO_TARGET_DIR", target.as_os_str())],
+    )
+}
+
+/// The path a run announced: `wrote the report to PATH` on stderr.
+fn announced(out: &Run) -> PathBuf {
+    let line = out
+        .stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("wrote the report to "))
+        .unwrap_or_else(|| panic!("the report's path is announced: {out:?}"));
+    PathBuf::from(line)
+}
+
+/// Each benchmark section of a page (or DOM): its heading's name and how
+/// many charts it holds.
+fn sections(html: &str) -> Vec<(String, usize)> {
+    html.split(r#"<section class="bench""#)
+        .skip(1)
+        .map(|section| {
+            let section = section.split("</section>").next().unwrap_or("");
+            let name = section
+                .split("\">")
+                .nth(2)
+                .and_then(|rest| rest.split("</a>").next())
+                .unwrap_or("")
+                .to_string();
+            (name, section.matches("<svg").count())
+        })
+        .collect()
+}
+
+#[test]
+fn every_measured_run_writes_a_report_under_the_target_directory() {
+    let dir = scratch_dir("html-default");
+    let target = dir.join("target");
+    let out = suite(&target, &["primitives::int_add"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let page = announced(&out);
+    let report = target.join("bench-harness").join("report");
+    assert_eq!(page, report.join("suite").join("index.html"));
+    let html = std::fs::read_to_string(&page).expect("the page was written");
+    assert_eq!(sections(&html), [("primitives::int_add".to_string(), 2)]);
+    let index = std::fs::read_to_string(report.join("index.html")).expect("an index of targets");
+    assert!(index.contains(r#"href="suite/index.html""#), "{index}");
+
+    std::fs::remove_file(&page).expect("the page is there");
+    let out = suite(&target, &["primitives::int_add", "--no-report"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(!out.stderr.contains("wrote the report"), "{}", out.stderr);
+    assert!(!page.exists(), "--no-report writes no page");
+
+    let smoke = run_with_env(
+        suite_binary(),
+        &["primitives::int_add"],
+        &[("CARGO_TARGET_DIR", target.as_os_str())],
+    );
+    assert_eq!(smoke.code, Some(0), "{smoke:?}");
+    assert!(!page.exists(), "a smoke run writes no report");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unwritable_report_path_is_refused_before_measuring() {
+    let dir = scratch_dir("html-unwritable");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let inside = file.join("report");
+    let out = suite(
+        &dir.join("target"),
+        &["primitives::int_add", "--report", inside.to_str().unwrap()],
+    );
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("cannot write --report"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stdout.contains("measured"),
+        "nothing ran: {}",
+        out.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What headless Chromium made of a page.
+struct Rendered {
+    /// The DOM after loading.
+    dom: String,
+    /// Console messages (`CONSOLE` lines of its log).
+    console: Vec<String>,
+    /// URLs the page itself asked the network for (Blink's resource
+    /// loader), from Chromium's net log; the browser's own background
+    /// requests are not the page's.
+    requests: Vec<String>,
+}
+
+fn chromium() -> Option<&'static str> {
+    let found = Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    found.then_some("chromium")
+}
+
+/// Chromium with the flags that keep it quiet and offline; every host
+/// resolves to nothing, so a request to the network would fail (and
+/// still show in the net log).
+fn headless(profile: &Path) -> Command {
+    let mut command = Command::new("chromium");
+    command.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+    ]);
+    command.arg(format!("--user-data-dir={}", profile.display()));
+    command
+}
+
+fn file_url(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+fn render(page: &Path, scratch: &Path) -> Rendered {
+    let net_log = scratch.join("net-log.json");
+    let Output { stdout, stderr, .. } = headless(&scratch.join("profile"))
+        .args(["--enable-logging=stderr", "--v=0", "--dump-dom"])
+        .arg(format!("--log-net-log={}", net_log.display()))
+        .arg(file_url(page))
+        .output()
+        .expect("chromium starts");
+    let stderr = String::from_utf8_lossy(&stderr);
+    let console = stderr
+        .lines()
+        .filter(|line| line.contains(":CONSOLE"))
+        .map(str::to_string)
+        .collect();
+    let log = std::fs::read_to_string(&net_log).unwrap_or_default();
+    // Blink's resource loads carry the traffic annotation of
+    // "blink_resource_loader" (its hash, 101845102).
+    let requests = log
+        .split(r#""traffic_annotation":101845102,"url":""#)
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_string)
+        .collect();
+    Rendered {
+        dom: String::from_utf8_lossy(&stdout).into_owned(),
+        console,
+        requests,
+    }
+}
+
+/// A screenshot of the top `height` pixels of `page`, decoded to RGB rows.
+fn screenshot(page: &Path, scratch: &Path, height: u32) -> (u32, u32, Vec<[u8; 3]>) {
+    let png = scratch.join("shot.png");
+    let out = headless(&scratch.join("profile"))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("--window-size=1200,{height}"))
+        .arg(file_url(page))
+        .output()
+        .expect("chromium starts");
+    assert!(
+        png.is_file(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let decoder = png::Decoder::new(std::fs::File::open(&png).unwrap());
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buffer = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buffer).expect("a frame");
+    let channels = info.color_type.samples();
+    let pixels = buffer[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn the_report_opens_offline_in_chromium_with_every_chart() {
+    let dir = scratch_dir("html-chromium");
+    let target = dir.join("target");
+    // A baseline first, so that the report compares: every view at once
+    // (distribution, timeline, overlay, change; the sort group's ratios;
+    // scaling::sort's complexity fit).
+    let filters = ["kernels::sort", "scaling::sort"];
+    let mut args = filters.to_vec();
+    args.extend(["--save-baseline", "html"]);
+    let saved = suite(&target, &args);
+    assert_eq!(saved.code, Some(0), "{saved:?}");
+    let reports = dir.join("reports");
+    let mut args = filters.to_vec();
+    args.extend(["--baseline", "html", "--report", reports.to_str().unwrap()]);
+    let out = suite(&target, &args);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let page = announced(&out);
+    assert_eq!(page, reports.join("suite").join("index.html"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    for external in ["http://", "https://", "<script", "<link", "@import", "url("] {
+        assert!(!html.contains(external), "the page refers to {external}");
+    }
+    let expected: Vec<(String, usize)> = [
+        "scaling::sort/100",
+        "scaling::sort/1000",
+        "scaling::sort/10000",
+        "sort/kernels::sort_1k",
+        "sort/kernels::sort_unstable_1k",
+    ]
+    .iter()
+    .map(|name| (name.to_string(), 4))
+    .collect();
+    assert_eq!(
+        sections(&html),
+        expected,
+        "each: distribution, timeline, overlay, change"
+    );
+    assert!(
+        html.contains(r#"<section id="groups">"#) && html.contains(r#"<section id="complexity">"#)
+    );
+
+    if chromium().is_none() {
+        println!(
+            "skipped the browser checks: chromium is not installed (apt-get install chromium)"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    // The checks below can fail: a page with a script error and an image
+    // from the network trips both.
+    let control = dir.join("control.html");
+    std::fs::write(
+        &control,
+        r#"<!DOCTYPE html><p>x</p><img src="http://example.invalid/x.png"><script>nothing()</script>"#,
+    )
+    .unwrap();
+    let bad = render(&control, &dir.join("control"));
+    assert_eq!(bad.console.len(), 1, "the control's error is seen");
+    assert_eq!(
+        bad.requests,
+        ["http://example.invalid/x.png"],
+        "the control's request is seen"
+    );
+
+    let rendered = render(&page, &dir.join("render"));
+    assert_eq!(rendered.console, Vec::<String>::new(), "no console message");
+    assert_eq!(
+        rendered.requests,
+        Vec::<String>::new(),
+        "no network request"
+    );
+    assert_eq!(
+        sections(&rendered.dom),
+        expected,
+        "the browser's DOM has every chart"
+    );
+    let charts_elsewhere = rendered.dom.matches("<svg").count() - 4 * expected.len();
+    assert_eq!(
+        charts_elsewhere, 2,
+        "the group's ratio chart and the complexity fit"
+    );
+
+    // One benchmark's page, drawn: its section is most of the screenshot,
+    // under the header, the one-row summary and the machine.
+    let one = dir.join("one.html");
+    let out = suite(
+        &target,
+        &[
+            "--exact",
+            "sort/kernels::sort_1k",
+            "--report",
+            one.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(announced(&out), one);
+    let (width, height, pixels) = screenshot(&one, &dir.join("shot"), 1400);
+    assert_eq!(pixels.len(), (width * height) as usize);
+    let below = &pixels[(width * height / 3) as usize..];
+    let inked = below.iter().filter(|p| **p != [255, 255, 255]).count();
+    // The charts' blue bars and samples: text alone is grey or black.
+    let blue = below
+        .iter()
+        .filter(|[r, g, b]| *b as i32 > *r as i32 + 40 && *b as i32 > *g as i32 + 10)
+        .count();
+    assert!(
+        inked > 20_000,
+        "the section is drawn: {inked} non-background pixels"
+    );
+    assert!(blue > 2_000, "its charts are drawn: {blue} blue pixels");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_against_run_writes_its_ratio_chart() {
+    let dir = scratch_dir("html-against");
+    let (this, other) = bench_tests::against_builds();
+    let page = dir.join("against.html");
+    let out = bench_tests::run(
+        this,
+        &[
+            "--bench",
+            "--against-exe",
+            other.to_str().unwrap(),
+            "--measure-time",
+            "0.05",
+            "--report",
+            page.to_str().unwrap(),
+            "unchanged",
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(announced(&out), page);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<svg").count(), 1, "one ratio chart");
+    assert!(
+        html.contains("<th>unchanged</th>"),
+        "its row names the benchmark"
+    );
+    assert!(html.contains("noise threshold"), "the band is explained");
+    let _ = std::fs::remove_dir_all(&dir);
+}
