@@ -51,8 +51,10 @@ Output:
   -o, --output FILE       write the --format output to FILE (a file is replaced
                           atomically; a device, FIFO or /dev/stdout is written in
                           place); the table still goes to stdout
-  --details               percentiles, confidence intervals, warm-up and stop reason
-                          under each row
+  --details               the full table: every statistic (median, mean, spread,
+                          outliers, samples, stop), percentiles, intervals and
+                          warm-up under each row, and each note in full; the
+                          default table fits the terminal (COLUMNS, else 100)
   --flat                  one row per benchmark under its full name, instead of a
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,

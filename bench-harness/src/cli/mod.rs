@@ -50,7 +50,9 @@ pub(crate) struct OutputOptions {
     pub(crate) format: OutputFormat,
     /// `--output FILE`: the `--format` output goes there; stdout shows the table.
     pub(crate) path: Option<PathBuf>,
-    /// `--details`: percentiles, intervals and warm-up under each row.
+    /// `--details`: the full table (every statistic, percentiles,
+    /// intervals and warm-up under each row, each note in full), not the
+    /// compact one that fits the terminal.
     pub(crate) details: bool,
     /// `--flat`: one row per benchmark under its full name, not a tree.
     pub(crate) flat: bool,

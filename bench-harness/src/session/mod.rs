@@ -30,7 +30,7 @@ use crate::cli::{self, Action, Args, Color, OutputFormat};
 use crate::environment::Environment;
 use crate::registry;
 use crate::report::console;
-use crate::report::terminal::Terminal;
+use crate::report::terminal::{text, Terminal};
 use crate::results::{BenchResult, Compared};
 use crate::select;
 use crate::{audit, forks};
@@ -110,7 +110,8 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
     } else {
         Box::new(StandardStream::stdout(color_choice(args.output.color)))
     };
-    let mut out = Terminal::new(table, selected.iter().map(|s| s.name.as_str()));
+    let mut out = Terminal::new(table, selected.iter().map(|s| s.name.as_str()))
+        .with_view(text::stdout_width(), args.output.details);
     let written = match args.action {
         Action::List => list::names(&selected, args.list_format),
         Action::ListBaselines => list::baselines(&locate_store()),
@@ -198,14 +199,7 @@ fn bench(
     *results = measured;
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
-    let mut table = TableWrites::default();
-    table.check(out.bench_table(
-        &info,
-        results,
-        &reports,
-        outputs::layout(args.output.flat),
-        args.output.details,
-    ));
+    // Compared first: the table shows each benchmark's change.
     let comparison = baseline
         .as_ref()
         .map(|baseline| verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines));
@@ -214,6 +208,8 @@ fn bench(
             result.comparison = verdicts::compare_with(baseline, result, comparison.threshold);
         }
     }
+    let mut table = TableWrites::default();
+    table.check(out.bench_table(&info, results, &reports, outputs::layout(args.output.flat)));
     if args.forks.is_none() && !info.partial {
         // (After Ctrl-C the rows of jobs that never started are gone, and
         // the rounds no longer line up with the rows.)
@@ -279,8 +275,8 @@ fn bench(
     })
 }
 
-/// The machine's header and warnings: to stderr when stdout carries a
-/// machine format.
+/// The machine's header (to stderr when stdout carries a machine format),
+/// and its warnings, always to stderr: the table stays the results.
 fn show_machine(
     out: &mut Terminal<Box<dyn WriteColor>>,
     args: &Args,
@@ -290,14 +286,19 @@ fn show_machine(
     let header = audit::header(environment);
     let warnings = audit::audit(environment);
     let pin = args.settings.pin;
+    let mut stderr = Terminal::new(
+        StandardStream::stderr(stderr_color_choice(args.output.color)),
+        std::iter::empty(),
+    )
+    .with_view(
+        bench_runtime::stdio::stderr_columns().unwrap_or_else(text::stdout_width),
+        args.output.details,
+    );
+    let _ = stderr.warnings(&warnings);
     if args.output.format != OutputFormat::Pretty && args.output.path.is_none() {
-        let mut stderr = Terminal::new(
-            StandardStream::stderr(color_choice(args.output.color)),
-            std::iter::empty(),
-        );
-        let _ = stderr.machine(&header, &warnings, pin, cold_bytes);
+        let _ = stderr.machine(&header, pin, cold_bytes);
     } else {
-        let _ = out.machine(&header, &warnings, pin, cold_bytes);
+        let _ = out.machine(&header, pin, cold_bytes);
     }
 }
 
@@ -335,12 +336,22 @@ fn usage_error(error: &dyn std::fmt::Display) -> i32 {
 }
 
 fn color_choice(color: Color) -> ColorChoice {
+    colour_for(color, std::io::stdout().is_terminal())
+}
+
+/// [`color_choice`] for standard error, which may be a terminal when
+/// stdout is not (`cargo bench > table.txt`), or the other way round.
+fn stderr_color_choice(color: Color) -> ColorChoice {
+    colour_for(color, std::io::stderr().is_terminal())
+}
+
+fn colour_for(color: Color, terminal: bool) -> ColorChoice {
     match color {
         Color::Always => ColorChoice::Always,
         Color::Never => ColorChoice::Never,
         Color::Auto => {
             let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            if std::io::stdout().is_terminal() && !no_color {
+            if terminal && !no_color {
                 ColorChoice::Auto
             } else {
                 ColorChoice::Never
