@@ -55,6 +55,9 @@ Output:
                           outliers, samples, stop), percentiles, intervals and
                           warm-up under each row, and each note in full; the
                           default table fits the terminal (COLUMNS, else 100)
+  --no-machine-warnings   do not print the machine's warnings (load, hypervisor,
+                          ASLR, ...) to stderr; they stay in the JSON; also
+                          BENCH_HARNESS_NO_MACHINE_WARNINGS=1
   --flat                  one row per benchmark under its full name, instead of a
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,

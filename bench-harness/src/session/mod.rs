@@ -276,7 +276,9 @@ fn bench(
 }
 
 /// The machine's header (to stderr when stdout carries a machine format),
-/// and its warnings, always to stderr: the table stays the results.
+/// and its warnings, always to stderr: the table stays the results, and
+/// `--no-machine-warnings` or `BENCH_HARNESS_NO_MACHINE_WARNINGS=1`
+/// silences them, but for the loud ones (an unoptimised build).
 fn show_machine(
     out: &mut Terminal<Box<dyn WriteColor>>,
     args: &Args,
@@ -284,7 +286,14 @@ fn show_machine(
     cold_bytes: Option<usize>,
 ) {
     let header = audit::header(environment);
-    let warnings = audit::audit(environment);
+    let silenced = machine_warnings_silenced(
+        args.output.no_machine_warnings,
+        std::env::var_os(NO_MACHINE_WARNINGS).as_deref(),
+    );
+    let warnings: Vec<_> = audit::audit(environment)
+        .into_iter()
+        .filter(|w| w.loud || !silenced)
+        .collect();
     let pin = args.settings.pin;
     let mut stderr = Terminal::new(
         StandardStream::stderr(stderr_color_choice(args.output.color)),
@@ -300,6 +309,16 @@ fn show_machine(
     } else {
         let _ = out.machine(&header, pin, cold_bytes);
     }
+}
+
+/// The environment variable that silences the machine's warnings, as
+/// `--no-machine-warnings` does (for CI, where the flags are shared).
+const NO_MACHINE_WARNINGS: &str = "BENCH_HARNESS_NO_MACHINE_WARNINGS";
+
+/// Whether the machine's warnings are silenced: by the flag, or by the
+/// variable set to anything but empty or `0`.
+fn machine_warnings_silenced(flag: bool, variable: Option<&std::ffi::OsStr>) -> bool {
+    flag || variable.is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// The first error in writing the table to stdout, but for a reader that
@@ -371,5 +390,23 @@ fn describe_filters(args: &Args) -> String {
         0 => "the selection".to_string(),
         1 => format!("the filter {}", quoted[0]),
         _ => format!("the filters {}", quoted.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::machine_warnings_silenced;
+
+    #[test]
+    fn machine_warnings_are_silenced_by_the_flag_or_the_variable() {
+        assert!(!machine_warnings_silenced(false, None));
+        assert!(machine_warnings_silenced(true, None));
+        assert!(machine_warnings_silenced(false, Some(OsStr::new("1"))));
+        assert!(machine_warnings_silenced(false, Some(OsStr::new("yes"))));
+        assert!(!machine_warnings_silenced(false, Some(OsStr::new("0"))));
+        assert!(!machine_warnings_silenced(false, Some(OsStr::new(""))));
+        assert!(machine_warnings_silenced(true, Some(OsStr::new("0"))));
     }
 }
