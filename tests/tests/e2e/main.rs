@@ -17,3 +17,4 @@ mod kept_executables;
 mod machine;
 mod outputs;
 mod suite;
+mod table;
