@@ -325,8 +325,8 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
             ("samples too short for the clock".to_string(), remedy)
         }
         Note::NearOverhead { .. } => (
-            "near the loop's own cost".to_string(),
-            "compare them in an A/B group, not by time",
+            "at the loop's own cost".to_string(),
+            "compare within an A/B group",
         ),
         Note::WarmUpUnsettled { .. } => {
             ("warm-up did not settle".to_string(), "raise --warm-up-time")
@@ -337,7 +337,7 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
         ),
         Note::Multimodal { .. } => (
             "multimodal samples".to_string(),
-            "rerun; if it persists, see the raw samples",
+            "rerun, or see the raw samples",
         ),
         Note::HighSpread { .. } => (
             "high spread within slices".to_string(),

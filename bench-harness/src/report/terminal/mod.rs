@@ -261,7 +261,9 @@ impl<W: WriteColor> Terminal<W> {
             ),
             Schedule::Sequential => ("sequential".to_string(), "twentieth of the run"),
         };
-        let mut stop = if info.target_precision > 0.0 {
+        let mut stop = if info.target_precision > 0.0 && !self.details {
+            format!("until ±{}", percent(info.target_precision))
+        } else if info.target_precision > 0.0 {
             format!(
                 "until the time is known to ±{}",
                 percent(info.target_precision)
