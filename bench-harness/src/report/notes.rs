@@ -291,7 +291,7 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
                     Some(target) => format!("not precise (±{target} not reached)"),
                     None => "not precise (--precision not reached)".to_string(),
                 },
-                "raise --max-time or quieten the machine",
+                "raise --max-time",
             )
         }
         Note::FewSamples { .. } => (
@@ -603,7 +603,7 @@ mod tests {
             ]
         );
         assert_eq!(groups[0].summary, "not precise (±1.00% not reached)");
-        assert_eq!(groups[0].remedy, "raise --max-time or quieten the machine");
+        assert_eq!(groups[0].remedy, "raise --max-time");
         assert_eq!(groups[2].summary, "CPU time 50–79% of wall time");
     }
 
