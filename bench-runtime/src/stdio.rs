@@ -1,4 +1,5 @@
-//! Keeping the harness's own output apart from what benchmarks print.
+//! Keeping the harness's own output apart from what benchmarks print, and
+//! the width of the terminal it goes to.
 
 use std::fs::File;
 use std::io;
@@ -24,5 +25,31 @@ pub fn divert_stdout() -> io::Result<File> {
             io::ErrorKind::Unsupported,
             "standard output cannot be diverted on this platform",
         ))
+    }
+}
+
+/// The width, in columns, of the terminal standard output is, or `None`
+/// when it is not a terminal (a pipe, a file) or the platform cannot say.
+pub fn stdout_columns() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        crate::sys::stdio::terminal_columns(libc::STDOUT_FILENO).map(usize::from)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The width, in columns, of the terminal standard error is, or `None`
+/// when it is not a terminal or the platform cannot say.
+pub fn stderr_columns() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        crate::sys::stdio::terminal_columns(libc::STDERR_FILENO).map(usize::from)
+    }
+    #[cfg(not(unix))]
+    {
+        None
     }
 }

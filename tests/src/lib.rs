@@ -206,11 +206,13 @@ impl Run {
 }
 
 /// Measuring flags that keep a run short (a fixed 20 ms budget, no
-/// precision target; one row per full name): behaviour, not figures, is
-/// tested.
+/// precision target; one row per full name, with every statistic and each
+/// note under its row, as `Run::row` reads them): behaviour, not figures,
+/// is tested. The default, compact table is tested in `e2e/table.rs`.
 pub const QUICK: &[&str] = &[
     "--bench",
     "--flat",
+    "--details",
     "--warm-up-time",
     "0.01",
     "--measure-time",

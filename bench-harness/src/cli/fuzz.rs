@@ -36,6 +36,7 @@ const FLAGS: &[&str] = &[
     "--output",
     "-o",
     "--details",
+    "--no-machine-warnings",
     "--flat",
     "--complexity",
     "--counters",

@@ -58,11 +58,16 @@ Output:
   -o, --output FILE       write the --format output to FILE (a file is replaced
                           atomically; a device, FIFO or /dev/stdout is written in
                           place); the table still goes to stdout
-  --details               percentiles, confidence intervals, warm-up and stop reason
-                          under each row
   --bytes-unit decimal|binary
                           byte rates in KB/s, MB/s, GB/s [default: decimal] or in
                           KiB/s, MiB/s, GiB/s, as criterion prints them
+  --details               the full table: every statistic (median, mean, spread,
+                          outliers, samples, stop), percentiles, intervals and
+                          warm-up under each row, and each note in full; the
+                          default table fits the terminal (COLUMNS, else 100)
+  --no-machine-warnings   do not print the machine's warnings (load, hypervisor,
+                          ASLR, ...) to stderr; they stay in the JSON; also
+                          BENCH_HARNESS_NO_MACHINE_WARNINGS=1
   --flat                  one row per benchmark under its full name, instead of a
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,

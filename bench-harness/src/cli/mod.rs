@@ -56,8 +56,13 @@ pub(crate) struct OutputOptions {
     pub(crate) format: OutputFormat,
     /// `--output FILE`: the `--format` output goes there; stdout shows the table.
     pub(crate) path: Option<PathBuf>,
-    /// `--details`: percentiles, intervals and warm-up under each row.
+    /// `--details`: the full table (every statistic, percentiles,
+    /// intervals and warm-up under each row, each note in full), not the
+    /// compact one that fits the terminal.
     pub(crate) details: bool,
+    /// `--no-machine-warnings` (or `BENCH_HARNESS_NO_MACHINE_WARNINGS=1`):
+    /// the machine's warnings (load, hypervisor, ASLR, ...) are not printed.
+    pub(crate) no_machine_warnings: bool,
     /// `--flat`: one row per benchmark under its full name, not a tree.
     pub(crate) flat: bool,
     /// `--complexity`: fit a growth class for every benchmark with numeric
@@ -375,6 +380,7 @@ where
                     .to_string(),
             ),
             Long("details") => output.details = true,
+            Long("no-machine-warnings") => output.no_machine_warnings = true,
             Long("flat") => output.flat = true,
             Long("complexity") => output.complexity = true,
             Long("samples") => {
@@ -926,6 +932,16 @@ mod tests {
             );
             assert!(!message.contains('\n'), "{message}");
         }
+    }
+
+    #[test]
+    fn the_view_flags_are_off_unless_given() {
+        let default = parse_ok(&[]);
+        assert!(!default.output.details);
+        assert!(!default.output.no_machine_warnings);
+        let args = parse_ok(&["--details", "--no-machine-warnings"]);
+        assert!(args.output.details);
+        assert!(args.output.no_machine_warnings);
     }
 
     #[test]

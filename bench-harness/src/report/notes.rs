@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use super::format::{percent, time};
-use crate::results::Note;
+use super::format::{escape, percent, time};
+use crate::results::{BenchResult, Measured, Note};
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -191,6 +191,201 @@ impl fmt::Display for Note {
     }
 }
 
+/// Notes of one kind over a whole run: what they say, the benchmarks they
+/// apply to and what to do, so the compact table says each once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct NoteGroup {
+    /// [`Note::kind`], or `unreliable` for rows whose ± cannot be trusted
+    /// (not a note of the model: [`Measured::reliable`]).
+    pub(crate) kind: &'static str,
+    /// What the notes say, short, with a figure they share (`not precise
+    /// (±1.00% not reached)`).
+    pub(crate) summary: String,
+    /// The benchmarks, escaped, in the results' order.
+    pub(crate) names: Vec<String>,
+    /// What to do about it, once.
+    pub(crate) remedy: String,
+}
+
+/// The kinds in the order their lines are printed: what makes a figure
+/// wrong or imprecise first, then what to look into.
+const ORDER: [&str; 14] = [
+    "not_precise",
+    "few_samples",
+    "one_sample",
+    "budget_unspent",
+    "sample_cap",
+    "short_samples",
+    "near_overhead",
+    "warm_up_unsettled",
+    "speed_changed",
+    "multimodal",
+    "high_spread",
+    "low_cpu",
+    "processes_differ",
+    "differs_alone",
+];
+
+/// The notes of `results` by kind: one group per kind that occurs, rows
+/// whose ± is not reliable first, then the kinds in a fixed order.
+pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
+    let measured: Vec<(String, &Measured)> = results
+        .iter()
+        .filter_map(|r| Some((escape(&r.name).into_owned(), r.measured()?)))
+        .collect();
+    let mut groups = Vec::new();
+    let unreliable: Vec<String> = measured
+        .iter()
+        .filter(|(_, m)| !m.reliable())
+        .map(|(name, _)| name.clone())
+        .collect();
+    if !unreliable.is_empty() {
+        groups.push(NoteGroup {
+            kind: "unreliable",
+            summary: "± unreliable (mostly slow slices)".to_string(),
+            names: unreliable,
+            remedy: "rerun when quieter, or use --forks".to_string(),
+        });
+    }
+    for kind in ORDER {
+        let mut notes = Vec::new();
+        let mut names = Vec::new();
+        for (name, m) in &measured {
+            let of_kind: Vec<&Note> = m.notes.iter().filter(|n| n.kind() == kind).collect();
+            if !of_kind.is_empty() {
+                names.push(name.clone());
+                notes.extend(of_kind);
+            }
+        }
+        if let Some(first) = notes.first() {
+            let (summary, remedy) = summarise(first, &notes);
+            groups.push(NoteGroup {
+                kind,
+                summary,
+                names,
+                remedy: remedy.to_string(),
+            });
+        }
+    }
+    groups
+}
+
+/// The short words for `notes`, all of `first`'s kind: what they say and
+/// the remedy. A figure is named only when every note shares it.
+fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
+    let shared = |figure: fn(&Note) -> Option<String>| {
+        let value = figure(first)?;
+        notes
+            .iter()
+            .all(|n| figure(n).as_ref() == Some(&value))
+            .then_some(value)
+    };
+    match first {
+        Note::NotPrecise { .. } => {
+            let target = shared(|n| match n {
+                Note::NotPrecise { target, .. } => Some(percent(*target)),
+                _ => None,
+            });
+            (
+                match target {
+                    Some(target) => format!("not precise (±{target} not reached)"),
+                    None => "not precise (--precision not reached)".to_string(),
+                },
+                "raise --max-time",
+            )
+        }
+        Note::FewSamples { .. } => (
+            "few samples (--max-time reached)".to_string(),
+            "raise --max-time",
+        ),
+        Note::OneSample => ("one sample, no spread".to_string(), "raise --max-time"),
+        Note::BudgetUnspent { .. } => (
+            "--max-time ended it before --measure-time".to_string(),
+            "raise --max-time",
+        ),
+        Note::SampleCap { .. } => (
+            "stopped at the sample cap".to_string(),
+            "accept a wider --precision",
+        ),
+        Note::ShortSamples { .. } => {
+            let capped = |n: &&Note| {
+                matches!(
+                    n,
+                    Note::ShortSamples {
+                        wall_cap: Some(_),
+                        ..
+                    }
+                )
+            };
+            let remedy = match (notes.iter().all(capped), notes.iter().any(capped)) {
+                (true, _) => "raise --measure-time, or a cheaper set-up",
+                (false, true) => "raise --max-time or --measure-time",
+                (false, false) => "raise --max-time so samples can grow",
+            };
+            ("samples too short for the clock".to_string(), remedy)
+        }
+        Note::NearOverhead { .. } => (
+            "at the loop's own cost".to_string(),
+            "compare within an A/B group",
+        ),
+        Note::WarmUpUnsettled { .. } => {
+            ("warm-up did not settle".to_string(), "raise --warm-up-time")
+        }
+        Note::SpeedChanged { .. } => (
+            "speed changed while measuring".to_string(),
+            "look for state that grows, or rerun",
+        ),
+        Note::Multimodal { .. } => (
+            "multimodal samples".to_string(),
+            "rerun, or see the raw samples",
+        ),
+        Note::HighSpread { .. } => (
+            "high spread within slices".to_string(),
+            "quieten the machine, or fix the input",
+        ),
+        Note::LowCpu { .. } => {
+            let shares: Vec<f64> = notes
+                .iter()
+                .filter_map(|n| match n {
+                    Note::LowCpu { share } => Some(*share),
+                    _ => None,
+                })
+                .collect();
+            let low = shares.iter().copied().reduce(f64::min).map(percent_whole);
+            let high = shares.iter().copied().reduce(f64::max).map(percent_whole);
+            (
+                range_text("CPU time", low, high, "of wall time"),
+                "look for a wait, or quieten the machine",
+            )
+        }
+        Note::ProcessesDiffer { .. } => (
+            "processes differ beyond their slices".to_string(),
+            "raise --forks",
+        ),
+        Note::DiffersAlone { .. } => (
+            "differs in its A/B group from alone".to_string(),
+            "compare them alone too (--exact NAME)",
+        ),
+    }
+}
+
+/// `90%`.
+fn percent_whole(fraction: f64) -> String {
+    format!("{:.0}%", fraction * 100.0)
+}
+
+/// `CPU time 27–79% of wall time`, or one figure when both ends read the
+/// same.
+fn range_text(what: &str, low: Option<String>, high: Option<String>, of: &str) -> String {
+    match (low, high) {
+        (Some(low), Some(high)) if low != high => {
+            format!("{what} {}–{high} {of}", low.trim_end_matches('%'))
+        }
+        (_, Some(one)) | (Some(one), None) => format!("{what} {one} {of}"),
+        (None, None) => format!("{what} low {of}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use bench_runtime::Nanos;
@@ -362,5 +557,105 @@ mod tests {
         assert!(short
             .to_string()
             .ends_with("distorts them; raise --max-time so samples can grow"));
+    }
+
+    /// A measured result named `name` whose notes are `notes`.
+    fn noted(name: &str, notes: Vec<Note>) -> BenchResult {
+        let mut result =
+            crate::testing::fixed_run::measured(name, crate::testing::fixed_run::interleaved());
+        if let crate::results::Outcome::Measured(m) = &mut result.outcome {
+            m.notes = notes;
+        }
+        result
+    }
+
+    fn not_precise(target: f64) -> Note {
+        Note::NotPrecise {
+            max_time: Nanos(2e9),
+            achieved: Some(0.02),
+            target,
+        }
+    }
+
+    #[test]
+    fn notes_are_grouped_by_kind_in_a_fixed_order_with_their_benchmarks() {
+        let results = [
+            noted("a", vec![Note::LowCpu { share: 0.5 }, not_precise(0.01)]),
+            noted("b", vec![]),
+            noted("c", vec![Note::LowCpu { share: 0.79 }]),
+            noted(
+                "d",
+                vec![not_precise(0.01), Note::Multimodal { mvalue: 3.0 }],
+            ),
+            crate::results::BenchResult::new("e", crate::results::Outcome::Ignored),
+        ];
+        let groups = grouped(&results);
+        let summary: Vec<(&str, Vec<&str>)> = groups
+            .iter()
+            .map(|g| (g.kind, g.names.iter().map(String::as_str).collect()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("not_precise", vec!["a", "d"]),
+                ("multimodal", vec!["d"]),
+                ("low_cpu", vec!["a", "c"]),
+            ]
+        );
+        assert_eq!(groups[0].summary, "not precise (±1.00% not reached)");
+        assert_eq!(groups[0].remedy, "raise --max-time");
+        assert_eq!(groups[2].summary, "CPU time 50–79% of wall time");
+    }
+
+    #[test]
+    fn a_figure_is_named_only_when_every_note_of_the_kind_shares_it() {
+        let results = [
+            noted("a", vec![not_precise(0.01)]),
+            noted("b", vec![not_precise(0.02)]),
+        ];
+        assert_eq!(
+            grouped(&results)[0].summary,
+            "not precise (--precision not reached)"
+        );
+        let one = [noted("a", vec![Note::LowCpu { share: 0.42 }])];
+        assert_eq!(grouped(&one)[0].summary, "CPU time 42% of wall time");
+    }
+
+    #[test]
+    fn every_kind_has_a_short_summary_and_remedy() {
+        let kinds: Vec<Note> = every_kind().into_iter().map(|(note, _)| note).collect();
+        let results: Vec<BenchResult> = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, note)| noted(&format!("bench_{i}"), vec![note.clone()]))
+            .collect();
+        let groups = grouped(&results);
+        assert_eq!(groups.len(), kinds.len());
+        for group in &groups {
+            assert!(ORDER.contains(&group.kind), "{}", group.kind);
+            // Short enough for a name and a count (`fib_20, … 12 more`)
+            // on a 100-column line: `note: SUMMARY: NAMES; REMEDY`.
+            let frame =
+                "note: : ; ".len() + group.summary.chars().count() + group.remedy.chars().count();
+            assert!(
+                frame <= 100 - "fib_20, … 12 more".chars().count(),
+                "{group:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_row_whose_slices_were_mostly_slow_is_grouped_first() {
+        let mut slow = noted("slow", vec![not_precise(0.01)]);
+        if let crate::results::Outcome::Measured(m) = &mut slow.outcome {
+            // Five blocks, one in the fast regime: not reliable.
+            m.estimate.block_medians = vec![1.0, 2.0, 2.0, 2.0, 2.0];
+            m.estimate.regime_blocks = 1;
+            assert!(!m.reliable());
+        }
+        let groups = grouped(&[noted("fine", vec![]), slow]);
+        assert_eq!(groups[0].kind, "unreliable");
+        assert_eq!(groups[0].names, ["slow"]);
+        assert_eq!(groups[1].kind, "not_precise");
     }
 }

@@ -2,7 +2,6 @@
 //! exact output against its golden file in `tests/golden/`, and the format
 //! details the golden files rely on.
 
-use super::terminal::{Layout, Terminal};
 use super::{bencher, csv, markdown};
 use crate::results::{BenchResult, RunInfo};
 use crate::testing::fixed_run::{formats_run, group_reports, info, results};
@@ -56,23 +55,6 @@ fn markdown_matches_its_golden_file() {
 #[test]
 fn bencher_matches_its_golden_file() {
     golden("report.bencher.txt", &render(bencher::write));
-}
-
-/// The pretty table, as `--output FILE --flat --details` writes it (no
-/// colour), and its closing count.
-#[test]
-fn pretty_matches_golden() {
-    let results = results();
-    let mut table = Terminal::new(
-        termcolor::NoColor::new(Vec::new()),
-        results.iter().map(|r| r.name.as_str()),
-    );
-    table
-        .bench_table(&info(), &results, &[], Layout::Flat, true)
-        .unwrap();
-    table.bench_summary(&results, 1.5).unwrap();
-    let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
-    golden("report.pretty.txt", &text);
 }
 
 // ---------------------------------------------------------------------------
@@ -242,58 +224,4 @@ fn bencher_lines_parse_as_libtest_output() {
     assert!(text.ends_with(
         "\ntest result: FAILED. 0 passed; 1 failed; 1 ignored; 4 measured; 0 filtered out\n"
     ));
-}
-
-/// A benchmark whose run was mostly a slow episode: 36 slices on a vCPU
-/// 2.3× slower, 4 at the fast level. Its figure is not shown as a precise
-/// one, and the summary says why once.
-#[test]
-fn a_row_whose_slices_were_mostly_slow_is_marked_unreliable() {
-    let mut m = crate::testing::fixed_run::interleaved();
-    let mut samples = Vec::new();
-    let mut slice_starts = Vec::new();
-    for slice in 0..40 {
-        slice_starts.push(samples.len());
-        let level = if slice % 10 == 0 { 170.0 } else { 391.0 };
-        for k in 0..6 {
-            let cost = level + k as f64 * 0.1;
-            samples.push(bench_runtime::Sample {
-                iters: 100,
-                elapsed: bench_runtime::Nanos(100.0 * (cost + 0.5) + 30.0),
-            });
-        }
-    }
-    m.samples = samples;
-    m.slice_starts = slice_starts;
-    let slow = crate::testing::fixed_run::measured("mostly_slow", m);
-    let measured = slow.measured().unwrap();
-    assert!(!measured.reliable());
-    assert_eq!(measured.estimate.regime_blocks, 4);
-    let steady =
-        crate::testing::fixed_run::measured("steady", crate::testing::fixed_run::interleaved());
-    assert!(steady.measured().unwrap().reliable());
-    let results = [slow, steady];
-    let mut table = Terminal::new(
-        termcolor::NoColor::new(Vec::new()),
-        results.iter().map(|r| r.name.as_str()),
-    );
-    table
-        .bench_table(&info(), &results, &[], Layout::Flat, false)
-        .unwrap();
-    table.bench_summary(&results, 1.0).unwrap();
-    let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
-    let row = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(name))
-            .unwrap()
-            .to_string()
-    };
-    assert!(row("mostly_slow").contains("%?"), "{text}");
-    assert!(!row("steady ").contains('?'), "{text}");
-    let notes: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("note: not reliable"))
-        .collect();
-    assert_eq!(notes.len(), 1, "{text}");
-    assert!(notes[0].contains("mostly_slow") && !notes[0].contains("steady"));
 }

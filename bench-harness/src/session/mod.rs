@@ -31,7 +31,7 @@ use crate::cli::{self, Action, Args, Color, OutputFormat};
 use crate::environment::Environment;
 use crate::registry;
 use crate::report::console;
-use crate::report::terminal::Terminal;
+use crate::report::terminal::{text, Terminal};
 use crate::results::{BenchResult, Compared};
 use crate::select;
 use crate::{audit, forks};
@@ -117,7 +117,8 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
     } else {
         Box::new(StandardStream::stdout(color_choice(args.output.color)))
     };
-    let mut out = Terminal::new(table, selected.iter().map(|s| s.name.as_str()));
+    let mut out = Terminal::new(table, selected.iter().map(|s| s.name.as_str()))
+        .with_view(text::stdout_width(), args.output.details);
     let written = match args.action {
         Action::List => list::names(&selected, args.list_format),
         Action::ListBaselines => list::baselines(&locate_store()),
@@ -225,14 +226,7 @@ fn bench(
     }
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
-    let mut table = TableWrites::default();
-    table.check(out.bench_table(
-        &info,
-        results,
-        &reports,
-        outputs::layout(args.output.flat),
-        args.output.details,
-    ));
+    // Compared first: the table shows each benchmark's change.
     let comparison = baseline
         .as_ref()
         .map(|baseline| verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines));
@@ -241,6 +235,8 @@ fn bench(
             result.comparison = verdicts::compare_with(baseline, result, comparison.threshold);
         }
     }
+    let mut table = TableWrites::default();
+    table.check(out.bench_table(&info, results, &reports, outputs::layout(args.output.flat)));
     let mut groups = Vec::new();
     if args.forks.is_none() && !info.partial {
         // (After Ctrl-C the rows of jobs that never started are gone, and
@@ -343,8 +339,10 @@ fn bench(
     })
 }
 
-/// The machine's header and warnings: to stderr when stdout carries a
-/// machine format.
+/// The machine's header (to stderr when stdout carries a machine format),
+/// and its warnings, always to stderr: the table stays the results, and
+/// `--no-machine-warnings` or `BENCH_HARNESS_NO_MACHINE_WARNINGS=1`
+/// silences them, but for the loud ones (an unoptimised build).
 fn show_machine(
     out: &mut Terminal<Box<dyn WriteColor>>,
     args: &Args,
@@ -352,17 +350,39 @@ fn show_machine(
     cold_bytes: Option<usize>,
 ) {
     let header = audit::header(environment);
-    let warnings = audit::audit(environment);
+    let silenced = machine_warnings_silenced(
+        args.output.no_machine_warnings,
+        std::env::var_os(NO_MACHINE_WARNINGS).as_deref(),
+    );
+    let warnings: Vec<_> = audit::audit(environment)
+        .into_iter()
+        .filter(|w| w.loud || !silenced)
+        .collect();
     let pin = args.settings.pin;
+    let mut stderr = Terminal::new(
+        StandardStream::stderr(stderr_color_choice(args.output.color)),
+        std::iter::empty(),
+    )
+    .with_view(
+        bench_runtime::stdio::stderr_columns().unwrap_or_else(text::stdout_width),
+        args.output.details,
+    );
+    let _ = stderr.warnings(&warnings);
     if args.output.format != OutputFormat::Pretty && args.output.path.is_none() {
-        let mut stderr = Terminal::new(
-            StandardStream::stderr(color_choice(args.output.color)),
-            std::iter::empty(),
-        );
-        let _ = stderr.machine(&header, &warnings, pin, cold_bytes);
+        let _ = stderr.machine(&header, pin, cold_bytes);
     } else {
-        let _ = out.machine(&header, &warnings, pin, cold_bytes);
+        let _ = out.machine(&header, pin, cold_bytes);
     }
+}
+
+/// The environment variable that silences the machine's warnings, as
+/// `--no-machine-warnings` does (for CI, where the flags are shared).
+const NO_MACHINE_WARNINGS: &str = "BENCH_HARNESS_NO_MACHINE_WARNINGS";
+
+/// Whether the machine's warnings are silenced: by the flag, or by the
+/// variable set to anything but empty or `0`.
+fn machine_warnings_silenced(flag: bool, variable: Option<&std::ffi::OsStr>) -> bool {
+    flag || variable.is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// The first error in writing the table to stdout, but for a reader that
@@ -399,12 +419,22 @@ fn usage_error(error: &dyn std::fmt::Display) -> i32 {
 }
 
 fn color_choice(color: Color) -> ColorChoice {
+    colour_for(color, std::io::stdout().is_terminal())
+}
+
+/// [`color_choice`] for standard error, which may be a terminal when
+/// stdout is not (`cargo bench > table.txt`), or the other way round.
+fn stderr_color_choice(color: Color) -> ColorChoice {
+    colour_for(color, std::io::stderr().is_terminal())
+}
+
+fn colour_for(color: Color, terminal: bool) -> ColorChoice {
     match color {
         Color::Always => ColorChoice::Always,
         Color::Never => ColorChoice::Never,
         Color::Auto => {
             let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            if std::io::stdout().is_terminal() && !no_color {
+            if terminal && !no_color {
                 ColorChoice::Auto
             } else {
                 ColorChoice::Never
@@ -424,5 +454,23 @@ fn describe_filters(args: &Args) -> String {
         0 => "the selection".to_string(),
         1 => format!("the filter {}", quoted[0]),
         _ => format!("the filters {}", quoted.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::machine_warnings_silenced;
+
+    #[test]
+    fn machine_warnings_are_silenced_by_the_flag_or_the_variable() {
+        assert!(!machine_warnings_silenced(false, None));
+        assert!(machine_warnings_silenced(true, None));
+        assert!(machine_warnings_silenced(false, Some(OsStr::new("1"))));
+        assert!(machine_warnings_silenced(false, Some(OsStr::new("yes"))));
+        assert!(!machine_warnings_silenced(false, Some(OsStr::new("0"))));
+        assert!(!machine_warnings_silenced(false, Some(OsStr::new(""))));
+        assert!(machine_warnings_silenced(true, Some(OsStr::new("0"))));
     }
 }

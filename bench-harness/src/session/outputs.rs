@@ -18,7 +18,7 @@ use crate::cli::{Args, OutputFormat, Samples};
 use crate::document::{self, Document};
 use crate::environment::Environment;
 use crate::fs;
-use crate::report::terminal::{Layout, Terminal};
+use crate::report::terminal::{text, Layout, Terminal};
 use crate::report::{self, console};
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, ComplexityReport, GroupReport, Measured, Outcome, RunInfo};
@@ -297,8 +297,9 @@ fn deliver(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
 
 /// The table as plain text, for `--output` with `--format pretty`.
 fn render_table(run: &Run<'_>, layout: Layout, details: bool) -> io::Result<Vec<u8>> {
-    let mut table = Terminal::new(NoColor::new(Vec::new()), std::iter::empty());
-    table.bench_table(run.info, run.results, run.complexity, layout, details)?;
+    let mut table = Terminal::new(NoColor::new(Vec::new()), std::iter::empty())
+        .with_view(text::file_width(), details);
+    table.bench_table(run.info, run.results, run.complexity, layout)?;
     table.bench_summary(run.results, 0.0)?;
     Ok(table.into_inner().into_inner())
 }

@@ -25,3 +25,19 @@ pub(crate) fn divert_stdout() -> io::Result<File> {
         Ok(File::from_raw_fd(kept))
     }
 }
+
+/// The columns of the terminal descriptor `fd` is, or `None` when it is
+/// not a terminal (or reports no size).
+pub(crate) fn terminal_columns(fd: std::os::fd::RawFd) -> Option<u16> {
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes one `winsize` through the pointer, which
+    // points at `size`, alive and writable for the whole call; a descriptor
+    // that is not a terminal only makes the call fail, which is checked.
+    let result = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size as *mut libc::winsize) };
+    (result == 0 && size.ws_col > 0).then_some(size.ws_col)
+}

@@ -159,10 +159,11 @@ fn complexity_is_fitted_for_linear_and_quadratic_kernels() {
         .iter()
         .rposition(|l| l.starts_with("╰─ 16000"))
         .unwrap();
-    // After the last row's own lines (its figures without outliers, notes).
+    // After the last row's own lines (its figures without outliers, its
+    // details, notes).
     let fit = lines[last_row + 1..]
         .iter()
-        .find(|l| !l.starts_with("  without") && !l.starts_with("  note"))
+        .find(|l| !l.starts_with("  without") && !l.starts_with("  note") && !l.starts_with("    "))
         .unwrap();
     // The class was checked above; this run may see other noise.
     assert!(fit.starts_with("   complexity: O("), "{}", table.stdout);

@@ -139,6 +139,7 @@ fn a_benchmark_slower_than_a_slice_still_records_a_sample_per_round() {
     // records its one sample instead of discarding it as a re-warm.
     let out = fixture(&[
         "--bench",
+        "--details",
         "--warm-up-time",
         "0.01",
         "--measure-time",

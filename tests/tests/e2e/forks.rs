@@ -156,6 +156,7 @@ fn ctrl_c_under_forks_stops_the_children_and_reports_what_finished() {
     command
         .args([
             "--bench",
+            "--details",
             "--flat",
             "--precision",
             "0",
@@ -435,6 +436,7 @@ fn a_hung_child_is_killed_with_its_background_processes() {
         fixture_binary(),
         &[
             "--bench",
+            "--details",
             "--flat",
             "--forks",
             "1",
@@ -477,6 +479,7 @@ fn a_flood_of_stderr_costs_the_parent_little_and_the_telling_line_is_quoted() {
         &dir,
         &[
             "--bench",
+            "--details",
             "--flat",
             "--forks",
             "1",
@@ -516,6 +519,7 @@ fn sigterm_under_forks_leaves_no_scratch_directory_and_no_child() {
     let dir = scratch_dir("forks-sigterm");
     let args = [
         "--bench",
+        "--details",
         "--flat",
         "--forks",
         "20",
@@ -543,6 +547,7 @@ fn a_second_ctrl_c_under_forks_leaves_no_scratch_directory_and_no_child() {
     let dir = scratch_dir("forks-second-ctrl-c");
     let args = [
         "--bench",
+        "--details",
         "--flat",
         "--forks",
         "20",
@@ -581,6 +586,7 @@ fn the_scratch_directory_of_a_killed_run_is_removed_by_the_next() {
     let dir = scratch_dir("forks-killed");
     let args = [
         "--bench",
+        "--details",
         "--flat",
         "--forks",
         "20",
@@ -615,6 +621,7 @@ fn ctrl_c_under_forks_reports_a_hung_benchmark() {
     let dir = scratch_dir("forks-ctrl-c-hung");
     let args = [
         "--bench",
+        "--details",
         "--flat",
         "--forks",
         "2",

@@ -20,3 +20,4 @@ mod machine;
 mod outputs;
 mod porting;
 mod suite;
+mod table;

@@ -170,6 +170,7 @@ fn the_precision_rule_stops_a_steady_benchmark_and_says_so() {
         &[
             "--bench",
             "--flat",
+            "--details",
             "--exact",
             "kernels::hash_fnv1a_1k",
             "--precision",

@@ -1,11 +1,14 @@
 //! The tables after the main one: each benchmark against a saved baseline
 //! (`--baseline`), and each A/B group's members against the group's
-//! baseline member.
+//! baseline member. By default they fit the width, names shortened in the
+//! middle and the p-values and effect size left to `--details`.
 
 use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
+use super::compact::INDENT;
+use super::text::{columns, shorten_middle};
 use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
@@ -27,39 +30,54 @@ impl<W: WriteColor> Terminal<W> {
     ) -> io::Result<()> {
         writeln!(self.out)?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
-        writeln!(
-            self.out,
+        let title = format!(
             "compared with baseline '{}' (saved {})",
             escape(name),
             escape(&baseline.environment.timestamp)
-        )?;
+        );
+        self.lines(&title)?;
         self.out.reset()?;
-        match machine_change {
-            Some(m) => writeln!(
-                self.out,
+        let machine = match machine_change {
+            Some(m) => format!(
                 "the machine itself: {} [{}, {}] (the harness's reference kernel), so a verdict needs the whole interval beyond ±{}",
                 signed_percent(m.change),
                 signed_percent(m.change_interval.0),
                 signed_percent(m.change_interval.1),
                 percent(threshold),
-            )?,
-            None => writeln!(
-                self.out,
+            ),
+            None => format!(
                 "the baseline has no machine reference: verdicts use ±{} and cannot tell a slower machine from slower code",
                 percent(threshold),
-            )?,
-        }
-        let width = results
+            ),
+        };
+        self.lines(&machine)?;
+        let details = self.details;
+        let natural = results
             .iter()
-            .map(|r| escape(&r.name).chars().count())
+            .filter(|r| r.comparison.is_some())
+            .map(|r| columns(&escape(&r.name)))
             .max()
             .unwrap_or(0)
             .max("benchmark".len());
-        writeln!(
-            self.out,
-            "  {:<width$}  {:>8}  {:>20}  {:>9}  {:>9}  {:>6}  verdict",
-            "benchmark", "change", "95% CI", "p (Welch)", "p (MW)", "d"
-        )?;
+        // Compact: the change, its interval and the verdict beside the name.
+        let width = if details {
+            natural
+        } else {
+            natural.min(self.width.saturating_sub(48).max(12))
+        };
+        if details {
+            writeln!(
+                self.out,
+                "  {:<width$}  {:>8}  {:>20}  {:>9}  {:>9}  {:>6}  verdict",
+                "benchmark", "change", "95% CI", "p (Welch)", "p (MW)", "d"
+            )?;
+        } else {
+            writeln!(
+                self.out,
+                "  {:<width$}  {:>8}  {:<20}  verdict",
+                "benchmark", "change", "95% CI"
+            )?;
+        }
         let mut tally: Vec<(Verdict, Vec<String>)> = [
             Verdict::Regressed,
             Verdict::Improved,
@@ -77,18 +95,30 @@ impl<W: WriteColor> Terminal<W> {
                         Verdict::Improved => self.colour(Color::Green, true)?,
                         Verdict::NoChange | Verdict::WithinNoise => {}
                     }
-                    writeln!(
-                        self.out,
-                        "  {:<width$}  {:>8}  [{:>8}, {:>8}]  {:>9}  {:>9}  {:>6.2}  {}",
-                        escape(&result.name),
-                        signed_percent(c.change),
+                    let shown = shorten_middle(&escape(&result.name), width).into_owned();
+                    let interval = format!(
+                        "[{:>8}, {:>8}]",
                         signed_percent(c.change_interval.0),
-                        signed_percent(c.change_interval.1),
-                        p_value(c.p_welch),
-                        p_value(c.p_mann_whitney),
-                        c.cohens_d,
-                        c.verdict,
-                    )?;
+                        signed_percent(c.change_interval.1)
+                    );
+                    if details {
+                        writeln!(
+                            self.out,
+                            "  {shown:<width$}  {:>8}  {interval}  {:>9}  {:>9}  {:>6.2}  {}",
+                            signed_percent(c.change),
+                            p_value(c.p_welch),
+                            p_value(c.p_mann_whitney),
+                            c.cohens_d,
+                            c.verdict,
+                        )?;
+                    } else {
+                        writeln!(
+                            self.out,
+                            "  {shown:<width$}  {:>8}  {interval}  {}",
+                            signed_percent(c.change),
+                            c.verdict,
+                        )?;
+                    }
                     self.out.reset()?;
                     if let Some((_, names)) = tally.iter_mut().find(|(v, _)| *v == c.verdict) {
                         names.push(escape(&result.name).into_owned());
@@ -98,7 +128,7 @@ impl<W: WriteColor> Terminal<W> {
                     writeln!(
                         self.out,
                         "  {:<width$}  new: not measured in the baseline",
-                        escape(&result.name)
+                        shorten_middle(&escape(&result.name), width)
                     )?;
                     new.push(result.name.as_str());
                 }
@@ -115,23 +145,36 @@ impl<W: WriteColor> Terminal<W> {
             .iter()
             .map(|(verdict, names)| format!("{} {verdict}", names.len()))
             .collect();
-        write!(self.out, "  {}", counts.join(" · "))?;
+        let mut count = format!("  {}", counts.join(" · "));
         if !new.is_empty() {
-            write!(self.out, " · {} new", new.len())?;
+            count.push_str(&format!(" · {} new", new.len()));
         }
         if !gone.is_empty() {
-            write!(
-                self.out,
+            count.push_str(&format!(
                 " · gone (in the baseline, no longer in this binary): {}",
                 gone.join(", ")
-            )?;
+            ));
         }
-        writeln!(self.out)?;
+        self.lines(&count)?;
         let regressed = &tally[0].1;
         if !regressed.is_empty() {
             self.colour(Color::Red, true)?;
-            writeln!(self.out, "  regressed: {}", regressed.join(", "))?;
+            self.lines(&format!("  regressed: {}", regressed.join(", ")))?;
             self.out.reset()?;
+        }
+        Ok(())
+    }
+
+    /// `text` on as many lines as the width takes (one under `--details`),
+    /// continuation lines indented.
+    fn lines(&mut self, text: &str) -> io::Result<()> {
+        let indent = if text.starts_with(INDENT) {
+            "    "
+        } else {
+            INDENT
+        };
+        for line in self.fitted_with(text, indent) {
+            writeln!(self.out, "{line}")?;
         }
         Ok(())
     }
@@ -144,40 +187,57 @@ impl<W: WriteColor> Terminal<W> {
     pub(crate) fn group_table(&mut self, group: &GroupReport) -> io::Result<()> {
         writeln!(self.out)?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
-        writeln!(
-            self.out,
+        let title = format!(
             "group {} · in-run A/B against {} (samples paired round by round)",
             escape(&group.group),
             escape(&group.baseline)
-        )?;
+        );
+        self.lines(&title)?;
         self.out.reset()?;
-        let width = group
+        let details = self.details;
+        let natural = group
             .members
             .iter()
             .map(|(name, _)| escape(name).chars().count())
             .chain([escape(&group.baseline).chars().count(), "member".len()])
             .max()
             .unwrap_or(0);
+        // Compact: the ratio, its interval and the verdict beside the name.
+        let width = if details {
+            natural
+        } else {
+            natural.min(self.width.saturating_sub(49).max(12))
+        };
+        if details {
+            writeln!(
+                self.out,
+                "  {:<width$}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  verdict",
+                "member", "ratio", "95% CI", "p (t)", "p (W)", "rounds"
+            )?;
+        } else {
+            writeln!(
+                self.out,
+                "  {:<width$}  {:>6}  {:<16}  verdict",
+                "member", "ratio", "95% CI"
+            )?;
+        }
         writeln!(
             self.out,
-            "  {:<width$}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  verdict",
-            "member", "ratio", "95% CI", "p (t)", "p (W)", "rounds"
-        )?;
-        writeln!(
-            self.out,
-            "  {:<width$}  {:>8}  (baseline)",
-            escape(&group.baseline),
-            "1.0000"
+            "  {:<width$}  {:>w$}  (baseline)",
+            shorten_middle(&escape(&group.baseline), width),
+            "1.0000",
+            w = if details { 8 } else { 6 }
         )?;
         if group.members.is_empty() {
             writeln!(self.out, "  no other member of the group ran")?;
         }
         for (name, paired) in &group.members {
-            let name = escape(name);
+            let name = shorten_middle(&escape(name), width).into_owned();
             let p = match paired {
                 Ok(p) => p,
                 Err(why) => {
-                    writeln!(self.out, "  {name:<width$}  no comparison: {}", escape(why))?;
+                    let text = format!("  {name:<width$}  no comparison: {}", escape(why));
+                    self.lines(&text)?;
                     continue;
                 }
             };
@@ -187,17 +247,27 @@ impl<W: WriteColor> Terminal<W> {
                 Verdict::Improved => self.colour(Color::Green, true)?,
                 _ => {}
             }
-            writeln!(
-                self.out,
-                "  {name:<width$}  {:>8.4}  [{:>8.4}, {:>8.4}]  {:>9}  {:>9}  {:>6}  {}",
-                p.ratio,
-                p.ratio_interval.0,
-                p.ratio_interval.1,
-                p_value(p.p_t),
-                p_value(p.p_wilcoxon),
-                p.rounds,
-                ab_words(verdict),
-            )?;
+            if details {
+                let interval =
+                    format!("[{:>8.4}, {:>8.4}]", p.ratio_interval.0, p.ratio_interval.1);
+                writeln!(
+                    self.out,
+                    "  {name:<width$}  {:>8.4}  {interval}  {:>9}  {:>9}  {:>6}  {}",
+                    p.ratio,
+                    p_value(p.p_t),
+                    p_value(p.p_wilcoxon),
+                    p.rounds,
+                    ab_words(verdict),
+                )?;
+            } else {
+                let interval = format!("[{:.4}, {:.4}]", p.ratio_interval.0, p.ratio_interval.1);
+                writeln!(
+                    self.out,
+                    "  {name:<width$}  {:>6.4}  {interval:<16}  {}",
+                    p.ratio,
+                    ab_words(verdict),
+                )?;
+            }
             self.out.reset()?;
         }
         Ok(())
@@ -287,7 +357,7 @@ fn ab_words(verdict: Verdict) -> &'static str {
 }
 
 /// `+3.21%`, `-0.50%`.
-fn signed_percent(fraction: f64) -> String {
+pub(super) fn signed_percent(fraction: f64) -> String {
     if fraction.is_finite() {
         format!("{:+.2}%", fraction * 100.0)
     } else {

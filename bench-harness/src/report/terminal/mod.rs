@@ -1,15 +1,25 @@
-//! The terminal report: a header, one aligned row per benchmark as it
-//! finishes, notes under the rows that need them, and a closing count.
-//! Smoke tests (`cargo test --benches`) print libtest's format instead.
+//! The terminal report: a header, one row per benchmark, its notes, and a
+//! closing count. Smoke tests (`cargo test --benches`) print libtest's
+//! format instead.
 //!
-//! [`Terminal`] writes all of it, one part per file: the header, the table's
-//! layout and the closing lines here; a benchmark's row in [`rows`]; the
-//! baseline and A/B group tables in [`comparison`]; libtest's lines in
-//! [`smoke`].
+//! By default the table fits the terminal's width ([`text::stdout_width`]):
+//! one line per benchmark with its time, ±, throughput and change, and each
+//! kind of note said once under it ([`compact`]). `--details` prints every
+//! statistic and every note under its row, as wide as it takes ([`rows`]).
+//!
+//! [`Terminal`] writes all of it, one part per file: the header, the
+//! table's layout and the closing lines here; the compact rows and the
+//! notes by kind in [`compact`]; the full rows in [`rows`]; the baseline
+//! and A/B group tables in [`comparison`]; libtest's lines in [`smoke`];
+//! fitting text to the width in [`text`].
 
+mod compact;
 mod comparison;
 mod rows;
 mod smoke;
+#[cfg(test)]
+mod tests;
+pub(crate) mod text;
 
 use std::borrow::Cow;
 use std::io;
@@ -18,6 +28,9 @@ use termcolor::{Color, ColorSpec, WriteColor};
 
 use super::format::{escape, percent, result_rate, time};
 use super::tree::{self, Line};
+use compact::INDENT;
+use comparison::signed_percent;
+use text::wrap;
 
 use crate::audit::Warning;
 use crate::failure::Failure;
@@ -36,6 +49,10 @@ pub(crate) struct Terminal<W: WriteColor> {
     name_width: usize,
     /// The throughput column's width; 0 when no row has a rate.
     rate_width: usize,
+    /// The columns the compact table's lines fit in.
+    width: usize,
+    /// `--details`: every statistic, as wide as it takes.
+    details: bool,
 }
 
 /// How [`Terminal::bench_table`] lays out the names.
@@ -68,35 +85,36 @@ impl<W: WriteColor> Terminal<W> {
             out,
             name_width,
             rate_width: 0,
+            width: text::DEFAULT_WIDTH,
+            details: false,
         }
+    }
+
+    /// The same reporter with its tables fitted to `width` columns, or with
+    /// every statistic (`details`, as wide as it takes).
+    pub(crate) fn with_view(mut self, width: usize, details: bool) -> Self {
+        self.width = width.max(text::MIN_WIDTH);
+        self.details = details;
+        self
     }
 
     pub(crate) fn into_inner(self) -> W {
         self.out
     }
 
-    /// Before measuring: the machine in one line, then what makes its figures
-    /// less trustworthy (the loud ones first), and how the run was set up.
+    /// Before measuring: the machine in one line (wrapped to the width in
+    /// the compact view), and how the run was set up.
     pub(crate) fn machine(
         &mut self,
         header: &str,
-        warnings: &[Warning],
         pin: Option<usize>,
         cold_bytes: Option<usize>,
     ) -> io::Result<()> {
-        for warning in warnings.iter().filter(|w| w.loud) {
-            self.colour(Color::Red, true)?;
-            writeln!(self.out, "warning: {}", warning.message)?;
-            self.out.reset()?;
-        }
         self.dim()?;
-        writeln!(self.out, "machine: {header}")?;
-        self.out.reset()?;
-        for warning in warnings.iter().filter(|w| !w.loud) {
-            self.colour(Color::Yellow, false)?;
-            writeln!(self.out, "warning: {}", warning.message)?;
-            self.out.reset()?;
+        for line in self.fitted(&format!("machine: {header}")) {
+            writeln!(self.out, "{line}")?;
         }
+        self.out.reset()?;
         let mut setup = Vec::new();
         if let Some(cpu) = pin {
             setup.push(format!("measuring threads pinned to CPU {cpu}"));
@@ -108,21 +126,58 @@ impl<W: WriteColor> Terminal<W> {
             ));
         }
         if !setup.is_empty() {
-            writeln!(self.out, "{}", setup.join(" · "))?;
+            for line in self.fitted(&setup.join(" · ")) {
+                writeln!(self.out, "{line}")?;
+            }
         }
         Ok(())
     }
 
+    /// What makes the figures less trustworthy, each with its remedy: the
+    /// loud ones (an unoptimised build) in red, the machine's in yellow.
+    pub(crate) fn warnings(&mut self, warnings: &[Warning]) -> io::Result<()> {
+        for warning in warnings {
+            if warning.loud {
+                self.colour(Color::Red, true)?;
+            } else {
+                self.colour(Color::Yellow, false)?;
+            }
+            for line in self.fitted(&format!("warning: {}", warning.message)) {
+                writeln!(self.out, "{line}")?;
+            }
+            self.out.reset()?;
+        }
+        Ok(())
+    }
+
+    /// `text` as it is under `--details`, else wrapped to the width.
+    fn fitted(&self, text: &str) -> Vec<String> {
+        self.fitted_with(text, INDENT)
+    }
+
+    /// [`Terminal::fitted`], continuation lines starting with `indent`.
+    fn fitted_with(&self, text: &str, indent: &str) -> Vec<String> {
+        if self.details {
+            vec![text.to_string()]
+        } else {
+            wrap(text, self.width, indent)
+        }
+    }
+
     /// The whole table: the header, then the rows laid out as `layout`
-    /// says, each complexity fit under its function's rows.
+    /// says, each complexity fit under its function's rows; compact unless
+    /// `--details`.
     pub(crate) fn bench_table(
         &mut self,
         info: &RunInfo,
         results: &[BenchResult],
         reports: &[ComplexityReport],
         layout: Layout,
-        details: bool,
     ) -> io::Result<()> {
+        if !self.details {
+            self.run_header(info)?;
+            return self.compact_table(results, reports, layout);
+        }
         let lines = match layout {
             Layout::Tree => tree::tree(results, reports),
             Layout::Flat => tree::flat(results, reports),
@@ -139,7 +194,7 @@ impl<W: WriteColor> Terminal<W> {
             .map(|rate| rate.chars().count())
             .max()
             .map_or(0, |width| width.max("throughput".len()));
-        self.bench_header(info)?;
+        self.full_header(info)?;
         for line in &lines {
             match line {
                 Line::Node { prefix, label } => {
@@ -158,7 +213,7 @@ impl<W: WriteColor> Terminal<W> {
                     self.out.reset()?;
                     let width = self.name_width - prefix.chars().count();
                     write!(self.out, "{label:<width$}")?;
-                    self.row_figures(&results[*index], details)?;
+                    self.row_figures(&results[*index])?;
                 }
                 Line::Complexity { prefix, index } => {
                     let report = &reports[*index];
@@ -187,12 +242,10 @@ impl<W: WriteColor> Terminal<W> {
         Ok(())
     }
 
-    /// The run's header: what clock measures, how finely, what is subtracted,
-    /// the stop rule, and the table's column titles.
-    pub(crate) fn bench_header(&mut self, info: &RunInfo) -> io::Result<()> {
+    /// The lines above the column titles: the clock and the method.
+    fn run_header(&mut self, info: &RunInfo) -> io::Result<()> {
         self.dim()?;
-        writeln!(
-            self.out,
+        let clock = format!(
             "bench-harness {} · timer: {} at {:.3} GHz · resolution {} · read pair {} · samples ≥ {}",
             info.harness_version,
             info.clock_name,
@@ -200,7 +253,7 @@ impl<W: WriteColor> Terminal<W> {
             time(info.precision.resolution.0),
             time(info.precision.overhead.0),
             time(info.sample_floor.0),
-        )?;
+        );
         let (schedule, unit) = match info.schedule {
             Schedule::Interleaved => (
                 format!("interleaved rounds (--seed {})", info.seed),
@@ -208,7 +261,9 @@ impl<W: WriteColor> Terminal<W> {
             ),
             Schedule::Sequential => ("sequential".to_string(), "twentieth of the run"),
         };
-        let mut stop = if info.target_precision > 0.0 {
+        let mut stop = if info.target_precision > 0.0 && !self.details {
+            format!("until ±{}", percent(info.target_precision))
+        } else if info.target_precision > 0.0 {
             format!(
                 "until the time is known to ±{}",
                 percent(info.target_precision)
@@ -222,13 +277,28 @@ impl<W: WriteColor> Terminal<W> {
                 if processes == 1 { "" } else { "es" }
             ));
         }
-        writeln!(
-            self.out,
-            "time: mean of each {unit}'s median in the fast regime (slow episodes left out) · ± 95% CI for this run on this machine · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",
-            time(info.overhead.per_sample.0),
-            time(info.overhead.per_iter.0),
-            time(info.overhead.per_iter_uncertainty.0),
-        )?;
+        let method = if self.details {
+            format!(
+                "time: mean of each {unit}'s median in the fast regime (slow episodes left out) · ± 95% CI for this run on this machine · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",
+                time(info.overhead.per_sample.0),
+                time(info.overhead.per_iter.0),
+                time(info.overhead.per_iter_uncertainty.0),
+            )
+        } else {
+            format!(
+                "time: mean of each {unit}'s median in the fast regime, loop overhead subtracted · ± 95% CI for this run · {schedule}, {stop}"
+            )
+        };
+        for line in self.fitted(&clock).into_iter().chain(self.fitted(&method)) {
+            writeln!(self.out, "{line}")?;
+        }
+        self.out.reset()
+    }
+
+    /// The run's header: what clock measures, how finely, what is subtracted,
+    /// the stop rule; then, under `--details`, the table's column titles.
+    fn full_header(&mut self, info: &RunInfo) -> io::Result<()> {
+        self.run_header(info)?;
         self.out.reset()?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         write!(self.out, "{:<w$}", "benchmark", w = self.name_width)?;
@@ -251,7 +321,8 @@ impl<W: WriteColor> Terminal<W> {
         self.out.reset()
     }
 
-    /// The closing line of a measured run.
+    /// The closing lines of a measured run: what concerns the whole run,
+    /// the count, and in the compact view what the marks mean.
     pub(crate) fn bench_summary(
         &mut self,
         results: &[BenchResult],
@@ -265,56 +336,83 @@ impl<W: WriteColor> Terminal<W> {
         });
         for refusal in refused.into_iter().flatten() {
             let events: Vec<&str> = refusal.events.iter().map(|e| e.name()).collect();
-            self.colour(Color::Yellow, false)?;
-            writeln!(
-                self.out,
+            let text = format!(
                 "note: counters not measured ({}): {}",
                 events.join(", "),
                 refusal.reason
-            )?;
-            self.out.reset()?;
+            );
+            self.note(&text)?;
         }
         let unreliable: Vec<_> = results
             .iter()
             .filter(|r| r.measured().is_some_and(|m| !m.reliable()))
             .map(|r| escape(&r.name))
             .collect();
-        if !unreliable.is_empty() {
-            self.colour(Color::Yellow, false)?;
-            writeln!(
-                self.out,
+        // The compact view says this with the other notes, under the table.
+        if self.details && !unreliable.is_empty() {
+            self.note(&format!(
                 "note: not reliable (± marked ?): {}: most of their slices ran in slow episodes, or too few were independent, so the ± may not hold even for this run; rerun on a quieter machine, raise --max-time, or measure with --forks",
                 unreliable.join(", "),
-            )?;
-            self.out.reset()?;
+            ))?;
         }
         let mut drifts: Vec<f64> = results.iter().filter_map(|r| r.measured()?.drift).collect();
         drifts.sort_by(f64::total_cmp);
         let drifted = drifts.iter().filter(|&&d| d > MACHINE_DRIFT).count();
         if drifted > 0 {
-            self.colour(Color::Yellow, false)?;
-            writeln!(
-                self.out,
-                "note: the machine's speed changed during the run: slice medians varied by more than {} (CV) in {drifted} of {} benchmarks (median {}); each time is its fast regime's, but the machine's speed also moves between runs, so compare implementations within one interleaved run rather than across runs",
-                percent(MACHINE_DRIFT),
-                drifts.len(),
-                percent(crate::analysis::percentile(&drifts, 50.0)),
-            )?;
-            self.out.reset()?;
+            let text = if self.details {
+                format!(
+                    "note: the machine's speed changed during the run: slice medians varied by more than {} (CV) in {drifted} of {} benchmarks (median {}); each time is its fast regime's, but the machine's speed also moves between runs, so compare implementations within one interleaved run rather than across runs",
+                    percent(MACHINE_DRIFT),
+                    drifts.len(),
+                    percent(crate::analysis::percentile(&drifts, 50.0)),
+                )
+            } else {
+                format!(
+                    "note: the machine's speed varied in {drifted} of {} benchmarks (CV > {}): compare within one run",
+                    drifts.len(),
+                    percent(MACHINE_DRIFT),
+                )
+            };
+            self.note(&text)?;
         }
-        writeln!(
-            self.out,
+        let mut closing = format!(
             "{} measured, {} failed, {} ignored in {seconds:.1} s",
             tally.measured, tally.failed, tally.ignored
-        )?;
+        );
+        if !self.details {
+            let measured = || results.iter().filter_map(BenchResult::measured);
+            if measured().any(|m| !compact::credible(m)) {
+                closing.push_str(" · ? = ± not credible");
+            }
+            if measured().any(|m| !m.notes.is_empty() || !m.reliable()) {
+                closing.push_str(" · * = noted");
+            }
+            if tally.measured > 0 {
+                closing.push_str(" · more: --details");
+            }
+        }
+        for line in self.fitted(&closing) {
+            writeln!(self.out, "{line}")?;
+        }
         self.failure_list(results)
+    }
+
+    /// A note on the whole run, in yellow.
+    fn note(&mut self, text: &str) -> io::Result<()> {
+        self.colour(Color::Yellow, false)?;
+        for line in self.fitted(text) {
+            writeln!(self.out, "{line}")?;
+        }
+        self.out.reset()
     }
 
     fn failure_list(&mut self, results: &[BenchResult]) -> io::Result<()> {
         let names: Vec<_> = failures(results).map(|(name, _)| name).collect();
         if !names.is_empty() {
             self.colour(Color::Red, true)?;
-            writeln!(self.out, "failed: {}", names.join(", "))?;
+            for line in self.fitted(&format!("failed: {}", names.join(", "))) {
+                writeln!(self.out, "{line}")?;
+            }
             self.out.reset()?;
         }
         Ok(())

@@ -1,6 +1,7 @@
-//! One benchmark's row of the table: its figures or its failure, the line
-//! without outliers, counters and allocations, the processes of `--forks`,
-//! the lines of `--details`, and its notes.
+//! One benchmark's row of the full table (`--details`): its figures or its
+//! failure, the line without outliers, counters and allocations, the
+//! processes of `--forks`, percentiles, intervals, outliers and sampling,
+//! and its notes.
 
 use std::io;
 
@@ -16,11 +17,11 @@ use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
 
 impl<W: WriteColor> Terminal<W> {
     /// A row after its name: the figures, or the failure.
-    pub(super) fn row_figures(&mut self, result: &BenchResult, details: bool) -> io::Result<()> {
+    pub(super) fn row_figures(&mut self, result: &BenchResult) -> io::Result<()> {
         match &result.outcome {
             Outcome::Measured(measured) => {
                 let rate = result_rate(result);
-                self.measured_row(measured, rate, details)
+                self.measured_row(measured, rate)
             }
             Outcome::Failed(failure) => {
                 self.colour(Color::Red, true)?;
@@ -41,12 +42,7 @@ impl<W: WriteColor> Terminal<W> {
         }
     }
 
-    fn measured_row(
-        &mut self,
-        m: &Measured,
-        rate: Option<String>,
-        details: bool,
-    ) -> io::Result<()> {
+    fn measured_row(&mut self, m: &Measured, rate: Option<String>) -> io::Result<()> {
         // An unreliable figure is not dressed like a precise one: yellow,
         // not bold green, and its ± marked.
         let reliable = m.reliable();
@@ -85,9 +81,7 @@ impl<W: WriteColor> Terminal<W> {
             self.out.reset()?;
         }
         self.instrument_lines(m)?;
-        if details {
-            self.details(m)?;
-        }
+        self.details(m)?;
 
         for note in &m.notes {
             self.colour(Color::Yellow, false)?;
@@ -117,9 +111,12 @@ impl<W: WriteColor> Terminal<W> {
         write!(self.out, "  {outliers:>8}  {:>8}", s.n)
     }
 
-    /// Counters and allocations per iteration, when measured.
-    fn instrument_lines(&mut self, m: &Measured) -> io::Result<()> {
+    /// Counters and allocations per iteration, when measured, and under
+    /// `--details` the processes of `--forks`: dim lines under the row,
+    /// wrapped to the width in the compact view.
+    pub(super) fn instrument_lines(&mut self, m: &Measured) -> io::Result<()> {
         let extras = &m.extras;
+        let mut lines = Vec::new();
         if !extras.counters.is_empty() {
             let per = |e: Event| extras.per_iteration(e);
             let mut parts: Vec<String> = extras
@@ -158,48 +155,26 @@ impl<W: WriteColor> Terminal<W> {
             if extras.multiplexed {
                 parts.push("(multiplexed: scaled)".to_string());
             }
-            self.dim()?;
-            writeln!(self.out, "  counters per iteration: {}", parts.join(" · "))?;
-            self.out.reset()?;
+            lines.push(format!("  counters per iteration: {}", parts.join(" · ")));
         }
         if let Some(a) = m.allocations() {
-            self.dim()?;
-            writeln!(
-                self.out,
+            lines.push(format!(
                 "  allocations per iteration: {} allocs · {} deallocs · {} reallocs · {} bytes",
                 amount(a.allocations),
                 amount(a.deallocations),
                 amount(a.reallocations),
                 amount(a.bytes_allocated),
-            )?;
-            self.out.reset()?;
+            ));
         }
-        if let Some(forks) = &m.forks {
-            self.forks_line(forks)?;
+        if let Some(forks) = m.forks.as_ref().filter(|_| self.details) {
+            lines.push(forks_line(forks));
         }
-        Ok(())
-    }
-
-    /// `--forks`: each process's time, and the spread between processes
-    /// against the spread within them.
-    fn forks_line(&mut self, forks: &ForkSpread) -> io::Result<()> {
-        let times: Vec<String> = forks.process_estimates.iter().map(|&t| time(t)).collect();
-        let differ = match forks.p_value {
-            Some(p) if forks.process_effect() => {
-                format!("processes differ (p-value {})", p_value(p))
-            }
-            Some(p) => format!("no process effect (p-value {})", p_value(p)),
-            None => "process effect not testable".to_string(),
-        };
         self.dim()?;
-        writeln!(
-            self.out,
-            "  {} processes: {} · spread between processes {} · within {} · {differ}",
-            times.len(),
-            times.join(", "),
-            percent(forks.between),
-            percent(forks.within),
-        )?;
+        for line in &lines {
+            for line in self.fitted_with(line, "    ") {
+                writeln!(self.out, "{line}")?;
+            }
+        }
         self.out.reset()
     }
 
@@ -281,6 +256,26 @@ impl<W: WriteColor> Terminal<W> {
         )?;
         self.out.reset()
     }
+}
+
+/// `--forks`: each process's time, and the spread between processes
+/// against the spread within them.
+fn forks_line(forks: &ForkSpread) -> String {
+    let times: Vec<String> = forks.process_estimates.iter().map(|&t| time(t)).collect();
+    let differ = match forks.p_value {
+        Some(p) if forks.process_effect() => {
+            format!("processes differ (p-value {})", p_value(p))
+        }
+        Some(p) => format!("no process effect (p-value {})", p_value(p)),
+        None => "process effect not testable".to_string(),
+    };
+    format!(
+        "  {} processes: {} · spread between processes {} · within {} · {differ}",
+        times.len(),
+        times.join(", "),
+        percent(forks.between),
+        percent(forks.within),
+    )
 }
 
 /// A count per iteration: `0.00`, `12.5`, `3.20K`.

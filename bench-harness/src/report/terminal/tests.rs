@@ -1,0 +1,325 @@
+//! The terminal report of a fixed run: the default view against its golden
+//! file at 100 columns, `--details` against its own, and what the default
+//! view promises at any width: no line wider than the terminal, one line
+//! per benchmark, each kind of note once.
+
+use bench_runtime::Throughput;
+
+use super::{Layout, Terminal};
+use crate::analysis::compare::{compare, compare_paired};
+use crate::audit;
+use crate::document;
+use crate::results::{BenchResult, Compared, GroupReport, Outcome};
+use crate::testing::fixed_run::{self, environment, info, interleaved, measured};
+use crate::testing::golden;
+
+/// Every outcome of the fixed run, and what a real suite adds: a group of
+/// two members, throughput, a name too long for the width, several
+/// benchmarks with the same note, and a comparison with a baseline.
+fn suite() -> Vec<BenchResult> {
+    let mut results = fixed_run::results();
+    let fib = results[1].clone();
+    for n in 21..=26 {
+        let name = format!("fib_{n}");
+        results.push(BenchResult {
+            path: vec![name.clone()],
+            name,
+            ..fib.clone()
+        });
+    }
+    results[2].throughput = Some(Throughput::Items(1000));
+    results.push(BenchResult {
+        group: Some("sort".to_string()),
+        throughput: Some(Throughput::Items(1000)),
+        ..measured("kernels::sort_unstable_1k", interleaved())
+    });
+    let long = "scaling::find_byte_in_a_long_haystack_with_a_descriptive_name/1048576";
+    results.push(BenchResult {
+        path: vec![
+            "scaling".to_string(),
+            "find_byte_in_a_long_haystack_with_a_descriptive_name".to_string(),
+            "1048576".to_string(),
+        ],
+        throughput: Some(Throughput::Bytes(1 << 20)),
+        ..measured(long, interleaved())
+    });
+    results
+}
+
+/// The baseline's block medians against this run's: `sort_1k` 20% slower,
+/// the long one unchanged, `empty` not in the baseline.
+fn compared(mut results: Vec<BenchResult>) -> Vec<BenchResult> {
+    let old = [10.0, 10.1, 9.9, 10.05, 9.95, 10.0];
+    let slower = old.map(|t| t * 1.2);
+    for result in &mut results {
+        result.comparison = match result.name.as_str() {
+            "kernels::sort_1k" => Some(Compared::Against(compare(&old, &slower, 0.02))),
+            name if name.starts_with("scaling::") => {
+                Some(Compared::Against(compare(&old, &old, 0.02)))
+            }
+            "empty" => Some(Compared::New),
+            _ => None,
+        };
+    }
+    results
+}
+
+fn group() -> GroupReport {
+    let baseline: Vec<f64> = (0..40).map(|k| 100.0 + (k % 7) as f64).collect();
+    let member: Vec<f64> = baseline.iter().map(|t| t * 0.8).collect();
+    GroupReport {
+        group: "sort".to_string(),
+        baseline: "kernels::sort_1k".to_string(),
+        members: vec![(
+            "kernels::sort_unstable_1k".to_string(),
+            Ok(compare_paired(&baseline, &member)),
+        )],
+    }
+}
+
+/// What a run prints on stdout, in `width` columns or with `--details`:
+/// the machine, the table, the group's table, the comparison and the
+/// closing lines.
+fn render(results: &[BenchResult], width: usize, details: bool, layout: Layout) -> String {
+    let baseline = document::assemble(
+        &environment(),
+        &info(),
+        &fixed_run::results(),
+        &[],
+        None,
+        None,
+    );
+    let registered: Vec<String> = results.iter().map(|r| r.name.clone()).collect();
+    let mut out = Terminal::new(
+        termcolor::NoColor::new(Vec::new()),
+        results.iter().map(|r| r.name.as_str()),
+    )
+    .with_view(width, details);
+    out.machine(&audit::header(&environment()), None, None)
+        .unwrap();
+    out.bench_table(&info(), results, &[], layout).unwrap();
+    out.group_table(&group()).unwrap();
+    out.comparison_table("main", &baseline, results, &registered, None, 0.02)
+        .unwrap();
+    out.bench_summary(results, 1.5).unwrap();
+    String::from_utf8(out.into_inner().into_inner()).unwrap()
+}
+
+fn widest(text: &str) -> usize {
+    text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+/// The default view at 100 columns.
+#[test]
+fn pretty_matches_golden() {
+    let text = render(&compared(suite()), 100, false, Layout::Tree);
+    golden("report.pretty.txt", &text);
+}
+
+/// `--details --flat`, as `--output FILE --flat --details` writes it: the
+/// full table of before the compact view, unchanged.
+#[test]
+fn details_match_golden() {
+    let results = fixed_run::results();
+    let mut table = Terminal::new(
+        termcolor::NoColor::new(Vec::new()),
+        results.iter().map(|r| r.name.as_str()),
+    )
+    .with_view(100, true);
+    table
+        .bench_table(&info(), &results, &[], Layout::Flat)
+        .unwrap();
+    table.bench_summary(&results, 1.5).unwrap();
+    let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
+    golden("report.details.txt", &text);
+}
+
+#[test]
+fn no_line_is_wider_than_the_terminal() {
+    let results = compared(suite());
+    for width in [80, 100, 120, 160] {
+        for layout in [Layout::Tree, Layout::Flat] {
+            let text = render(&results, width, false, layout);
+            assert!(widest(&text) <= width, "{width} {layout:?}:\n{text}");
+        }
+    }
+    // The full view is as wide as it takes.
+    assert!(widest(&render(&results, 100, true, Layout::Flat)) > 100);
+}
+
+#[test]
+fn each_benchmark_takes_one_line_and_each_kind_of_note_one_line() {
+    let results = compared(suite());
+    let text = render(&results, 100, false, Layout::Flat);
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("benchmark "))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let (notes, rows): (Vec<&str>, Vec<&str>) = table.iter().partition(|l| l.starts_with("note: "));
+    // A failure's location is the only line a row adds.
+    let located = results
+        .iter()
+        .filter(|r| matches!(&r.outcome, Outcome::Failed(f) if f.location.is_some()))
+        .count();
+    assert_eq!(rows.len(), results.len() + located, "{text}");
+    let kinds: Vec<&str> = notes
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap())
+        .collect();
+    for (i, kind) in kinds.iter().enumerate() {
+        assert!(!kinds[..i].contains(kind), "{kind} twice:\n{text}");
+    }
+    // fib_20 and its six copies missed the ± target: said once, with the
+    // first names and how many more.
+    let precise = notes
+        .iter()
+        .find(|l| l.starts_with("note: not precise (±1.00% not reached): fib_20, "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(precise.contains(" more; raise --max-time"), "{precise}");
+}
+
+#[test]
+fn the_details_show_every_statistic_and_every_note_in_full() {
+    let text = render(&compared(suite()), 100, true, Layout::Flat);
+    let header = text.lines().find(|l| l.starts_with("benchmark ")).unwrap();
+    for column in [
+        "median", "mean", "std dev", "spread", "min", "max", "outliers", "stop",
+    ] {
+        assert!(header.contains(column), "{header}");
+    }
+    assert!(text.contains("  without outliers"), "{text}");
+    assert!(text.contains("    percentiles  p50"), "{text}");
+    assert_eq!(
+        text.matches("  note: not precise: --max-time (2.000 s) ran out")
+            .count(),
+        7,
+        "{text}"
+    );
+    assert!(text.contains("p (Welch)"), "{text}");
+    assert!(text.contains("p (t)"), "{text}");
+}
+
+#[test]
+fn a_long_name_is_shortened_in_the_middle_and_the_tree_kept() {
+    let text = render(&compared(suite()), 80, false, Layout::Tree);
+    assert!(text.contains("\nsort (group)\n"), "{text}");
+    let node = text
+        .lines()
+        .find(|l| l.starts_with("╰─ find_byte"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(node.contains('…') && node.ends_with("name"), "{node}");
+    // In the comparison table too, at its own width.
+    let compared = text
+        .lines()
+        .find(|l| l.starts_with("  scaling::find_b"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        compared.contains('…') && compared.contains("name/1048576 "),
+        "{compared}"
+    );
+}
+
+#[test]
+fn the_change_against_the_baseline_is_a_column_of_the_table() {
+    let text = render(&compared(suite()), 100, false, Layout::Flat);
+    let header = text.lines().find(|l| l.starts_with("benchmark ")).unwrap();
+    assert!(header.ends_with("change"), "{header}");
+    let row = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap();
+    assert!(
+        row("kernels::sort_1k ").contains("+20.00% regressed"),
+        "{text}"
+    );
+    assert!(row("empty ").contains(" new"), "{text}");
+    // Without a baseline, no column.
+    let text = render(&suite(), 100, false, Layout::Flat);
+    let header = text.lines().find(|l| l.starts_with("benchmark ")).unwrap();
+    assert!(!header.contains("change"), "{header}");
+}
+
+/// A benchmark whose run was mostly a slow episode: 36 slices on a vCPU
+/// 2.3× slower, 4 at the fast level. Its figure is not shown as a precise
+/// one, and the notes say why once.
+#[test]
+fn a_row_whose_slices_were_mostly_slow_is_marked_unreliable() {
+    let mut m = interleaved();
+    let mut samples = Vec::new();
+    let mut slice_starts = Vec::new();
+    for slice in 0..40 {
+        slice_starts.push(samples.len());
+        let level = if slice % 10 == 0 { 170.0 } else { 391.0 };
+        for k in 0..6 {
+            let cost = level + k as f64 * 0.1;
+            samples.push(bench_runtime::Sample {
+                iters: 100,
+                elapsed: bench_runtime::Nanos(100.0 * (cost + 0.5) + 30.0),
+            });
+        }
+    }
+    m.samples = samples;
+    m.slice_starts = slice_starts;
+    let slow = measured("mostly_slow", m);
+    let measured_slow = slow.measured().unwrap();
+    assert!(!measured_slow.reliable());
+    assert_eq!(measured_slow.estimate.regime_blocks, 4);
+    let steady = measured("steady", interleaved());
+    assert!(steady.measured().unwrap().reliable());
+    let results = [slow, steady];
+    for details in [false, true] {
+        let mut table = Terminal::new(
+            termcolor::NoColor::new(Vec::new()),
+            results.iter().map(|r| r.name.as_str()),
+        )
+        .with_view(100, details);
+        table
+            .bench_table(&info(), &results, &[], Layout::Flat)
+            .unwrap();
+        table.bench_summary(&results, 1.0).unwrap();
+        let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
+        let row = |name: &str| {
+            text.lines()
+                .find(|l| l.starts_with(name))
+                .unwrap()
+                .to_string()
+        };
+        assert!(row("mostly_slow").contains("%?"), "{text}");
+        assert!(!row("steady ").contains('?'), "{text}");
+        let notes: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("note: not reliable") || l.starts_with("note: ± unreliable"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{text}");
+        assert!(notes[0].contains("mostly_slow") && !notes[0].contains("steady"));
+    }
+}
+
+/// Connectors seven levels deep leave no room for names at 40 columns: the
+/// rows are flat, under their full names shortened in the middle.
+#[test]
+fn a_tree_too_deep_for_the_width_is_printed_flat() {
+    let path: Vec<String> = "a::b::c::d::e::f::g::leaf_benchmark"
+        .split("::")
+        .map(str::to_string)
+        .collect();
+    let results = [
+        BenchResult {
+            path: path.clone(),
+            ..measured("a::b::c::d::e::f::g::leaf_benchmark", interleaved())
+        },
+        measured("top", interleaved()),
+    ];
+    let table = |width| {
+        let mut out = Terminal::new(termcolor::NoColor::new(Vec::new()), std::iter::empty())
+            .with_view(width, false);
+        out.bench_table(&info(), &results, &[], Layout::Tree)
+            .unwrap();
+        String::from_utf8(out.into_inner().into_inner()).unwrap()
+    };
+    let wide = table(120);
+    assert!(wide.contains("╰─ leaf_benchmark "), "{wide}");
+    let narrow = table(40);
+    assert!(!narrow.contains("─"), "{narrow}");
+    assert!(narrow.contains("\na::b::c"), "{narrow}");
+    assert!(widest(&narrow) <= 40, "{narrow}");
+}
