@@ -7,6 +7,7 @@ pub(crate) mod format;
 pub(crate) mod json;
 pub(crate) mod markdown;
 pub(crate) mod notes;
+pub(crate) mod progress;
 pub(crate) mod terminal;
 #[cfg(test)]
 mod tests;
