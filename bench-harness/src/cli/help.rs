@@ -57,6 +57,8 @@ Output:
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,
                           not only those marked #[benchmark(complexity)]
+  -q, --quiet             no progress on stderr while measuring (by default a live
+                          line on a terminal, else a line per finished benchmark)
 
 Machine:
   --counters              hardware and software counters per iteration (cycles,
@@ -91,6 +93,6 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   -h, --help              print this help
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,
--q/--quiet, --test-threads N, -Z unstable-options. --format json and the other
+--test-threads N, -Z unstable-options. --format json and the other
 machine formats need --bench: libtest's JSON test events are not written.
 ";

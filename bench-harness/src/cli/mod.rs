@@ -57,6 +57,8 @@ pub(crate) struct OutputOptions {
     /// `--complexity`: fit a growth class for every benchmark with numeric
     /// `args`, not only those marked `complexity`.
     pub(crate) complexity: bool,
+    /// `-q`, `--quiet`: no progress on stderr while measuring.
+    pub(crate) quiet: bool,
 }
 
 /// Saving and comparing baselines.
@@ -374,7 +376,8 @@ where
             // Hidden: a --forks child's token, read by `forks::is_child`.
             Long(crate::forks::TOKEN_FLAG) => drop(parser.value()?),
             // libtest flags with no meaning here.
-            Long("nocapture") | Long("show-output") | Short('q') | Long("quiet") => {}
+            Short('q') | Long("quiet") => output.quiet = true,
+            Long("nocapture") | Long("show-output") => {}
             Long("test-threads") => {
                 count("--test-threads", parser.value()?)?;
             }
@@ -591,8 +594,15 @@ mod tests {
 
     #[test]
     fn libtest_flags_are_accepted_and_ignored() {
-        let args = parse_ok(&["--nocapture", "--show-output", "-q", "--test-threads", "2"]);
+        let args = parse_ok(&["--nocapture", "--show-output", "--test-threads", "2"]);
         assert_eq!(args, Args::default());
+    }
+
+    #[test]
+    fn quiet_turns_progress_off_in_either_spelling() {
+        assert!(!parse_ok(&["--bench"]).output.quiet);
+        assert!(parse_ok(&["--bench", "-q"]).output.quiet);
+        assert!(parse_ok(&["--bench", "--quiet"]).output.quiet);
     }
 
     #[test]
