@@ -16,4 +16,5 @@ mod interrupt;
 mod kept_executables;
 mod machine;
 mod outputs;
+mod progress;
 mod suite;
