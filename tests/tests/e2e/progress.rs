@@ -306,3 +306,36 @@ fn forks_report_each_process_from_the_parent_only() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn against_reports_each_compared_benchmark() {
+    let (shorter, _) = bench_tests::against_builds();
+    let other = shorter.to_str().unwrap();
+    let args = [
+        "--bench",
+        "--against-exe",
+        other,
+        "--measure-time",
+        "0.05",
+        "--max-time",
+        "0.5",
+        "chain",
+        "unchanged",
+    ];
+    let run = bench_tests::run(shorter, &args);
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    let lines = done_lines(&run.stderr);
+    assert_eq!(
+        lines.iter().map(|(_, n)| n).sum::<usize>(),
+        2,
+        "{}",
+        run.stderr
+    );
+    assert!(lines.last().unwrap().0.starts_with("[2/2] "), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .all(|(l, _)| l.contains(" of the other build, ")),
+        "{lines:?}"
+    );
+}
