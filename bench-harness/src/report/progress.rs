@@ -237,7 +237,7 @@ pub(crate) fn live_line(status: &Status, width: usize) -> String {
         duration(status.elapsed)
     );
     let name = format::escape(&status.name);
-    let head = if name.is_empty() {
+    let head = if name.is_empty() || status.counter.is_empty() {
         status.counter.clone()
     } else {
         format!("{} ", status.counter)
@@ -671,6 +671,14 @@ mod tests {
         assert_eq!(
             live_line(&unknown, 100),
             "[3/19] fib · measuring · 12s elapsed"
+        );
+        let uncounted = Status {
+            counter: String::new(),
+            ..status("the machine's reference kernel")
+        };
+        assert_eq!(
+            live_line(&uncounted, 100),
+            "the machine's reference kernel · measuring · 12s elapsed · ~25s left"
         );
     }
 

@@ -284,7 +284,13 @@ impl Source for Watch {
                 let left = progress::remaining(&clocks, elapsed);
                 let rounds_left = progress::rounds_left(&clocks, slice);
                 Status {
-                    counter: format!("[{finished}/{total} done]"),
+                    // Nothing of the user's (the machine reference after
+                    // `--forks`): no count.
+                    counter: if total == 0 {
+                        String::new()
+                    } else {
+                        format!("[{finished}/{total} done]")
+                    },
                     name,
                     stage: format!("round {} of ~{}", round.max(1), round.max(1) + rounds_left),
                     elapsed,
