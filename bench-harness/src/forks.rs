@@ -50,8 +50,9 @@ use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, Through
 use crate::failure::Failure;
 use crate::instruments::Extras;
 use crate::report::console;
+use crate::report::progress::Figure;
 use crate::results::{Context, Measured};
-use crate::run::Job;
+use crate::run::{Job, Watch};
 
 /// What the forked processes measured.
 #[derive(Debug)]
@@ -138,12 +139,16 @@ pub(crate) type ChildArgs<'a> = dyn Fn(u64, &str, &Path) -> Vec<OsString> + 'a;
 
 /// Measures each job in `processes` child processes of this binary; `seed`
 /// is the run's (printed) seed, from which each process's is derived.
+/// `watch` hears which child runs; `finished(job, process, figure)` is
+/// called as each ends with a result.
 pub(crate) fn measure(
     child_args: &ChildArgs<'_>,
     jobs: &[Job],
     processes: usize,
     seed: u64,
     context: &Context,
+    watch: &Watch,
+    finished: &mut dyn FnMut(usize, usize, Figure),
 ) -> Forked {
     let fail_all = |message: String| Forked {
         outcomes: jobs
@@ -207,7 +212,11 @@ pub(crate) fn measure(
             let output = dir.join(format!("{index}-{fork}.json"));
             let seed = seed.wrapping_add(fork as u64);
             let argv = child_args(seed, name, &output);
+            watch.running(index);
+            watch.round(fork + 1);
+            watch.unit_started();
             let ran = run_child(&program, &argv, &output, job);
+            watch.unit_ended();
             let _ = std::fs::remove_file(&output);
             let who = format!("process {} of {processes}", fork + 1);
             let document = match ran {
@@ -219,6 +228,7 @@ pub(crate) fn measure(
                         message: format!("{who} {why}"),
                         location: None,
                     });
+                    finished(index, fork + 1, Figure::Failed);
                     continue;
                 }
             };
@@ -229,11 +239,17 @@ pub(crate) fn measure(
             };
             match measured_of(record, overhead, context) {
                 Ok(Some(measured)) => {
+                    let figure = Figure::Time {
+                        nanos: measured.headline(),
+                        plus_minus: measured.precision,
+                    };
+                    finished(index, fork + 1, figure);
                     overheads.push(overhead);
                     runs[index].push(measured);
                 }
                 Ok(None) => {}
                 Err(failure) => {
+                    finished(index, fork + 1, Figure::Failed);
                     failures[index] = Some(Failure {
                         message: format!("{who}: {}", failure.message),
                         ..failure

@@ -77,6 +77,8 @@ Output:
                           PATH alone when it ends in .html [default:
                           target/bench-harness/report/TARGET/index.html]
   --no-report             write no HTML report
+  -q, --quiet             no progress on stderr while measuring (by default a live
+                          line on a terminal, else a line per finished benchmark)
 
 Machine:
   --counters              hardware and software counters per iteration (cycles,
@@ -111,7 +113,7 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   -h, --help              print this help
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,
--q/--quiet, --test-threads N, -Z unstable-options; criterion's --noplot, with a
+--test-threads N, -Z unstable-options; criterion's --noplot, with a
 note (no plots are drawn). Criterion's --sample-size, --measurement-time and
 other flags of its own are refused with the flag to use instead. --format json
 and the other machine formats need --bench: libtest's JSON test events are not

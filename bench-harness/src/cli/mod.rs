@@ -75,6 +75,8 @@ pub(crate) struct OutputOptions {
     pub(crate) report: Option<PathBuf>,
     /// `--no-report`: no HTML report.
     pub(crate) no_report: bool,
+    /// `-q`, `--quiet`: no progress on stderr while measuring.
+    pub(crate) quiet: bool,
 }
 
 /// `--samples none|full`: the raw samples in `--format json` (baselines
@@ -444,7 +446,8 @@ where
             // Hidden: a --forks child's token, read by `forks::is_child`.
             Long(crate::forks::TOKEN_FLAG) => drop(parser.value()?),
             // libtest flags with no meaning here.
-            Long("nocapture") | Long("show-output") | Short('q') | Long("quiet") => {}
+            Short('q') | Long("quiet") => output.quiet = true,
+            Long("nocapture") | Long("show-output") => {}
             Long("test-threads") => {
                 count("--test-threads", parser.value()?)?;
             }
@@ -746,8 +749,15 @@ mod tests {
 
     #[test]
     fn libtest_flags_are_accepted_and_ignored() {
-        let args = parse_ok(&["--nocapture", "--show-output", "-q", "--test-threads", "2"]);
+        let args = parse_ok(&["--nocapture", "--show-output", "--test-threads", "2"]);
         assert_eq!(args, Args::default());
+    }
+
+    #[test]
+    fn quiet_turns_progress_off_in_either_spelling() {
+        assert!(!parse_ok(&["--bench"]).output.quiet);
+        assert!(parse_ok(&["--bench", "-q"]).output.quiet);
+        assert!(parse_ok(&["--bench", "--quiet"]).output.quiet);
     }
 
     #[test]

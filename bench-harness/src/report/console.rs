@@ -8,19 +8,23 @@ use std::sync::{Mutex, PoisonError};
 use crate::results::Outcome;
 
 /// `error: MESSAGE` on stderr: one line that names the problem and the fix.
+/// (Each of these lines first moves the live progress line out of its way.)
 pub(crate) fn error(message: &dyn Display) {
-    eprintln!("error: {}", super::format::escape(&message.to_string()));
+    let line = format!("error: {}", super::format::escape(&message.to_string()));
+    super::progress::pause_for_message(|| eprintln!("{line}"));
 }
 
 /// `note: MESSAGE` on stderr.
 pub(crate) fn note(message: &dyn Display) {
-    eprintln!("note: {}", super::format::escape(&message.to_string()));
+    let line = format!("note: {}", super::format::escape(&message.to_string()));
+    super::progress::pause_for_message(|| eprintln!("{line}"));
 }
 
 /// A line of status on stderr, as it is (`saved baseline ...`,
 /// `interrupted: ...`).
 pub(crate) fn status(message: &dyn Display) {
-    eprintln!("{}", super::format::escape(&message.to_string()));
+    let line = super::format::escape(&message.to_string()).into_owned();
+    super::progress::pause_for_message(|| eprintln!("{line}"));
 }
 
 /// `--help`. A reader that stopped early (`| head`) is not an error.

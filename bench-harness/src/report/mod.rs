@@ -8,6 +8,7 @@ pub(crate) mod html;
 pub(crate) mod json;
 pub(crate) mod markdown;
 pub(crate) mod notes;
+pub(crate) mod progress;
 pub(crate) mod terminal;
 #[cfg(test)]
 mod tests;

@@ -15,6 +15,7 @@
 
 mod schedule;
 mod slices;
+mod watch;
 
 use std::sync::{Arc, Mutex};
 
@@ -25,6 +26,8 @@ use crate::failure::{catching_panics, Failure};
 use crate::registry::Benchmark;
 use crate::settings::Schedule;
 pub(crate) use schedule::{measure, Stepper};
+pub(crate) use slices::headline_now;
+pub(crate) use watch::Watch;
 
 /// One benchmark to measure.
 #[derive(Debug, Clone)]

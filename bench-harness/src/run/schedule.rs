@@ -8,6 +8,7 @@ use std::thread;
 use bench_runtime::{Measurement, Nanos, Sample, Sampler};
 
 use super::slices::{Command, PrecisionCheck, Reply, Slices};
+use super::watch::{Reporter, Watch};
 use super::{call, early_exit_message, ExitWatch, Job, Plan, RoundLog, ROUNDS_PER_BLOCK};
 use crate::failure::Failure;
 use crate::instruments::{Extras, Instruments};
@@ -15,7 +16,8 @@ use crate::settings::Schedule;
 
 /// Measures the jobs as the plan's schedule says and calls `done(index,
 /// result, round log)` as each finishes (in completion order, not job
-/// order; the round log only for members of A/B groups).
+/// order; the round log only for members of A/B groups). `watch`, if any,
+/// hears which job runs and each round, and the workers' progress.
 ///
 /// A/B groups are one unit of the schedule whatever the schedule: in each of
 /// their rounds every member takes one sample, in a shuffled order, so the
@@ -23,6 +25,7 @@ use crate::settings::Schedule;
 pub(crate) fn measure(
     jobs: &[Job],
     plan: &Plan,
+    watch: Option<&Arc<Watch>>,
     mut done: impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),
 ) {
     let mut rng = fastrand::Rng::with_seed(plan.seed);
@@ -30,8 +33,8 @@ pub(crate) fn measure(
     match plan.schedule {
         Schedule::Sequential => {
             for unit in units {
-                let mut unit = Unit::spawn(unit, jobs, plan);
-                while !unit.step(Nanos(f64::INFINITY), &mut rng, &mut done) {}
+                let mut unit = Unit::spawn(unit, jobs, plan, watch);
+                while !unit.step(Nanos(f64::INFINITY), &mut rng, watch, &mut done) {}
             }
         }
         Schedule::Interleaved => {
@@ -41,11 +44,16 @@ pub(crate) fn measure(
             // is that every benchmark's set-up stays alive until the end.
             let mut live: Vec<Unit> = units
                 .into_iter()
-                .map(|unit| Unit::spawn(unit, jobs, plan))
+                .map(|unit| Unit::spawn(unit, jobs, plan, watch))
                 .collect();
+            let mut round = 0;
             while !live.is_empty() {
+                round += 1;
+                if let Some(watch) = watch {
+                    watch.round(round);
+                }
                 rng.shuffle(&mut live);
-                live.retain_mut(|unit| !unit.step(plan.slice, &mut rng, &mut done));
+                live.retain_mut(|unit| !unit.step(plan.slice, &mut rng, watch, &mut done));
             }
         }
     }
@@ -86,8 +94,11 @@ struct Member {
 }
 
 impl Unit {
-    fn spawn(indices: Vec<usize>, jobs: &[Job], plan: &Plan) -> Unit {
-        let spawn = |i: usize| Worker::spawn(jobs[i].clone(), plan);
+    fn spawn(indices: Vec<usize>, jobs: &[Job], plan: &Plan, watch: Option<&Arc<Watch>>) -> Unit {
+        let spawn = |i: usize| {
+            let reporter = watch.map_or_else(Reporter::none, |watch| watch.reporter(i));
+            Worker::spawn(jobs[i].clone(), plan, reporter)
+        };
         if jobs[indices[0]].paired_group.is_none() {
             return Unit::Single(indices[0], spawn(indices[0]));
         }
@@ -110,20 +121,30 @@ impl Unit {
         &mut self,
         slice: Nanos,
         rng: &mut fastrand::Rng,
+        watch: Option<&Arc<Watch>>,
         done: &mut impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),
     ) -> bool {
+        let running = |index: usize| {
+            if let Some(watch) = watch {
+                watch.running(index);
+            }
+        };
         match self {
-            Unit::Single(index, worker) => match worker.run_slice(slice, true) {
-                Slice::Paused { .. } => false,
-                Slice::Finished(result) => {
-                    done(*index, *result, None);
-                    true
+            Unit::Single(index, worker) => {
+                running(*index);
+                match worker.run_slice(slice, true) {
+                    Slice::Paused { .. } => false,
+                    Slice::Finished(result) => {
+                        done(*index, *result, None);
+                        true
+                    }
                 }
-            },
+            }
             Unit::Group { members, round } => {
                 rng.shuffle(members);
                 let new_block = *round % ROUNDS_PER_BLOCK == 0;
                 for member in members.iter_mut().filter(|m| !m.finished) {
+                    running(member.index);
                     // A zero-length slice records exactly one sample.
                     match member.worker.run_slice(Nanos::ZERO, new_block) {
                         Slice::Paused { recorded, .. } => {
@@ -174,7 +195,7 @@ struct Worker {
 }
 
 impl Worker {
-    fn spawn(job: Job, plan: &Plan) -> Worker {
+    fn spawn(job: Job, plan: &Plan, reporter: Reporter) -> Worker {
         let exit_message = early_exit_message(&job.bench);
         let (commands, inbox) = mpsc::channel();
         let (outbox, replies) = mpsc::channel();
@@ -214,6 +235,7 @@ impl Worker {
                     instruments,
                     publish,
                     publish_at: 0,
+                    reporter,
                 };
                 let result = call(&job.bench, &mut driver, clock).map(|body| {
                     // A body that returned early (or panicked) leaves its
@@ -280,7 +302,7 @@ pub(crate) struct Stepper {
 impl Stepper {
     pub(crate) fn spawn(job: Job, plan: &Plan) -> Stepper {
         Stepper {
-            worker: Some(Worker::spawn(job, plan)),
+            worker: Some(Worker::spawn(job, plan, Reporter::none())),
         }
     }
 

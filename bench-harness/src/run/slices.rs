@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use bench_runtime::{Clock, Driver, Measurement, Nanos, Routine, Sample, Sampler};
 
+use super::watch::Reporter;
 use crate::analysis::{self, Overhead};
 use crate::failure::Failure;
 use crate::instruments::{Extras, Instruments};
@@ -40,14 +41,17 @@ pub(super) struct Slices {
     pub(super) publish: Option<Arc<Mutex<Overhead>>>,
     /// The sample count at which the overhead is next published.
     pub(super) publish_at: usize,
+    /// What the progress display is told.
+    pub(super) reporter: Reporter,
 }
 
 impl Driver for Slices {
     fn drive(&mut self, routine: &mut Routine<'_>) {
         let clock = self.clock;
         let now = || clock.elapsed(bench_runtime::Ticks(0), clock.start());
-        self.sampler
-            .charge(clock.elapsed(self.started, clock.start()));
+        let setup = clock.elapsed(self.started, clock.start());
+        self.sampler.charge(setup);
+        self.reporter.spend(setup);
         loop {
             let slice_start = now();
             let before = self.sampler.samples().len();
@@ -59,6 +63,7 @@ impl Driver for Slices {
                 self.slice,
                 &mut self.precision,
                 &mut self.instruments,
+                &mut self.reporter,
             );
             self.instruments.slice_ended(now() - slice_start);
             self.publish_overhead();
@@ -115,6 +120,7 @@ fn run_slice(
     slice: Nanos,
     precision: &mut PrecisionCheck,
     instruments: &mut Instruments,
+    reporter: &mut Reporter,
 ) {
     let bounded = slice.0.is_finite();
     let recorded_before = sampler.samples().len();
@@ -136,15 +142,19 @@ fn run_slice(
         let after = now();
         sampler.spend(routine_start - before);
         sampler.record(elapsed, after - routine_start);
+        reporter.spend(routine_start - before);
+        reporter.sample(sampler, after - routine_start);
         instruments.account(reading, iters, sampler.samples().len() > samples_before);
         let recorded = sampler.samples().len() > recorded_before;
         if bounded {
             if (after - start).0 >= slice.0 && (recorded || !sampler.is_measuring()) {
                 precision.apply(sampler);
+                reporter.precision(precision.last);
                 break;
             }
         } else {
             precision.apply(sampler);
+            reporter.precision(precision.last);
         }
         // The check's own sorting is not part of the next sample's cost.
         before = now();
@@ -200,18 +210,30 @@ impl PrecisionCheck {
     pub(crate) fn check(&mut self, samples: &[Sample], slice_starts: &[usize]) -> bool {
         self.next_at = samples.len() + (samples.len() / 10).max(1);
         let overhead = *self.overhead.lock().unwrap_or_else(|e| e.into_inner());
-        let values: Vec<f64> = samples
-            .iter()
-            .map(|s| overhead.corrected_per_iter(s))
-            .collect();
-        // The interval the report prints: the same estimate, with the loop
-        // overhead's uncertainty (as known while measuring) in it.
-        let half_width = analysis::block_estimate(&values, slice_starts, overhead.per_iter.0)
-            .map(|e| e.with_subtracted_uncertainty(overhead.per_iter_uncertainty.0))
-            .and_then(|e| e.half_width_relative_to(overhead.reference(e.estimate)));
+        let half_width = headline_now(samples, slice_starts, overhead).and_then(|(_, h)| h);
         self.last = half_width;
         half_width.is_some_and(|h| h <= self.target)
     }
+}
+
+/// The headline time per iteration and the relative half-width of its
+/// interval, with `overhead` (the loop overhead as known now) taken out:
+/// the figures the report prints, as far as the run knows them yet.
+pub(crate) fn headline_now(
+    samples: &[Sample],
+    slice_starts: &[usize],
+    overhead: Overhead,
+) -> Option<(f64, Option<f64>)> {
+    let values: Vec<f64> = samples
+        .iter()
+        .map(|s| overhead.corrected_per_iter(s))
+        .collect();
+    // The interval the report prints: the same estimate, with the loop
+    // overhead's uncertainty (as known while measuring) in it.
+    let estimate = analysis::block_estimate(&values, slice_starts, overhead.per_iter.0)?
+        .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
+    let half_width = estimate.half_width_relative_to(overhead.reference(estimate.estimate));
+    Some((estimate.estimate, half_width))
 }
 
 #[cfg(test)]
@@ -261,6 +283,7 @@ mod tests {
                 Nanos(slice),
                 &mut precision,
                 &mut Instruments::none(),
+                &mut Reporter::none(),
             );
             slice_number.set(slice_number.get() + 1);
             sampler.resume();

@@ -8,10 +8,13 @@ use super::plan::Plan;
 use super::rows::{result_of, Selection};
 use bench_runtime::Nanos;
 
+use std::time::Instant;
+
 use crate::analysis::{loop_overhead, Overhead};
 use crate::failure::Failure;
 use crate::forks::{self, ChildArgs};
 use crate::instruments::Extras;
+use crate::report::progress::{self, Figure, Progress};
 use crate::results::{differs_alone, BenchResult, Context, Measured, Outcome, RunInfo};
 use crate::run;
 
@@ -34,20 +37,45 @@ pub(super) struct Collected {
 
 type Reported = Result<(Measurement, Extras), Failure>;
 
-/// Measures the plan's jobs and analyses them. Under `--forks N` the
-/// user's benchmarks run in `N` child processes each (`child_args` says
-/// their command line), and only the hidden jobs a baseline needs run here.
+/// Measures the plan's jobs and analyses them, showing progress in `mode`
+/// from `started` on. Under `--forks N` the user's benchmarks run in `N`
+/// child processes each (`child_args` says their command line), and only
+/// the hidden jobs a baseline needs run here.
 pub(super) fn collect(
     plan: &Plan,
     selected: &Selection,
     forks: Option<usize>,
     child_args: &ChildArgs<'_>,
+    (mode, started): (progress::Mode, Instant),
 ) -> Collected {
     let jobs = &plan.jobs;
     let mut info = plan.info.clone();
     let forked = forks.map(|processes| {
         let user_jobs = &jobs[..plan.job_rows.len()];
-        forks::measure(child_args, user_jobs, processes, info.seed, &context(&info))
+        let watch = run::Watch::forked(user_jobs, processes, started);
+        let display = Progress::start(mode, watch.clone());
+        let total = user_jobs.len() * processes;
+        let mut done = 0;
+        let mut finished = |job: usize, process: usize, figure: Figure| {
+            done += 1;
+            let name = format!(
+                "{} (process {process} of {processes})",
+                user_jobs[job].bench.full_name()
+            );
+            display.finished(done, total, &name, figure);
+        };
+        let context = context(&info);
+        let forked = forks::measure(
+            child_args,
+            user_jobs,
+            processes,
+            info.seed,
+            &context,
+            &watch,
+            &mut finished,
+        );
+        display.end();
+        forked
     });
     let in_process: Vec<usize> = match (&forked, plan.reference_job) {
         (None, _) => (0..jobs.len()).collect(),
@@ -58,10 +86,38 @@ pub(super) fn collect(
     let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
     if !in_process.is_empty() {
         let subset: Vec<run::Job> = in_process.iter().map(|&j| jobs[j].clone()).collect();
-        run::measure(&subset, &plan.schedule, |i, result, round_log| {
-            round_logs[in_process[i]] = round_log;
-            measured[in_process[i]] = Some(result);
-        });
+        let names = in_process.iter().map(|&j| job_name(plan, j)).collect();
+        let shown = in_process
+            .iter()
+            .filter(|&&j| j < plan.job_rows.len())
+            .count();
+        let watch = run::Watch::scheduled(&subset, &plan.schedule, names, shown, started);
+        let display = Progress::start(mode, watch.clone());
+        run::measure(
+            &subset,
+            &plan.schedule,
+            Some(&watch),
+            |i, result, round_log| {
+                if let Some(done) = watch.finished(i) {
+                    let overhead = *plan
+                        .schedule
+                        .overhead
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner());
+                    let figure = match &result {
+                        Ok((m, _)) => run::headline_now(&m.samples, &m.slice_starts, overhead)
+                            .map(|(nanos, plus_minus)| Figure::Time { nanos, plus_minus }),
+                        Err(_) => Some(Figure::Failed),
+                    };
+                    if let Some(figure) = figure {
+                        display.finished(done, shown, &subset[i].bench.full_name(), figure);
+                    }
+                }
+                round_logs[in_process[i]] = round_log;
+                measured[in_process[i]] = Some(result);
+            },
+        );
+        display.end();
     }
 
     let mut take = |job: usize| measured[job].take();
@@ -145,6 +201,25 @@ pub(super) fn collect(
         machine_reference,
         loop_overhead: loop_measured,
         round_logs,
+    }
+}
+
+/// What the progress display calls job `job`: the user's benchmarks by
+/// their names, the harness's own jobs by what they measure.
+fn job_name(plan: &Plan, job: usize) -> String {
+    let name = plan.jobs[job].bench.full_name();
+    if job < plan.job_rows.len() {
+        name
+    } else if job == plan.overhead_job {
+        "the loop's overhead".to_string()
+    } else if Some(job) == plan.reference_job {
+        "the machine's reference kernel".to_string()
+    } else {
+        let member = plan.solo_probes.iter().find(|(_, probe)| *probe == job);
+        match member {
+            Some(&(member, _)) => format!("{} alone", plan.jobs[member].bench.full_name()),
+            None => name,
+        }
     }
 }
 

@@ -30,8 +30,8 @@ use crate::baseline;
 use crate::cli::{self, Action, Args, Color, OutputFormat};
 use crate::environment::Environment;
 use crate::registry;
-use crate::report::console;
 use crate::report::terminal::{text, Terminal};
+use crate::report::{console, progress};
 use crate::results::{BenchResult, Compared};
 use crate::select;
 use crate::{audit, forks};
@@ -54,7 +54,9 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
     if forks::is_child() {
         // Measuring for a parent's --forks: no forks of its own, and no
         // life after the parent's.
+        // Its stderr is read by the parent, which shows the progress.
         args.forks = None;
+        args.output.quiet = true;
         bench_runtime::signal::exit_with_parent();
     }
     if args.action == Action::Help {
@@ -212,7 +214,13 @@ fn bench(
         machine_reference,
         loop_overhead,
         round_logs,
-    } = collect::collect(&plan, selected, args.forks, &child_args);
+    } = collect::collect(
+        &plan,
+        selected,
+        args.forks,
+        &child_args,
+        (progress::Mode::for_stderr(args.output.quiet), started),
+    );
     *results = measured;
     for result in results.iter_mut() {
         if let Some(s) = selected.iter().find(|s| s.name == result.name) {

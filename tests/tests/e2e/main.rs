@@ -19,5 +19,6 @@ mod kept_executables;
 mod machine;
 mod outputs;
 mod porting;
+mod progress;
 mod suite;
 mod table;

@@ -37,9 +37,11 @@ use crate::cli::{Against, Args};
 use crate::environment::Environment;
 use crate::registry;
 use crate::report::console;
+use crate::report::progress::{self, Figure, Progress};
 use crate::report::terminal::Terminal;
 use crate::results::against::{AgainstOutcome, AgainstReport, AgainstRow, Paired};
 use crate::results::RunInfo;
+use crate::run::Watch;
 use crate::select::{self, Filter};
 use crate::settings::Settings;
 use peer::Peer;
@@ -70,6 +72,8 @@ struct Comparison {
     noise_threshold: f64,
     /// The worker's command line: its measuring settings.
     worker_args: Vec<OsString>,
+    /// How progress is shown, and when the run started.
+    progress: (progress::Mode, Instant),
 }
 
 /// Compares `selected` (this build's benchmarks the filter kept) with the
@@ -106,8 +110,15 @@ fn compare(
     let limit = Duration::from_secs_f64(2.0 * config.max_time.0 / 1e9) + SLACK;
     let budget = config.max_time;
 
+    // Each benchmark's pairs take at most twice --max-time, and usually
+    // less: the verdict settles.
+    let (mode, started) = request.progress;
+    let watch = Watch::against(selected.to_vec(), config.max_time.0 / 1e9, started);
+    let display = Progress::start(mode, watch.clone());
     let mut rows = Vec::new();
-    for name in selected {
+    for (index, name) in selected.iter().enumerate() {
+        watch.running(index);
+        watch.unit_started();
         let outcome = if !remote.benchmarks.contains(name) {
             AgainstOutcome::New
         } else if bench_runtime::signal::interrupted() {
@@ -117,10 +128,9 @@ fn compare(
                 name,
                 &mut local,
                 &mut remote,
-                slice,
-                budget,
-                limit,
+                (slice, budget, limit),
                 request.noise_threshold,
+                &watch,
             ) {
                 Ok(paired) => AgainstOutcome::Compared(paired),
                 // Ctrl-C: the benchmark under way is left out, as in a
@@ -136,11 +146,26 @@ fn compare(
                 }
             }
         };
+        watch.unit_ended();
+        if let Some(done) = watch.finished(index) {
+            let figure = match &outcome {
+                AgainstOutcome::Compared(paired) => Some(Figure::Ratio {
+                    ratio: paired.comparison.ratio,
+                    verdict: paired.verdict.to_string(),
+                }),
+                AgainstOutcome::Failed(_) => Some(Figure::Failed),
+                _ => None,
+            };
+            if let Some(figure) = figure {
+                display.finished(done, selected.len(), name, figure);
+            }
+        }
         rows.push(AgainstRow {
             name: name.clone(),
             outcome,
         });
     }
+    display.end();
     let others = remote.benchmarks.iter().map(|n| (n.clone(), false, ()));
     for gone in select::select(filter, others) {
         if !registered.contains(&gone.name) {
@@ -192,6 +217,7 @@ pub(super) fn run(
             DEFAULT_NOISE_THRESHOLD
         },
         worker_args: crate::cli::worker_args(&settings),
+        progress: (progress::Mode::for_stderr(args.output.quiet), started),
     };
     let names: Vec<String> = selected
         .iter()
@@ -265,10 +291,9 @@ fn pair(
     name: &str,
     local: &mut Side,
     remote: &mut Peer,
-    slice: Nanos,
-    budget: Nanos,
-    limit: Duration,
+    (slice, budget, limit): (Nanos, Nanos, Duration),
     noise_threshold: f64,
+    watch: &Watch,
 ) -> Result<Paired, String> {
     let open = Request::Open {
         name: name.to_string(),
@@ -292,6 +317,7 @@ fn pair(
     };
     let (mut new, mut old) = (Vec::new(), Vec::new());
     let mut rounds = 0;
+    watch.round(1);
     let mut spent = Nanos::ZERO;
     let result = loop {
         // ABBA: this build first in even rounds, the other in odd ones.
@@ -307,6 +333,7 @@ fn pair(
             Err(why) => break Err(why),
         };
         rounds += 1;
+        watch.round(rounds + 1);
         spent += slice;
         if let (Some(n), Some(o)) = (n, o) {
             new.push(n);
