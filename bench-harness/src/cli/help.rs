@@ -45,9 +45,10 @@ Measurement:
                           in the header]
 
 Output:
-  --format pretty|json|csv|markdown|bencher
+  --format pretty|json|csv|markdown|bencher|bmf
                           what the run writes [default: pretty, the colour table];
-                          bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`
+                          bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`;
+                          bmf is the Bencher Metric Format JSON of bencher.dev
   -o, --output FILE       write the --format output to FILE (a file is replaced
                           atomically; a device, FIFO or /dev/stdout is written in
                           place); the table still goes to stdout

@@ -115,10 +115,12 @@ pub(crate) enum OutputFormat {
     Markdown,
     /// libtest's `test NAME ... bench: N ns/iter (+/- M)` lines.
     Bencher,
+    /// The Bencher Metric Format (bencher.dev) JSON.
+    Bmf,
 }
 
 impl OutputFormat {
-    const CHOICES: &'static str = "pretty, json, csv, markdown or bencher";
+    const CHOICES: &'static str = "pretty, json, csv, markdown, bencher or bmf";
 }
 
 impl fmt::Display for OutputFormat {
@@ -129,6 +131,7 @@ impl fmt::Display for OutputFormat {
             OutputFormat::Csv => "csv",
             OutputFormat::Markdown => "markdown",
             OutputFormat::Bencher => "bencher",
+            OutputFormat::Bmf => "bmf",
         })
     }
 }
@@ -143,6 +146,7 @@ impl FromStr for OutputFormat {
             OutputFormat::Csv,
             OutputFormat::Markdown,
             OutputFormat::Bencher,
+            OutputFormat::Bmf,
         ]
         .into_iter()
         .find(|format| format.to_string() == text)
@@ -402,7 +406,7 @@ where
             (false, "terse") if bench => {
                 return Err(CliError(
                     "'--format terse' goes with --list or a smoke test (no --bench); a measured \
-                     run writes pretty, json, csv, markdown or bencher"
+                     run writes pretty, json, csv, markdown, bencher or bmf"
                         .into(),
                 ))
             }
@@ -679,7 +683,7 @@ mod tests {
             ),
             (
                 &["--format", "yaml"],
-                "--format must be pretty, json, csv, markdown or bencher, got 'yaml'",
+                "--format must be pretty, json, csv, markdown, bencher or bmf, got 'yaml'",
             ),
             (
                 &["--bench", "--format", "terse"],
@@ -842,7 +846,7 @@ mod tests {
         let error = parse(["--format", "a\nb\u{7}"].iter().copied()).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "--format must be pretty, json, csv, markdown or bencher, got 'a\\nb\\u{7}'; \
+            "--format must be pretty, json, csv, markdown, bencher or bmf, got 'a\\nb\\u{7}'; \
              run with --help to see the flags"
         );
     }

@@ -1,6 +1,7 @@
 //! Reporters: they format the result model and never recompute statistics.
 
 pub(crate) mod bencher;
+pub(crate) mod bmf;
 pub(crate) mod console;
 pub(crate) mod csv;
 pub(crate) mod format;
