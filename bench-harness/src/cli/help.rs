@@ -58,6 +58,10 @@ Output:
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,
                           not only those marked #[benchmark(complexity)]
+  --history               print the last runs of each selected benchmark from the
+                          history, change points marked (nothing is measured)
+  --no-history            do not append this run's results to the history
+                          (target/bench-harness/history/TARGET.jsonl, see docs/history.md)
 
 Machine:
   --counters              hardware and software counters per iteration (cycles,

@@ -57,6 +57,8 @@ pub(crate) struct OutputOptions {
     /// `--complexity`: fit a growth class for every benchmark with numeric
     /// `args`, not only those marked `complexity`.
     pub(crate) complexity: bool,
+    /// `--no-history`: append nothing to the history file.
+    pub(crate) no_history: bool,
 }
 
 /// Saving and comparing baselines.
@@ -175,6 +177,9 @@ pub(crate) enum Action {
     Help,
     /// `--list-baselines`.
     ListBaselines,
+    /// `--history`: the last runs of each selected benchmark, from the
+    /// history file.
+    History,
 }
 
 /// `--format terse`: with `--list` the closing count line is dropped; in a
@@ -260,6 +265,7 @@ where
     let mut bench = false;
     let mut help = false;
     let mut list_baselines = false;
+    let mut history = false;
     let mut format = None;
     let mut parser = lexopt::Parser::from_args(args);
     while let Some(arg) = parser.next()? {
@@ -331,6 +337,8 @@ where
             Long("details") => output.details = true,
             Long("flat") => output.flat = true,
             Long("complexity") => output.complexity = true,
+            Long("no-history") => output.no_history = true,
+            Long("history") => history = true,
             Long("output") | Short('o') => {
                 let path = PathBuf::from(parser.value()?);
                 if path.as_os_str().is_empty() {
@@ -467,9 +475,9 @@ where
     .into_iter()
     .find(|(given, _)| *given);
     if let Some((_, flag)) = measuring_flag {
-        if list || list_baselines {
+        if list || list_baselines || history {
             return Err(CliError(format!(
-                "{flag} goes with a measured run, not with --list or --list-baselines"
+                "{flag} goes with a measured run, not with --list, --list-baselines or --history"
             )));
         }
         if !bench && !help {
@@ -480,6 +488,12 @@ where
         }
     }
     let format = parsed.output.format;
+    if format != OutputFormat::Pretty && history {
+        return Err(CliError(format!(
+            "--history prints a table only, not --format {format}; the history file itself \
+             is JSON Lines (see docs/history.md)"
+        )));
+    }
     if format != OutputFormat::Pretty && !(bench || list || list_baselines || help) {
         // libtest's JSON test events are not written: a tool reading them
         // would get human text instead.
@@ -493,6 +507,8 @@ where
         Action::Help
     } else if list_baselines {
         Action::ListBaselines
+    } else if history {
+        Action::History
     } else if list {
         Action::List
     } else if bench {

@@ -5,6 +5,7 @@ pub(crate) mod bmf;
 pub(crate) mod console;
 pub(crate) mod csv;
 pub(crate) mod format;
+pub(crate) mod history;
 pub(crate) mod json;
 pub(crate) mod markdown;
 pub(crate) mod notes;
