@@ -12,6 +12,7 @@ mod escaping;
 mod failures;
 mod forks;
 mod groups;
+mod history;
 mod interrupt;
 mod kept_executables;
 mod machine;
