@@ -155,6 +155,17 @@ fn simulation_report() {
              within one run {near}"
         );
     }
+    // The cost for long histories: 200 and 1000 runs with a 30% step in
+    // the middle.
+    for runs in [200, 1000] {
+        let records = simulated(7, runs, 0.0, Some((runs / 2, 1.3)));
+        let started = std::time::Instant::now();
+        let found = change_points(&records);
+        println!(
+            "{runs} runs: {found:?} in {:.1} ms",
+            started.elapsed().as_secs_f64() * 1e3
+        );
+    }
 }
 
 #[test]
