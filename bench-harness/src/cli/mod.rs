@@ -587,6 +587,22 @@ mod tests {
     }
 
     #[test]
+    fn history_lists_runs_and_no_history_turns_recording_off() {
+        // `cargo bench -- --history` passes --bench too.
+        assert_eq!(parse_ok(&["--bench", "--history"]).action, Action::History);
+        assert!(!parse_ok(&["--bench"]).output.no_history);
+        assert!(parse_ok(&["--bench", "--no-history"]).output.no_history);
+        assert_eq!(
+            parse_ok(&["--bench", "--format", "bmf"]).output.format,
+            OutputFormat::Bmf
+        );
+        assert!(parse_err(&["--history", "--format", "json"])
+            .starts_with("--history prints a table only, not --format json"),);
+        assert!(parse_err(&["--bench", "--history", "--save-baseline", "x"])
+            .starts_with("--save-baseline goes with a measured run, not with --list, --list-baselines or --history"));
+    }
+
+    #[test]
     fn list_terse_format() {
         let args = parse_ok(&["--list", "--format", "terse"]);
         assert_eq!(args.list_format, ListFormat::Terse);

@@ -111,6 +111,21 @@ fn no_history_smoke_tests_and_lists_write_nothing() {
 }
 
 #[test]
+fn a_history_that_cannot_be_written_is_a_warning_not_a_failure() {
+    let target = scratch_dir("history-unwritable");
+    // A directory where the file should be.
+    std::fs::create_dir_all(history_file(&target)).unwrap();
+    let out = quick(&target, &["--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let warning = out
+        .stderr
+        .lines()
+        .find(|line| line.starts_with("warning: this run was not added to the history "))
+        .unwrap_or_else(|| panic!("{}", out.stderr));
+    assert!(warning.ends_with("or run with --no-history"), "{warning}");
+}
+
+#[test]
 fn a_failed_benchmark_has_no_record_and_the_others_keep_theirs() {
     let target = scratch_dir("history-failed");
     let out = quick(&target, &["--exact", "passes", "panics_in_routine"]);
