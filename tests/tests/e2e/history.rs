@@ -201,3 +201,36 @@ fn bmf_output_is_an_object_of_measures() {
     let latency = &document["passes"]["latency"];
     assert!(latency["value"].is_number(), "{document}");
 }
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_writes_nothing() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+
+    let target = scratch_dir("history-interrupted");
+    let mut child = Command::new(fixture_binary())
+        .args(["--bench", "--measure-time", "20", "--exact", "spins"])
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", &target)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fixture starts");
+    // The machine line: by then Ctrl-C is handled.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("machine:") {
+        line.clear();
+        assert_ne!(stdout.read_line(&mut line).unwrap(), 0, "ended early");
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{rest}");
+    assert!(!history_file(&target).exists());
+}
