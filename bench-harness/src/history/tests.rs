@@ -339,7 +339,7 @@ fn concurrent_appends_keep_every_line_whole() {
             let path = path.clone();
             std::thread::spawn(move || {
                 for b in 0..batches {
-                    // A run of 20 benchmarks with long names: a 10 kB batch.
+                    // A run of 20 benchmarks with long names: a 12 kB batch.
                     let batch: Vec<Record> = (0..20)
                         .map(|i| {
                             let mut r = record(b, (w * 1000 + b) as f64, 0.01);
