@@ -48,6 +48,7 @@ mod environment;
 mod failure;
 mod forks;
 mod fs;
+mod history;
 mod instruments;
 mod registry;
 mod report;

@@ -49,9 +49,10 @@ Measurement:
                           for a quick look, not for baselines
 
 Output:
-  --format pretty|json|csv|markdown|bencher
+  --format pretty|json|csv|markdown|bencher|bmf
                           what the run writes [default: pretty, the colour table];
-                          bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`
+                          bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`;
+                          bmf is the Bencher Metric Format JSON of bencher.dev
   --samples none|full     with --format json: leave the raw samples out (none, the
                           default: a few kB per benchmark, every figure kept) or
                           write them all, packed (full); baselines keep them all
@@ -79,6 +80,10 @@ Output:
   --no-report             write no HTML report
   -q, --quiet             no progress on stderr while measuring (by default a live
                           line on a terminal, else a line per finished benchmark)
+  --history               print the last runs of each selected benchmark from the
+                          history, change points marked (nothing is measured)
+  --no-history            do not append this run's results to the history
+                          (target/bench-harness/history/TARGET.jsonl, see docs/history.md)
 
 Machine:
   --counters              hardware and software counters per iteration (cycles,
@@ -114,7 +119,7 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,
 --test-threads N, -Z unstable-options; criterion's --noplot, with a
-note (no plots are drawn). Criterion's --sample-size, --measurement-time and
+note (the plots are in the HTML report; --no-report skips it). Criterion's --sample-size, --measurement-time and
 other flags of its own are refused with the flag to use instead. --format json
 and the other machine formats need --bench: libtest's JSON test events are not
 written.

@@ -77,6 +77,8 @@ pub(crate) struct OutputOptions {
     pub(crate) no_report: bool,
     /// `-q`, `--quiet`: no progress on stderr while measuring.
     pub(crate) quiet: bool,
+    /// `--no-history`: append nothing to the history file.
+    pub(crate) no_history: bool,
 }
 
 /// `--samples none|full`: the raw samples in `--format json` (baselines
@@ -158,10 +160,12 @@ pub(crate) enum OutputFormat {
     Markdown,
     /// libtest's `test NAME ... bench: N ns/iter (+/- M)` lines.
     Bencher,
+    /// The Bencher Metric Format (bencher.dev) JSON.
+    Bmf,
 }
 
 impl OutputFormat {
-    const CHOICES: &'static str = "pretty, json, csv, markdown or bencher";
+    const CHOICES: &'static str = "pretty, json, csv, markdown, bencher or bmf";
 }
 
 impl fmt::Display for OutputFormat {
@@ -172,6 +176,7 @@ impl fmt::Display for OutputFormat {
             OutputFormat::Csv => "csv",
             OutputFormat::Markdown => "markdown",
             OutputFormat::Bencher => "bencher",
+            OutputFormat::Bmf => "bmf",
         })
     }
 }
@@ -186,6 +191,7 @@ impl FromStr for OutputFormat {
             OutputFormat::Csv,
             OutputFormat::Markdown,
             OutputFormat::Bencher,
+            OutputFormat::Bmf,
         ]
         .into_iter()
         .find(|format| format.to_string() == text)
@@ -214,6 +220,9 @@ pub(crate) enum Action {
     Help,
     /// `--list-baselines`.
     ListBaselines,
+    /// `--history`: the last runs of each selected benchmark, from the
+    /// history file.
+    History,
 }
 
 /// `--format terse`: with `--list` the closing count line is dropped; in a
@@ -299,6 +308,7 @@ where
     let mut bench = false;
     let mut help = false;
     let mut list_baselines = false;
+    let mut history = false;
     let mut format = None;
     let mut samples_given = false;
     let mut parser = lexopt::Parser::from_args(args);
@@ -373,12 +383,12 @@ where
                     Some(choice("--bytes-unit", parser.value()?, BytesUnit::CHOICES)?)
             }
             Long("quick") => parsed.quick = true,
-            // criterion's; it asks for less output, and there are no plots
-            // here to leave out, so the run goes on (a hint would only make
-            // a ported CI script fail).
+            // criterion's; it asks for no plot output, and ours are in the
+            // HTML report (--no-report), so the run goes on (a hint would
+            // only make a ported CI script fail).
             Long("noplot") => parsed.notes.push(
-                "--noplot is criterion's: this harness draws no plots, so there is nothing \
-                 to turn off (drop the flag)"
+                "--noplot is criterion's and is ignored: the plots here are in the HTML report \
+                 (target/bench-harness/report/), which --no-report skips"
                     .to_string(),
             ),
             Long("details") => output.details = true,
@@ -399,6 +409,8 @@ where
                 output.report = Some(path);
             }
             Long("no-report") => output.no_report = true,
+            Long("no-history") => output.no_history = true,
+            Long("history") => history = true,
             Long("output") | Short('o') => {
                 let path = PathBuf::from(parser.value()?);
                 if path.as_os_str().is_empty() {
@@ -484,7 +496,7 @@ where
             (false, "terse") if bench => {
                 return Err(CliError(
                     "'--format terse' goes with --list or a smoke test (no --bench); a measured \
-                     run writes pretty, json, csv, markdown or bencher"
+                     run writes pretty, json, csv, markdown, bencher or bmf"
                         .into(),
                 ))
             }
@@ -558,9 +570,9 @@ where
     .into_iter()
     .find(|(given, _)| *given);
     if let Some((_, flag)) = measuring_flag {
-        if list || list_baselines {
+        if list || list_baselines || history {
             return Err(CliError(format!(
-                "{flag} goes with a measured run, not with --list or --list-baselines"
+                "{flag} goes with a measured run, not with --list, --list-baselines or --history"
             )));
         }
         if !bench && !help {
@@ -571,6 +583,12 @@ where
         }
     }
     let format = parsed.output.format;
+    if format != OutputFormat::Pretty && history {
+        return Err(CliError(format!(
+            "--history prints a table only, not --format {format}; the history file itself \
+             is JSON Lines (see docs/history.md)"
+        )));
+    }
     if format != OutputFormat::Pretty && !(bench || list || list_baselines || help) {
         // libtest's JSON test events are not written: a tool reading them
         // would get human text instead.
@@ -584,6 +602,8 @@ where
         Action::Help
     } else if list_baselines {
         Action::ListBaselines
+    } else if history {
+        Action::History
     } else if list {
         Action::List
     } else if bench {
@@ -638,7 +658,9 @@ fn criterion_hint(flag: &str) -> Option<&'static str> {
             "intervals here are 95% and not resampled; --noise-threshold PCT sets the \
              change that counts"
         }
-        "plotting-backend" => "this harness draws no plots: drop the flag",
+        "plotting-backend" => {
+            "the plots are in the HTML report, drawn as inline SVG: drop the flag"
+        }
         "output-format" => "use --format bencher (or json, csv, markdown)",
         "verbose" => "use --details for every statistic under each row",
         _ => return None,
@@ -722,6 +744,22 @@ mod tests {
         assert_eq!(parse_ok(&["--bench", "--list"]).action, Action::List);
         assert_eq!(parse_ok(&["--bench", "--help"]).action, Action::Help);
         assert_eq!(parse_ok(&["-h"]).action, Action::Help);
+    }
+
+    #[test]
+    fn history_lists_runs_and_no_history_turns_recording_off() {
+        // `cargo bench -- --history` passes --bench too.
+        assert_eq!(parse_ok(&["--bench", "--history"]).action, Action::History);
+        assert!(!parse_ok(&["--bench"]).output.no_history);
+        assert!(parse_ok(&["--bench", "--no-history"]).output.no_history);
+        assert_eq!(
+            parse_ok(&["--bench", "--format", "bmf"]).output.format,
+            OutputFormat::Bmf
+        );
+        assert!(parse_err(&["--history", "--format", "json"])
+            .starts_with("--history prints a table only, not --format json"),);
+        assert!(parse_err(&["--bench", "--history", "--save-baseline", "x"])
+            .starts_with("--save-baseline goes with a measured run, not with --list, --list-baselines or --history"));
     }
 
     #[test]
@@ -844,7 +882,7 @@ mod tests {
             ),
             (
                 &["--format", "yaml"],
-                "--format must be pretty, json, csv, markdown or bencher, got 'yaml'",
+                "--format must be pretty, json, csv, markdown, bencher or bmf, got 'yaml'",
             ),
             (
                 &["--bench", "--format", "terse"],
@@ -1042,7 +1080,7 @@ mod tests {
         let error = parse(["--format", "a\nb\u{7}"].iter().copied()).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "--format must be pretty, json, csv, markdown or bencher, got 'a\\nb\\u{7}'; \
+            "--format must be pretty, json, csv, markdown, bencher or bmf, got 'a\\nb\\u{7}'; \
              run with --help to see the flags"
         );
     }

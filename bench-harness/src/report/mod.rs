@@ -1,9 +1,11 @@
 //! Reporters: they format the result model and never recompute statistics.
 
 pub(crate) mod bencher;
+pub(crate) mod bmf;
 pub(crate) mod console;
 pub(crate) mod csv;
 pub(crate) mod format;
+pub(crate) mod history;
 pub(crate) mod html;
 pub(crate) mod json;
 pub(crate) mod markdown;

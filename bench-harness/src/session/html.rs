@@ -1,13 +1,15 @@
 //! The HTML report at the end of a measured run: where it goes, writing
 //! it, and the line that says where it went.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::baseline::{self, Store};
 use crate::cli::OutputOptions;
 use crate::fs;
+use crate::history;
 use crate::report::console;
-use crate::report::html::{self, Place};
+use crate::report::html::{self, HistoryPoint, Place};
 
 /// Where this run's report goes: `--report PATH`, else `report/` beside
 /// the baseline store (`target/bench-harness/report/`); `None` with
@@ -73,4 +75,43 @@ pub(super) fn write(output: &OutputOptions, place: &Place, html: &str) -> Option
             None
         }
     }
+}
+
+/// The most runs a benchmark's history chart draws (the change points are
+/// found over all of them).
+const HISTORY_RUNS: usize = 30;
+
+/// Each benchmark's runs from this bench target's history, for the report:
+/// change points found over the whole history, the last [`HISTORY_RUNS`]
+/// kept. Empty when there is no history (or it cannot be read: the run
+/// already said so when it appended).
+pub(super) fn history_points(store: &Store) -> BTreeMap<String, Vec<HistoryPoint>> {
+    let records =
+        history::load(&history::target_dir(store), &baseline::target_name()).unwrap_or_default();
+    let mut by_name: BTreeMap<&str, Vec<&history::Record>> = BTreeMap::new();
+    for record in &records {
+        by_name.entry(&record.name).or_default().push(record);
+    }
+    by_name
+        .into_iter()
+        .map(|(name, runs)| {
+            let changes = history::change_points(&runs);
+            let skip = runs.len().saturating_sub(HISTORY_RUNS);
+            let points = runs
+                .iter()
+                .enumerate()
+                .skip(skip)
+                .map(|(i, r)| HistoryPoint {
+                    name: r.name.clone(),
+                    commit: r.commit.clone().unwrap_or_default(),
+                    timestamp: r.timestamp.clone(),
+                    headline: r.time_ns,
+                    lo: r.lower_ns.unwrap_or(r.time_ns),
+                    hi: r.upper_ns.unwrap_or(r.time_ns),
+                    is_change_point: changes.contains(&i),
+                })
+                .collect();
+            (name.to_string(), points)
+        })
+        .collect()
 }

@@ -16,6 +16,7 @@ mod list;
 mod outputs;
 mod plan;
 mod rows;
+mod show_history;
 mod smoke;
 mod verdicts;
 
@@ -29,6 +30,7 @@ use crate::analysis::compare::Verdict;
 use crate::baseline;
 use crate::cli::{self, Action, Args, Color, OutputFormat};
 use crate::environment::Environment;
+use crate::history;
 use crate::registry;
 use crate::report::terminal::{text, Terminal};
 use crate::report::{console, progress};
@@ -124,6 +126,7 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
     let written = match args.action {
         Action::List => list::names(&selected, args.list_format),
         Action::ListBaselines => list::baselines(&locate_store()),
+        Action::History => show_history::show(&locate_store(), &selected),
         Action::Test => Ok(smoke::run(
             &mut out,
             &selected,
@@ -299,7 +302,21 @@ fn bench(
         groups: &groups,
     };
     let mut errors = outputs::write(args, &store, &written);
+    if !args.output.no_history && !info.partial && !forks::is_child() {
+        // A by-product of the run: a history that cannot be written is
+        // warned about, and does not fail the run.
+        let run = history::RunRecords {
+            environment: &environment,
+            results,
+            machine_reference: machine_reference.as_ref(),
+            cold: args.settings.cold_or_default(),
+        };
+        if let Err(error) = history::append_run(&store, &run) {
+            console::status(&format_args!("warning: {error}"));
+        }
+    }
     if let Some(place) = &report {
+        let history = html::history_points(&store);
         let page = crate::report::html::render(&crate::report::html::Page {
             target: &baseline::target_name(),
             environment: &environment,
@@ -315,6 +332,7 @@ fn bench(
                     document,
                     threshold,
                 }),
+            history: &history,
         });
         errors.extend(html::write(&args.output, place, &page));
     }

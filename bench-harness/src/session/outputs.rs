@@ -171,6 +171,7 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
                     run.groups,
                 ),
                 OutputFormat::Bencher => report::bencher::write(&mut bytes, run.info, run.results),
+                OutputFormat::Bmf => report::bmf::write(&mut bytes, run.info, run.results),
                 OutputFormat::Pretty => unreachable!("handled above"),
             };
             written.map(|()| bytes)

@@ -235,12 +235,12 @@ fn the_report_opens_offline_in_chromium_with_every_chart() {
         "sort/kernels::sort_unstable_1k",
     ]
     .iter()
-    .map(|name| (name.to_string(), 4))
+    .map(|name| (name.to_string(), 5))
     .collect();
     assert_eq!(
         sections(&html),
         expected,
-        "each: distribution, timeline, overlay, change"
+        "each: distribution, timeline, overlay, change, and the history of the two runs"
     );
     assert!(
         html.contains(r#"<section id="groups">"#) && html.contains(r#"<section id="complexity">"#)
@@ -281,10 +281,11 @@ fn the_report_opens_offline_in_chromium_with_every_chart() {
         expected,
         "the browser's DOM has every chart"
     );
-    let charts_elsewhere = rendered.dom.matches("<svg").count() - 4 * expected.len();
+    let charts_elsewhere = rendered.dom.matches("<svg").count() - 5 * expected.len();
     assert_eq!(
-        charts_elsewhere, 2,
-        "the group's ratio chart and the complexity fit"
+        charts_elsewhere,
+        2 + expected.len(),
+        "the group's ratio chart, the complexity fit, and a sparkline per summary row"
     );
 
     // One benchmark's page, drawn: its section is most of the screenshot,

@@ -13,6 +13,7 @@ mod failures;
 mod forks;
 mod formats;
 mod groups;
+mod history;
 mod html;
 mod interrupt;
 mod kept_executables;

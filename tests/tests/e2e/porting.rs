@@ -98,13 +98,14 @@ fn criterions_flags_are_refused_with_the_flag_to_use() {
 }
 
 #[test]
-fn noplot_is_accepted_with_a_note_since_there_is_nothing_to_plot() {
+fn noplot_is_accepted_with_a_note_pointing_at_the_report() {
     let out = ported(&["--noplot", "--list", "find_byte/naive/64"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert_eq!(out.listed(), ["find_byte/naive/64"]);
     assert!(
-        out.stderr
-            .contains("note: --noplot is criterion's: this harness draws no plots"),
+        out.stderr.contains(
+            "note: --noplot is criterion's and is ignored: the plots here are in the HTML report"
+        ),
         "{}",
         out.stderr
     );

@@ -8,6 +8,7 @@ use bench_runtime::counter::Event;
 
 use super::charts::{self, Distribution, IntervalRow, TimeRange, Timeline};
 use super::svg::escape;
+use super::trend::{self, HistoryPoint};
 use super::Baseline;
 use crate::analysis::compare::Verdict;
 use crate::analysis::{self, Interval};
@@ -20,6 +21,7 @@ pub(super) fn section(
     id: &str,
     result: &BenchResult,
     baseline: Option<&Baseline<'_>>,
+    history: &[HistoryPoint],
 ) {
     let group = result
         .group
@@ -32,7 +34,7 @@ pub(super) fn section(
         escape(&result.name)
     );
     match &result.outcome {
-        Outcome::Measured(m) => measured(out, result, m, baseline),
+        Outcome::Measured(m) => measured(out, result, m, baseline, history),
         Outcome::Failed(failure) => {
             let _ = write!(
                 out,
@@ -51,7 +53,13 @@ pub(super) fn section(
     out.push_str("</section>\n");
 }
 
-fn measured(out: &mut String, result: &BenchResult, m: &Measured, baseline: Option<&Baseline<'_>>) {
+fn measured(
+    out: &mut String,
+    result: &BenchResult,
+    m: &Measured,
+    baseline: Option<&Baseline<'_>>,
+    history: &[HistoryPoint],
+) {
     let interval = m.estimate.interval.map(|i| (i.lower, i.upper));
     let ci = m
         .precision
@@ -195,6 +203,23 @@ fn measured(out: &mut String, result: &BenchResult, m: &Measured, baseline: Opti
         );
     } else if let Some(Compared::New) = &result.comparison {
         out.push_str(r#"<p class="muted">New: not in the baseline.</p>"#);
+    }
+    if history.len() >= 2 {
+        if let Some(chart) = trend::trend(history) {
+            out.push_str("<figure>");
+            out.push_str(&chart);
+            let steps = history.iter().filter(|p| p.is_change_point).count();
+            let _ = write!(
+                out,
+                "<figcaption>History: this benchmark's last {} runs on record (this one \
+                 last), each headline with its 95% CI, labelled by commit; {} change \
+                 point{} (red) where the time stepped by more than the runs' intervals \
+                 and the machine's own change explain (E-divisive with means).</figcaption></figure>",
+                history.len(),
+                steps,
+                if steps == 1 { "" } else { "s" },
+            );
+        }
     }
     out.push_str("</div>");
     facts(out, m);

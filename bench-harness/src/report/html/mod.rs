@@ -13,6 +13,7 @@ mod charts;
 mod svg;
 pub(crate) mod trend;
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -30,6 +31,7 @@ use crate::results::{against::AgainstOutcome, against::AgainstReport};
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, RunInfo};
 use crate::settings::Schedule;
 use charts::IntervalRow;
+pub(crate) use trend::HistoryPoint;
 
 /// Everything one target's page is made of.
 #[derive(Debug)]
@@ -42,6 +44,9 @@ pub(crate) struct Page<'a> {
     pub(crate) complexity: &'a [ComplexityReport],
     pub(crate) groups: &'a [GroupReport],
     pub(crate) baseline: Option<Baseline<'a>>,
+    /// Each benchmark's runs from the history (oldest first, this run
+    /// last), by name; empty without a history.
+    pub(crate) history: &'a BTreeMap<String, Vec<HistoryPoint>>,
 }
 
 /// The saved baseline this run was compared with.
@@ -194,7 +199,17 @@ pub(crate) fn render(page: &Page<'_>) -> String {
         complexity(&mut out, page.complexity);
     }
     for (i, result) in page.results.iter().enumerate() {
-        bench::section(&mut out, &bench_id(i), result, page.baseline.as_ref());
+        let history = page
+            .history
+            .get(&result.name)
+            .map_or(&[][..], Vec::as_slice);
+        bench::section(
+            &mut out,
+            &bench_id(i),
+            result,
+            page.baseline.as_ref(),
+            history,
+        );
     }
     out.push_str("</body></html>\n");
     out
@@ -208,6 +223,7 @@ fn bench_id(index: usize) -> String {
 fn summary_table(out: &mut String, page: &Page<'_>) {
     let with_rates = page.results.iter().any(|r| r.rate().is_some());
     let with_changes = page.baseline.is_some();
+    let with_history = page.history.values().any(|points| points.len() >= 2);
     out.push_str(r#"<section id="summary"><h2>Summary</h2><table class="summary"><thead><tr><th>benchmark</th><th>time</th><th>±</th>"#);
     if with_rates {
         out.push_str("<th>throughput</th>");
@@ -218,6 +234,9 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
             "<th>change vs '{}'</th><th>verdict</th>",
             escape(page.baseline.as_ref().map_or("", |b| b.name))
         );
+    }
+    if with_history {
+        out.push_str("<th>history</th>");
     }
     out.push_str("</tr></thead><tbody>");
     for (i, result) in page.results.iter().enumerate() {
@@ -267,6 +286,17 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
                 Some(Compared::New) => out.push_str("<td>new</td><td></td>"),
                 None => out.push_str("<td></td><td></td>"),
             }
+        }
+        if with_history {
+            let points = page
+                .history
+                .get(&result.name)
+                .map_or(&[][..], Vec::as_slice);
+            let _ = write!(
+                out,
+                "<td>{}</td>",
+                trend::sparkline(points).unwrap_or_default()
+            );
         }
         out.push_str("</tr>");
     }
@@ -545,7 +575,7 @@ svg .noise{fill:#9ca3af;fill-opacity:.25}svg .reference{stroke:#374151;stroke-wi
 svg .whisker{stroke:#374151;stroke-width:2}svg .point{fill:#374151}\
 svg .whisker.slower,svg .point.slower{stroke:#c01c28;fill:#c01c28}svg .whisker.faster,svg .point.faster{stroke:#26a269;fill:#26a269}\
 svg .fit{fill:none;stroke:#c01c28;stroke-width:1.5}\
-svg .trend{fill:none;stroke:#1a5fb4;stroke-width:1.5}svg .run .point{fill:#1a5fb4}svg .change .point{fill:#c01c28}svg .change .whisker{stroke:#c01c28}\
+svg .trend{fill:none;stroke:#1a5fb4;stroke-width:1.5}svg.spark{vertical-align:middle}svg.spark .trend{stroke-width:1.2}svg.spark .change{fill:#c01c28}svg .run .point{fill:#1a5fb4}svg .change .point{fill:#c01c28}svg .change .whisker{stroke:#c01c28}\
 ";
 
 #[cfg(test)]

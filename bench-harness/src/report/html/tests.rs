@@ -5,6 +5,13 @@ use super::*;
 use crate::testing::fixed_run::{environment, info, results};
 
 fn page_of(results: &[BenchResult]) -> String {
+    page_with_history(results, &BTreeMap::new())
+}
+
+fn page_with_history(
+    results: &[BenchResult],
+    history: &BTreeMap<String, Vec<HistoryPoint>>,
+) -> String {
     let (environment, info) = (environment(), info());
     render(&Page {
         target: "suite",
@@ -14,6 +21,7 @@ fn page_of(results: &[BenchResult]) -> String {
         complexity: &[],
         groups: &[],
         baseline: None,
+        history,
     })
 }
 
@@ -45,6 +53,36 @@ fn every_measured_benchmark_has_its_two_charts_and_figures() {
             assert_eq!(charts, 0, "{}: nothing to plot", result.name);
         }
     }
+}
+
+#[test]
+fn a_benchmark_with_history_gets_its_trend_and_a_sparkline_in_the_summary() {
+    let results = results();
+    let measured = results.iter().position(|r| r.measured().is_some()).unwrap();
+    let name = results[measured].name.clone();
+    let points: Vec<HistoryPoint> = (0..6)
+        .map(|i| HistoryPoint {
+            name: name.clone(),
+            commit: format!("abc{i}"),
+            timestamp: format!("2026-11-2{i}T10:00:00Z"),
+            headline: if i < 3 { 100.0 } else { 120.0 },
+            lo: 99.0,
+            hi: 121.0,
+            is_change_point: i == 3,
+        })
+        .collect();
+    let history = BTreeMap::from([(name.clone(), points)]);
+    let html = page_with_history(&results, &history);
+    let text = section(&html, &bench_id(measured));
+    assert_eq!(text.matches("<svg").count(), 3, "{name}: and its history");
+    assert!(text.contains("step at abc3"), "the change point is named");
+    assert!(text.contains("last 6 runs"), "{text}");
+    assert_eq!(html.matches(r#"<svg class="spark""#).count(), 1);
+    let plain = page_of(&results);
+    assert!(
+        !plain.contains("<th>history</th>"),
+        "no column without history"
+    );
 }
 
 #[test]

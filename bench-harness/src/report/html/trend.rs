@@ -27,7 +27,6 @@ const HEIGHT: f64 = 150.0;
 /// A small chart of `points` in the order given (oldest first): each run's
 /// headline and interval, a line through the headlines, change points
 /// ringed and labelled with their commit. `None` without points.
-#[cfg_attr(not(test), allow(dead_code))] // wired to the history module after merge
 pub(crate) fn trend(points: &[HistoryPoint]) -> Option<String> {
     if points.is_empty() {
         return None;
@@ -92,6 +91,64 @@ pub(crate) fn trend(points: &[HistoryPoint]) -> Option<String> {
     Some(chart.finish(&format!("{} over {} runs", points[0].name, points.len())))
 }
 
+/// A sparkline of `points` for the summary table: the headlines as a line
+/// in an 90×20 box, change points as red dots; `None` under two points.
+pub(crate) fn sparkline(points: &[HistoryPoint]) -> Option<String> {
+    const W: f64 = 90.0;
+    const H: f64 = 20.0;
+    if points.len() < 2 {
+        return None;
+    }
+    let values: Vec<f64> = points.iter().map(|p| p.headline).collect();
+    let (lo, hi) = values
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    if !lo.is_finite() {
+        return None;
+    }
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let x = |i: usize| 2.0 + (W - 4.0) * i as f64 / (points.len() - 1) as f64;
+    let y = |v: f64| H - 2.0 - (H - 4.0) * (v - lo) / span;
+    let mut path = String::new();
+    for (i, &v) in values.iter().enumerate() {
+        path.push_str(&format!(
+            "{}{:.1} {:.1}",
+            if i == 0 { "M" } else { "L" },
+            x(i),
+            y(v)
+        ));
+    }
+    let dots: String = points
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_change_point)
+        .map(|(i, p)| {
+            format!(
+                r#"<circle class="change" cx="{:.1}" cy="{:.1}" r="2.5"/>"#,
+                x(i),
+                y(p.headline)
+            )
+        })
+        .collect();
+    let last = &points[points.len() - 1];
+    Some(format!(
+        r#"<svg class="spark" width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img"><title>{}</title><path class="trend" d="{path}"/>{dots}</svg>"#,
+        escape(&format!(
+            "{} runs, {} to {}",
+            points.len(),
+            time(lo),
+            time(hi)
+        )) + &if last.is_change_point {
+            " · the last run is a change point".to_string()
+        } else {
+            String::new()
+        }
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +163,19 @@ mod tests {
             hi: headline * 1.01,
             is_change_point: change,
         }
+    }
+
+    #[test]
+    fn the_sparkline_marks_only_the_change_points() {
+        let points: Vec<HistoryPoint> = (0..8)
+            .map(|i| point(i, if i < 5 { 100.0 } else { 150.0 }, i == 5))
+            .collect();
+        let svg = sparkline(&points).expect("a sparkline");
+        assert_eq!(svg.matches(r#"<circle class="change""#).count(), 1);
+        let path = svg.split(r#"d=""#).nth(1).and_then(|d| d.split('"').next());
+        let segments = path.expect("a line").matches('L').count();
+        assert_eq!(segments, 7, "one segment per later run");
+        assert!(sparkline(&points[..1]).is_none(), "one run is no trend");
     }
 
     #[test]

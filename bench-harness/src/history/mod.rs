@@ -1,0 +1,60 @@
+//! Results over time: every measured run appends one compact record per
+//! benchmark to `target/bench-harness/history/TARGET.jsonl` (under
+//! `$CARGO_TARGET_DIR` when set, found as the baselines are), and
+//! [`change_points`] finds the runs where a benchmark's time stepped.
+//!
+//! The file is JSON Lines, append-only: a run writes all its lines with one
+//! `write` on a file opened with `O_APPEND`, so runs that end at the same
+//! time never interleave their lines, and a run killed while writing leaves
+//! at most one cut line at the end, which [`load`] skips with a note (see
+//! [`store`]). The record format is in docs/history.md.
+//!
+//! What is written: the measured benchmarks of a run that was not
+//! interrupted (Ctrl-C writes nothing: its figures stop short); a benchmark
+//! that failed or was ignored has no figures and no record, the others of
+//! the run do. Smoke tests (`cargo test --benches`), `--list`, `--against`,
+//! a `--forks` child and `--no-history` write nothing.
+
+mod change;
+mod record;
+mod store;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use change::change_points;
+pub(crate) use change::steps;
+pub(crate) use record::{records, Record, RunRecords};
+#[cfg(test)]
+pub(crate) use record::{RecordedThroughput, FORMAT_VERSION};
+#[cfg(test)]
+pub(crate) use store::parse;
+pub(crate) use store::{append, file, load};
+
+use std::path::{Path, PathBuf};
+
+use crate::baseline::Store;
+
+/// The target directory (`target/`, or `$CARGO_TARGET_DIR`) the baseline
+/// store `store` sits in, at `TARGET_DIR/bench-harness/baselines`: history
+/// sits beside it, so both are found the same way.
+pub(crate) fn target_dir(store: &Store) -> PathBuf {
+    store
+        .dir()
+        .parent()
+        .and_then(Path::parent)
+        .map_or_else(|| PathBuf::from("target"), Path::to_path_buf)
+}
+
+/// Appends the run's records to this bench target's history, beside the
+/// baseline store `store`; an error is one line naming the file and the
+/// fix.
+pub(crate) fn append_run(store: &Store, run: &RunRecords<'_>) -> Result<(), String> {
+    let path = file(&target_dir(store), &crate::baseline::target_name());
+    append(&path, &records(run)).map_err(|error| {
+        format!(
+            "this run was not added to the history {}: {error}; check that the target \
+             directory is writable, or run with --no-history",
+            path.display()
+        )
+    })
+}

@@ -1,0 +1,196 @@
+//! One history record: a benchmark's headline in one run, with what is
+//! needed to place it in time (commit, timestamp) and to know which runs
+//! are comparable (machine, configuration).
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use bench_runtime::Throughput;
+
+use crate::environment::Environment;
+use crate::results::{BenchResult, Measured};
+
+/// The record format's version: a reader skips records of a later major
+/// version. Fields added later are optional, and unknown fields are
+/// ignored, so adding one is no new version.
+pub(crate) const FORMAT_VERSION: u32 = 1;
+
+/// One benchmark in one run: a line of the history file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Record {
+    /// [`FORMAT_VERSION`] of the writer.
+    pub(crate) v: u32,
+    /// The run's id, shared by the run's records: `UNIXNANOS-PID` in hex.
+    pub(crate) run: String,
+    /// When the run started, UTC, RFC 3339 to the second.
+    pub(crate) timestamp: String,
+    /// `git rev-parse HEAD` of the benched crate; absent outside git.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) commit: Option<String>,
+    /// Tracked files differed from `commit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) dirty: Option<bool>,
+    /// The machine's fingerprint ([`fingerprint`]): runs of one series share it.
+    pub(crate) machine: String,
+    /// How it was built and measured, where that changes the figures:
+    /// `PROFILE/opt-level` and ` cold` under `--cold`.
+    pub(crate) config: String,
+    /// The bench-harness version that measured.
+    pub(crate) harness: String,
+    /// The benchmark's full name, as `--exact` takes it.
+    pub(crate) name: String,
+    /// The headline, nanoseconds per iteration.
+    pub(crate) time_ns: f64,
+    /// The headline's 95% interval; absent with a single slice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) lower_ns: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) upper_ns: Option<f64>,
+    /// The work per iteration the benchmark declared, and its rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) throughput: Option<RecordedThroughput>,
+    /// The machine reference kernel's headline in the same run, when the
+    /// run measured it (with `--baseline` or `--save-baseline`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) reference_ns: Option<f64>,
+}
+
+/// A benchmark's declared work per iteration and the rate at the headline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct RecordedThroughput {
+    /// `bytes` or `items`.
+    pub(crate) unit: String,
+    pub(crate) per_iter: u64,
+    /// `per_iter` per second at the headline time.
+    pub(crate) per_second: f64,
+}
+
+impl Record {
+    /// The interval's half-width relative to the headline (its larger
+    /// side); 0 without an interval.
+    pub(crate) fn relative_half_width(&self) -> f64 {
+        let (Some(lower), Some(upper)) = (self.lower_ns, self.upper_ns) else {
+            return 0.0;
+        };
+        if self.time_ns.is_nan() || self.time_ns <= 0.0 {
+            return 0.0;
+        }
+        let half = (self.time_ns - lower).max(upper - self.time_ns).max(0.0);
+        if half.is_finite() {
+            half / self.time_ns
+        } else {
+            0.0
+        }
+    }
+
+    /// Runs whose records share this key are one series: same machine,
+    /// same build and measuring configuration.
+    pub(crate) fn series_key(&self) -> (&str, &str) {
+        (&self.machine, &self.config)
+    }
+}
+
+/// What a run's records are made of.
+pub(crate) struct RunRecords<'a> {
+    pub(crate) environment: &'a Environment,
+    pub(crate) results: &'a [BenchResult],
+    pub(crate) machine_reference: Option<&'a Measured>,
+    /// `--cold`: caches evicted before each sample.
+    pub(crate) cold: bool,
+}
+
+/// One record per measured benchmark of the run, in report order.
+pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
+    let environment = run.environment;
+    let id = run_id();
+    let machine = fingerprint(environment);
+    let config = format!(
+        "{}/{}{}",
+        environment.build.profile,
+        environment.build.opt_level,
+        if run.cold { " cold" } else { "" }
+    );
+    let reference_ns = run
+        .machine_reference
+        .map(Measured::headline)
+        .filter(|t| t.is_finite());
+    run.results
+        .iter()
+        .filter_map(|result| {
+            let measured = result.measured()?;
+            let time_ns = measured.headline();
+            if !time_ns.is_finite() {
+                return None;
+            }
+            let interval = measured.estimate.interval;
+            let throughput = result.rate().map(|(throughput, per_second)| {
+                let (unit, per_iter) = match throughput {
+                    Throughput::Bytes(n) => ("bytes", n),
+                    Throughput::Items(n) => ("items", n),
+                };
+                RecordedThroughput {
+                    unit: unit.to_string(),
+                    per_iter,
+                    per_second,
+                }
+            });
+            Some(Record {
+                v: FORMAT_VERSION,
+                run: id.clone(),
+                timestamp: environment.timestamp.clone(),
+                commit: environment.git_commit.clone(),
+                dirty: environment.git_dirty,
+                machine: machine.clone(),
+                config: config.clone(),
+                harness: environment.harness_version.clone(),
+                name: result.name.clone(),
+                time_ns,
+                lower_ns: interval.map(|i| i.lower).filter(|x| x.is_finite()),
+                upper_ns: interval.map(|i| i.upper).filter(|x| x.is_finite()),
+                throughput,
+                reference_ns,
+            })
+        })
+        .collect()
+}
+
+/// The run's id: the time in nanoseconds and the process id, in hex.
+fn run_id() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{nanos:x}-{:x}", std::process::id())
+}
+
+/// A machine's fingerprint: 16 hex digits of an FNV-1a hash of what makes
+/// it that machine (CPU model, logical cores, last-level cache, OS, target
+/// triple, whether it is virtual), not of its state (governor, load, kernel
+/// release), so a machine keeps its fingerprint across reboots and updates.
+pub(crate) fn fingerprint(environment: &Environment) -> String {
+    let parts = [
+        environment.cpu_model.clone().unwrap_or_default(),
+        environment
+            .logical_cores
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+        environment
+            .last_level_cache_bytes
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+        environment.os.clone(),
+        environment.target.clone(),
+        environment
+            .hypervisor
+            .map(|h| h.to_string())
+            .unwrap_or_default(),
+    ];
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in &parts {
+        for byte in part.bytes().chain([0]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}

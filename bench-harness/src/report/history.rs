@@ -1,0 +1,96 @@
+//! `--history`: the last runs of each selected benchmark, as the history
+//! file holds them, change points marked.
+//!
+//! ```text
+//! kernels::sort_1k: 14 runs, the last 10
+//!   2026-11-23T10:02:11Z  1c9e0a4d        7.078 µs  ±0.8%
+//!   2026-11-23T10:40:53Z  5e6f7a8b dirty  8.512 µs  ±0.9%  ◆ change point: +20.3%
+//! ```
+//!
+//! The change is the new level's median against the old one's (from
+//! [`crate::history::steps`]). When a benchmark's runs come from several
+//! machines or configurations, each line names its series.
+
+use std::io::{self, Write};
+
+use super::format::{escape, time};
+use crate::history::Record;
+
+/// How many runs `--history` shows per benchmark.
+pub(crate) const SHOWN_RUNS: usize = 10;
+
+/// One benchmark's runs, oldest first, and the change points among them:
+/// (index, relative change of the level).
+pub(crate) struct Shown<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) runs: Vec<&'a Record>,
+    pub(crate) changes: Vec<(usize, f64)>,
+}
+
+/// Writes each benchmark's last [`SHOWN_RUNS`] runs; `path` is the file
+/// they come from, named when there is nothing to show.
+pub(crate) fn write(
+    out: &mut dyn Write,
+    path: &std::path::Path,
+    benchmarks: &[Shown<'_>],
+) -> io::Result<()> {
+    if benchmarks.iter().all(|b| b.runs.is_empty()) {
+        return writeln!(
+            out,
+            "no history for the selected benchmarks in {}: every measured run adds to it \
+             (unless --no-history)",
+            escape(&path.display().to_string())
+        );
+    }
+    for (n, benchmark) in benchmarks.iter().enumerate() {
+        if n > 0 {
+            writeln!(out)?;
+        }
+        let total = benchmark.runs.len();
+        let name = escape(benchmark.name);
+        if total == 0 {
+            writeln!(out, "{name}: no runs recorded")?;
+            continue;
+        }
+        let first = total.saturating_sub(SHOWN_RUNS);
+        match total {
+            1 => writeln!(out, "{name}: 1 run")?,
+            _ if first == 0 => writeln!(out, "{name}: {total} runs")?,
+            _ => writeln!(out, "{name}: {total} runs, the last {SHOWN_RUNS}")?,
+        }
+        let several_series = benchmark
+            .runs
+            .iter()
+            .any(|r| r.series_key() != benchmark.runs[0].series_key());
+        for (index, run) in benchmark.runs.iter().enumerate().skip(first) {
+            let commit = run
+                .commit
+                .as_deref()
+                .map_or("(no git)", |c| &c[..c.len().min(8)]);
+            let dirty = if run.dirty == Some(true) { "dirty" } else { "" };
+            let spread = run.relative_half_width();
+            let spread = if spread > 0.0 {
+                format!("±{:.1}%", spread * 100.0)
+            } else {
+                String::new()
+            };
+            let mut line = format!(
+                "  {}  {commit:<8} {dirty:<5}  {:>10}  {spread:<6}",
+                escape(&run.timestamp),
+                time(run.time_ns),
+            );
+            if several_series {
+                line.push_str(&format!(
+                    "  [{} {}]",
+                    &run.machine[..run.machine.len().min(8)],
+                    escape(&run.config)
+                ));
+            }
+            if let Some((_, change)) = benchmark.changes.iter().find(|(i, _)| *i == index) {
+                line.push_str(&format!("  ◆ change point: {:+.1}%", change * 100.0));
+            }
+            writeln!(out, "{}", line.trim_end())?;
+        }
+    }
+    out.flush()
+}

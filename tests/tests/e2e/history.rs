@@ -1,0 +1,250 @@
+//! The history file: what measured runs append, what writes nothing, and
+//! that a cut line or concurrent runs leave it readable. Each test keeps
+//! its history in a target directory of its own through CARGO_TARGET_DIR.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use bench_tests::{run_with_env, scratch_dir, Run, QUICK};
+use serde_json::Value;
+
+use crate::common::fixture_binary;
+
+fn history_file(target: &Path) -> PathBuf {
+    target
+        .join("bench-harness")
+        .join("history")
+        .join("fixture.jsonl")
+}
+
+/// The fixture with CARGO_TARGET_DIR=`target` and `args`, git left alone
+/// (BENCH_HARNESS_NO_GIT: the records then carry no commit).
+fn fixture(target: &Path, args: &[&str]) -> Run {
+    let vars = [
+        ("CARGO_TARGET_DIR", target.as_os_str()),
+        ("BENCH_HARNESS_NO_GIT", OsStr::new("1")),
+    ];
+    run_with_env(fixture_binary(), args, &vars)
+}
+
+fn quick(target: &Path, args: &[&str]) -> Run {
+    let mut all = QUICK.to_vec();
+    all.extend_from_slice(args);
+    fixture(target, &all)
+}
+
+/// Every line of the history, parsed; panics on a line that is not JSON.
+fn records(target: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(history_file(target)).unwrap_or_default();
+    text.lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+fn names(records: &[Value]) -> Vec<&str> {
+    records
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn three_runs_leave_three_records_per_benchmark() {
+    let target = scratch_dir("history-three");
+    for _ in 0..3 {
+        let out = quick(&target, &["--exact", "passes", "also_passes"]);
+        assert_eq!(out.code, Some(0), "{out:?}");
+    }
+    let records = records(&target);
+    assert_eq!(
+        names(&records),
+        [
+            "also_passes",
+            "passes",
+            "also_passes",
+            "passes",
+            "also_passes",
+            "passes"
+        ]
+    );
+    let mut runs: Vec<&str> = records.iter().map(|r| r["run"].as_str().unwrap()).collect();
+    runs.dedup();
+    assert_eq!(runs.len(), 3, "one id per run: {runs:?}");
+    for record in &records {
+        let time = record["time_ns"].as_f64().unwrap();
+        assert!(time.is_finite(), "{record}");
+        assert_eq!(record["v"], 1);
+        assert_eq!(record["machine"], records[0]["machine"]);
+        assert!(record["timestamp"].as_str().unwrap().ends_with('Z'));
+        assert!(
+            record.get("commit").is_none(),
+            "git was turned off: {record}"
+        );
+    }
+    // --history shows them, oldest first.
+    let out = fixture(&target, &["--history", "--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.starts_with("passes: 3 runs\n"), "{}", out.stdout);
+    assert_eq!(out.stdout.lines().count(), 4, "{}", out.stdout);
+    assert!(out.stdout.contains("(no git)"), "{}", out.stdout);
+    // The last run's report draws them: a history chart per benchmark and
+    // a sparkline in the summary.
+    let page = target
+        .join("bench-harness")
+        .join("report")
+        .join("fixture")
+        .join("index.html");
+    let html = std::fs::read_to_string(&page).expect("the report was written");
+    assert_eq!(
+        html.matches("History: this benchmark's last 3 runs")
+            .count(),
+        2
+    );
+    assert_eq!(html.matches(r#"<svg class="spark""#).count(), 2);
+}
+
+#[test]
+fn no_history_smoke_tests_and_lists_write_nothing() {
+    let target = scratch_dir("history-none");
+    let out = quick(&target, &["--exact", "passes", "--no-history"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    // A smoke test, as `cargo test --benches` runs it, and --list.
+    let out = fixture(&target, &["--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let out = fixture(&target, &["--list"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(!history_file(&target).exists());
+    let out = fixture(&target, &["--history", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(
+        out.stdout
+            .starts_with("no history for the selected benchmarks in "),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_history_that_cannot_be_written_is_a_warning_not_a_failure() {
+    let target = scratch_dir("history-unwritable");
+    // A directory where the file should be.
+    std::fs::create_dir_all(history_file(&target)).unwrap();
+    let out = quick(&target, &["--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let warning = out
+        .stderr
+        .lines()
+        .find(|line| line.starts_with("warning: this run was not added to the history "))
+        .unwrap_or_else(|| panic!("{}", out.stderr));
+    assert!(warning.ends_with("or run with --no-history"), "{warning}");
+}
+
+#[test]
+fn a_failed_benchmark_has_no_record_and_the_others_keep_theirs() {
+    let target = scratch_dir("history-failed");
+    let out = quick(&target, &["--exact", "passes", "panics_in_routine"]);
+    assert_eq!(out.code, Some(101), "{out:?}");
+    assert_eq!(names(&records(&target)), ["passes"]);
+}
+
+#[test]
+fn a_line_cut_by_a_killed_run_is_skipped_with_a_note() {
+    let target = scratch_dir("history-cut");
+    let out = quick(&target, &["--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    // What a run killed in the middle of its write would leave.
+    let path = history_file(&target);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let cut = &text[..text.len() / 2];
+    std::fs::write(&path, format!("{text}{cut}")).unwrap();
+
+    let out = quick(&target, &["--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let out = fixture(&target, &["--history", "--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.starts_with("passes: 2 runs\n"), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("skipped 1 line that is not a whole record (line 2)"),
+        "{}",
+        out.stderr
+    );
+    // The run after the cut started on a line of its own.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(
+        serde_json::from_str::<Value>(lines[2]).is_ok(),
+        "{}",
+        lines[2]
+    );
+}
+
+#[test]
+fn concurrent_runs_append_whole_lines() {
+    let target = scratch_dir("history-concurrent");
+    let runs: Vec<_> = (0..4)
+        .map(|_| {
+            let target = target.clone();
+            std::thread::spawn(move || quick(&target, &["--exact", "passes", "also_passes"]))
+        })
+        .collect();
+    for run in runs {
+        let out = run.join().unwrap();
+        assert_eq!(out.code, Some(0), "{out:?}");
+    }
+    let records = records(&target);
+    assert_eq!(records.len(), 8);
+    // Each run's two records are together.
+    for pair in records.chunks(2) {
+        assert_eq!(pair[0]["run"], pair[1]["run"]);
+    }
+}
+
+#[test]
+fn bmf_output_is_an_object_of_measures() {
+    let target = scratch_dir("history-bmf");
+    let out = quick(
+        &target,
+        &["--exact", "passes", "panics_in_routine", "--format", "bmf"],
+    );
+    assert_eq!(out.code, Some(101), "{out:?}");
+    let document: Value = serde_json::from_str(&out.stdout).unwrap();
+    let benchmarks = document.as_object().unwrap();
+    assert_eq!(benchmarks.keys().collect::<Vec<_>>(), ["passes"]);
+    let latency = &document["passes"]["latency"];
+    assert!(latency["value"].is_number(), "{document}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_writes_nothing() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+
+    let target = scratch_dir("history-interrupted");
+    let mut child = Command::new(fixture_binary())
+        .args(["--bench", "--measure-time", "20", "--exact", "spins"])
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", &target)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fixture starts");
+    // The machine line: by then Ctrl-C is handled.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("machine:") {
+        line.clear();
+        assert_ne!(stdout.read_line(&mut line).unwrap(), 0, "ended early");
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{rest}");
+    assert!(!history_file(&target).exists());
+}
