@@ -9,14 +9,15 @@ one). Under `cargo bench` each is measured and reported; under
 `cargo test --benches` (no --bench flag) each body runs once as a smoke test.
 
 Selection:
-  FILTER                  substring of the full name (e.g. `arith::int_add`); several are OR-ed
+  FILTER                  substring of the full name (e.g. `primitives::int_add`); several are OR-ed
   --exact                 FILTER and --skip match the whole name, not a substring
   --skip PATTERN          leave out names containing PATTERN (repeatable)
   --ignored               run only #[benchmark(ignore)] benchmarks
   --include-ignored       run ignored benchmarks too
   --list                  print `NAME: benchmark` for each selected benchmark
-  --format terse          with --list: the names only, no count line; in a smoke
-                          test (no --bench): one character per benchmark, as libtest
+  --format terse          with --list: the same lines without the count line (as
+                          libtest's, which cargo-nextest reads); in a smoke test
+                          (no --bench): one character per benchmark, as libtest
 
 Mode:
   --bench                 measure (cargo bench passes this)
@@ -57,6 +58,7 @@ Output:
                           tree by group, module, function and argument (for grep)
   --complexity            fit O(1) … O(n³) over every benchmark with numeric args,
                           not only those marked #[benchmark(complexity)]
+  --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
 
 Machine:
   --counters              hardware and software counters per iteration (cycles,
@@ -87,7 +89,8 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
                           with --against: 1]
   --fail-on-regression    exit with code 1 when any benchmark regressed (or, with
                           --against, when nothing was compared)
-  --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
+
+Other:
   -h, --help              print this help
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,
