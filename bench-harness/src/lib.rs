@@ -83,7 +83,19 @@ pub mod __private {
     pub use std::vec::Vec;
 }
 
-/// Declares `fn main` for a bench target with `harness = false`.
+/// Declares `fn main` for a bench target with `harness = false`: the last
+/// line of a bench file.
+///
+/// ```no_run
+/// use bench_harness::{benchmark, black_box};
+///
+/// #[benchmark]
+/// fn add() -> u64 {
+///     black_box(1u64) + black_box(2u64)
+/// }
+///
+/// bench_harness::main!();
+/// ```
 #[macro_export]
 macro_rules! main {
     () => {
@@ -97,6 +109,16 @@ macro_rules! main {
 /// then exits: 0 on success, 101 when a benchmark failed, 2 on bad input,
 /// 1 when a benchmark regressed under `--fail-on-regression`, 130 when
 /// Ctrl-C stopped the run.
+///
+/// The same as [`main!`], for a `main` that does something first (a
+/// library's benchmarks need a call that keeps their module linked):
+///
+/// ```no_run
+/// fn main() {
+///     // my_library::benches::link();
+///     bench_harness::main();
+/// }
+/// ```
 pub fn main() {
     let run = run_suite(std::env::args_os().skip(1));
     std::process::exit(run.exit_code);
@@ -115,6 +137,23 @@ pub struct SuiteRun {
 
 /// The whole pipeline for one command line (the arguments after the
 /// program name): prints the report and returns the results.
+///
+/// ```no_run
+/// use bench_harness::{benchmark, black_box};
+///
+/// #[benchmark]
+/// fn add() -> u64 {
+///     black_box(1u64) + black_box(2u64)
+/// }
+///
+/// fn main() {
+///     let run = bench_harness::run_suite(std::env::args_os().skip(1));
+///     for result in &run.results {
+///         println!("{}", result.name);
+///     }
+///     std::process::exit(run.exit_code);
+/// }
+/// ```
 pub fn run_suite(args: impl IntoIterator<Item = OsString>) -> SuiteRun {
     let mut results = Vec::new();
     let exit_code = session::run(args, &mut results);
