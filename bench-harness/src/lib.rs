@@ -114,8 +114,10 @@ macro_rules! main {
 /// library's benchmarks need a call that keeps their module linked):
 ///
 /// ```no_run
+/// # mod my_library { pub mod benches { pub fn link() {} } }
+/// // benches/library.rs
 /// fn main() {
-///     // my_library::benches::link();
+///     my_library::benches::link();
 ///     bench_harness::main();
 /// }
 /// ```
