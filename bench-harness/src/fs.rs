@@ -29,7 +29,8 @@ pub(crate) fn destination(path: &Path) -> io::Result<Destination> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
             return Ok(Destination::Replace(path.to_path_buf()))
         }
-        other => other?,
+        Err(error) => return Err(file_in_the_way(directory_of(path)).unwrap_or(error)),
+        Ok(metadata) => metadata,
     };
     let kind = metadata.file_type();
     if kind.is_file() {
@@ -74,7 +75,7 @@ pub(crate) fn check_writable(path: &Path) -> io::Result<()> {
     match destination(path)? {
         Destination::Replace(path) => {
             let dir = directory_of(&path);
-            fs::create_dir_all(dir)?;
+            create_directories(dir)?;
             let probe = temporary_beside(dir, &path);
             fs::OpenOptions::new()
                 .write(true)
@@ -165,7 +166,7 @@ fn replace_atomically(
     fill: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> io::Result<()> {
     let dir = directory_of(path);
-    fs::create_dir_all(dir)?;
+    create_directories(dir)?;
     remove_stale_temporaries(dir);
     let existing = fs::metadata(path).ok().filter(fs::Metadata::is_file);
     let temporary = temporary_beside(dir, path);
@@ -185,6 +186,27 @@ fn replace_atomically(
         let _ = fs::remove_file(&temporary);
     }
     written
+}
+
+/// `fs::create_dir_all`, with an error that names the culprit when a
+/// file stands where a directory must be (`create_dir_all` says only "File
+/// exists" or "Not a directory"): kind `NotADirectory`, message
+/// "PATH is a file, not a directory".
+fn create_directories(dir: &Path) -> io::Result<()> {
+    fs::create_dir_all(dir).map_err(|error| file_in_the_way(dir).unwrap_or(error))
+}
+
+/// The error for a file standing where `dir` or one of its parents must be
+/// a directory, if one does.
+fn file_in_the_way(dir: &Path) -> Option<io::Error> {
+    let file = dir
+        .ancestors()
+        .filter(|ancestor| !ancestor.as_os_str().is_empty())
+        .find(|ancestor| fs::metadata(ancestor).is_ok_and(|m| !m.is_dir()))?;
+    Some(io::Error::new(
+        io::ErrorKind::NotADirectory,
+        format!("{} is a file, not a directory", file.display()),
+    ))
 }
 
 fn directory_of(path: &Path) -> &Path {
@@ -443,6 +465,25 @@ mod tests {
         }
         let error = check_writable(&dir).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::IsADirectory);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_where_a_directory_must_be_is_named() {
+        let dir = temp_dir("file-as-directory");
+        let file = dir.join("results.json");
+        write_atomically(&file, b"x").unwrap();
+        for path in [file.join("out.json"), file.join("deeper/out.json")] {
+            let error = check_writable(&path).unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::NotADirectory, "{path:?}");
+            assert_eq!(
+                error.to_string(),
+                format!("{} is a file, not a directory", file.display())
+            );
+            let error = write_atomically(&path, b"y").unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::NotADirectory, "{path:?}");
+        }
+        assert_eq!(fs::read(&file).unwrap(), b"x", "the file is left alone");
         fs::remove_dir_all(dir).unwrap();
     }
 

@@ -86,18 +86,27 @@ pub mod __private {
     pub use std::vec::Vec;
 }
 
-/// Declares `fn main` for a bench target with `harness = false`, with
-/// settings for every benchmark in the file, if any:
+/// Declares `fn main` for a bench target with `harness = false`: the last
+/// line of a bench file, with settings for every benchmark in the file, if
+/// any.
 ///
-/// ```ignore
-/// bench_harness::main!(measure_time = 1, min_samples = 50, bytes_unit = "binary");
+/// ```no_run
+/// use bench_harness::{benchmark, black_box};
+///
+/// #[benchmark]
+/// fn add() -> u64 {
+///     black_box(1u64) + black_box(2u64)
+/// }
+///
+/// bench_harness::main!(measure_time = 1, min_samples = 50);
 /// ```
 ///
 /// The keys are the attribute's measuring options (`warm_up_time`,
 /// `measure_time`, `max_time`, `min_samples`, `precision`, `counters`,
 /// `bytes_unit`). For each setting a benchmark uses, in order of
 /// precedence: the command line's flag, its `#[benchmark(...)]`, its
-/// [`group!`]'s, this, the default.
+/// [`group!`]'s, this, the default. `bench_harness::main!();` takes the
+/// defaults.
 #[macro_export]
 macro_rules! main {
     () => {
@@ -119,6 +128,18 @@ macro_rules! main {
 /// then exits: 0 on success, 101 when a benchmark failed, 2 on bad input,
 /// 1 when a benchmark regressed under `--fail-on-regression`, 130 when
 /// Ctrl-C stopped the run.
+///
+/// The same as [`main!`], for a `main` that does something first (a
+/// library's benchmarks need a call that keeps their module linked):
+///
+/// ```no_run
+/// # mod my_library { pub mod benches { pub fn link() {} } }
+/// // benches/library.rs
+/// fn main() {
+///     my_library::benches::link();
+///     bench_harness::main();
+/// }
+/// ```
 pub fn main() {
     let run = run_suite(std::env::args_os().skip(1));
     std::process::exit(run.exit_code);
@@ -137,6 +158,23 @@ pub struct SuiteRun {
 
 /// The whole pipeline for one command line (the arguments after the
 /// program name): prints the report and returns the results.
+///
+/// ```no_run
+/// use bench_harness::{benchmark, black_box};
+///
+/// #[benchmark]
+/// fn add() -> u64 {
+///     black_box(1u64) + black_box(2u64)
+/// }
+///
+/// fn main() {
+///     let run = bench_harness::run_suite(std::env::args_os().skip(1));
+///     for result in &run.results {
+///         println!("{}", result.name);
+///     }
+///     std::process::exit(run.exit_code);
+/// }
+/// ```
 pub fn run_suite(args: impl IntoIterator<Item = OsString>) -> SuiteRun {
     let mut results = Vec::new();
     let exit_code = session::run(args, &mut results);

@@ -1,6 +1,23 @@
 //! The `#[benchmark]` attribute of bench-harness. Use it through
 //! `bench_harness::benchmark`; the generated code names the runtime only
-//! through `bench_harness::__private`.
+//! through `bench_harness::__private`, so this crate is not meant to be a
+//! dependency of its own:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! bench-harness = "0.1"
+//! ```
+//!
+//! ```rust,ignore
+//! use bench_harness::{benchmark, black_box};
+//!
+//! #[benchmark]
+//! fn add() -> u64 {
+//!     black_box(1u64) + black_box(2u64)
+//! }
+//!
+//! bench_harness::main!();
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 

@@ -143,6 +143,14 @@ impl<'a> Bencher<'a> {
     /// alive at once, as a short one would: it is timed in chunks, with the
     /// outputs dropped between them.
     ///
+    /// ```ignore
+    /// #[benchmark]
+    /// fn format_int(b: &mut Bencher) {
+    ///     let n = black_box(123_456_789u64); // set-up, not timed
+    ///     b.iter(|| n.to_string()) // the String is dropped untimed
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// When called a second time in one benchmark: each benchmark measures
     /// one routine.

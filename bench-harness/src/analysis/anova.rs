@@ -3,7 +3,7 @@
 //! process a benchmark runs in changes its time (Mytkowicz et al.: memory
 //! layout and link order bias measurements by process).
 
-use statrs::distribution::{ContinuousCDF, FisherSnedecor};
+use super::special::FisherSnedecor;
 
 /// The F test that every group has the same mean.
 #[derive(Debug, Clone, Copy, PartialEq)]

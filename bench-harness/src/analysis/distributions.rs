@@ -3,7 +3,7 @@
 //! of a degree of freedom to millions) and the normal approximation with a
 //! continuity correction that the rank tests use.
 
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use super::special::{Normal, StudentsT};
 
 /// `P(|T| ≥ |t|)` for Student's T with `df` degrees of freedom. With no
 /// degrees of freedom left (a side worth a single independent value) the
@@ -25,10 +25,11 @@ pub(crate) fn students_t_two_sided_p(t: f64, df: f64) -> f64 {
 /// Quantile `p` (> ½) of Student's t with `degrees_of_freedom`; ∞ without
 /// degrees of freedom, NaN for NaN. Every interval of the crate uses it.
 ///
-/// statrs inverts the incomplete beta function, accurate to ~1e-13 up to a
-/// few thousand degrees of freedom but drifting beyond (relative error
-/// 3.5e-6 at 10⁵, 7% at 10⁷, and benchmarks do collect millions of
-/// samples); from 1000 on, the Cornish–Fisher expansion around the normal
+/// Below 1000 degrees of freedom the quantile comes from inverting the
+/// incomplete beta function (`special.rs`). Inversions of it drift at
+/// millions of degrees of freedom (statrs's, used before, was off by
+/// 3.5e-6 at 10⁵ and 7% at 10⁷, and benchmarks do collect millions of
+/// samples), and none is needed: from 1000 on, the Cornish–Fisher expansion around the normal
 /// quantile (Abramowitz & Stegun 26.7.5, four terms) is accurate to an ulp.
 /// Below one degree of freedom (a side worth fewer than two independent
 /// blocks) see [`heavy_tailed_t_quantile`].
@@ -58,8 +59,8 @@ pub(crate) fn students_t_quantile(p: f64, degrees_of_freedom: f64) -> f64 {
 }
 
 /// Quantile `p` (> ½) of Student's t with fewer than one degree of
-/// freedom, where statrs's inversion of the incomplete beta function fails
-/// (at 0.05 degrees of freedom it returns 5.9e7 for 1.2e25): bisection on
+/// freedom, where inverting the incomplete beta function is fragile
+/// (statrs's returned 5.9e7 for 1.2e25 at 0.05): bisection on
 /// `ln t` of the survival function, which stays accurate. ∞ beyond the
 /// largest f64.
 fn heavy_tailed_t_quantile(p: f64, degrees_of_freedom: f64) -> f64 {
@@ -138,8 +139,8 @@ mod tests {
             (1e7, 0.01241934653657847, 0.0, 1.959964221767205),
         ];
         for (df, p_small_t, p_large_t, quantile) in scipy {
-            // statrs's incomplete beta function drifts to ~1e-8 at 10⁷
-            // degrees of freedom: harmless for a p-value.
+            // The incomplete beta function's continued fraction drifts at
+            // 10⁷ degrees of freedom: harmless for a p-value.
             let tolerance = if df > 1e6 { 1e-7 } else { 1e-9 };
             let p = students_t_two_sided_p(2.5, df);
             assert!(

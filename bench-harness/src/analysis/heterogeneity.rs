@@ -11,7 +11,7 @@
 //! identical processes 28–41% of the time. Here each process's standard
 //! error comes from its own dependence-aware interval.
 
-use statrs::distribution::{ChiSquared, ContinuousCDF};
+use super::special::ChiSquared;
 
 /// The probability of estimates at least this far apart if they all
 /// estimate the same value; `None` for fewer than two estimates or any

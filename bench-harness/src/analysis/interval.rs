@@ -1,7 +1,7 @@
 //! 95% confidence intervals for the mean (Student t) and for the median
 //! (order statistics, no assumption about the distribution).
 
-use statrs::distribution::{Binomial, DiscreteCDF};
+use super::special::Binomial;
 
 use super::distributions::students_t_quantile;
 

@@ -36,6 +36,7 @@ mod moments;
 pub(crate) mod outliers;
 mod overhead;
 mod percentile;
+mod special;
 mod summary;
 #[cfg(test)]
 mod tests;

@@ -16,8 +16,9 @@ Selection:
   --ignored               run only #[benchmark(ignore)] benchmarks
   --include-ignored       run ignored benchmarks too
   --list                  print `NAME: benchmark` for each selected benchmark
-  --format terse          with --list: the names only, no count line; in a smoke
-                          test (no --bench): one character per benchmark, as libtest
+  --format terse          with --list: the same lines without the count line (as
+                          libtest's, which cargo-nextest reads); in a smoke test
+                          (no --bench): one character per benchmark, as libtest
 
 Mode:
   --bench                 measure (cargo bench passes this)
@@ -84,6 +85,7 @@ Output:
                           history, change points marked (nothing is measured)
   --no-history            do not append this run's results to the history
                           (target/bench-harness/history/TARGET.jsonl, see docs/history.md)
+  --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
 
 Machine:
   --counters              hardware and software counters per iteration (cycles,
@@ -114,7 +116,8 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
                           with --against: 1]
   --fail-on-regression    exit with code 1 when any benchmark regressed (or, with
                           --against, when nothing was compared)
-  --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
+
+Other:
   -h, --help              print this help
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,

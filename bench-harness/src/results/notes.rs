@@ -120,7 +120,7 @@ pub enum Note {
     },
     /// An A/B group member whose time in the group (`ratio` times its
     /// time `alone`) differs from its solo probe's by more than
-    /// [`GROUP_VS_ALONE`] and more than both intervals explain.
+    /// 10% and more than both intervals explain.
     DiffersAlone {
         /// Its time measured alone, in the same run.
         alone: Nanos,

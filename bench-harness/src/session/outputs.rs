@@ -263,9 +263,13 @@ pub(super) fn check_output(path: Option<&Path>) -> Result<(), String> {
 }
 
 fn output_error(path: &Path, error: &io::Error) -> String {
+    let remedy = if error.kind() == io::ErrorKind::NotADirectory {
+        "give a path outside that file, or move the file away"
+    } else {
+        "check the directory exists and is writable, or give another path"
+    };
     format!(
-        "cannot write --output {}: {error}; check the directory exists and is writable, \
-         or give another path",
+        "cannot write --output {}: {error}; {remedy}",
         path.display()
     )
 }

@@ -221,8 +221,15 @@ fn output_writes_into_a_fifo_and_keeps_a_files_mode() {
     let not_a_dir = dir.join("plain-file");
     std::fs::write(&not_a_dir, "").unwrap();
     let unwritable = not_a_dir.join("out.json");
+    let deeper = not_a_dir.join("sub/out.json");
+    // The file in the way is named, with the fix, not "File exists".
+    let in_the_way = format!(
+        "{} is a file, not a directory; give a path outside that file, or move the file away",
+        not_a_dir.display()
+    );
     for (path, why) in [
-        (unwritable.as_path(), "Not a directory"),
+        (unwritable.as_path(), in_the_way.as_str()),
+        (deeper.as_path(), in_the_way.as_str()),
         (dir.as_path(), "it is a directory"),
     ] {
         let started = Instant::now();

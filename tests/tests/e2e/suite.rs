@@ -300,6 +300,29 @@ fn help_documents_every_flag() {
     }
 }
 
+/// Every benchmark name `--help` gives as an example (a backquoted path
+/// with `::`) selects something in the example suite, as its text says.
+#[test]
+fn help_examples_name_real_benchmarks() {
+    let help = run(suite_binary(), &["--help"]);
+    let listed = run(suite_binary(), &["--list"]);
+    let names = listed.listed();
+    let examples: Vec<&str> = help
+        .stdout
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|quoted| quoted.contains("::") && !quoted.contains(' '))
+        .collect();
+    assert!(!examples.is_empty(), "no example name in:\n{}", help.stdout);
+    for example in examples {
+        assert!(
+            names.iter().any(|name| name.contains(example)),
+            "--help's example `{example}` selects no benchmark of the suite: {names:?}"
+        );
+    }
+}
+
 #[test]
 fn colour_follows_the_flag() {
     let coloured = bench(&["--exact", "fib_20", "--color", "always"]);
