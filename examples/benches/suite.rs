@@ -180,9 +180,9 @@ mod kernels {
 /// same table, with foldhash), each inserting 10,000 `u64` keys into a new
 /// map and returning it. A map is about 256 KB; the harness drops it outside
 /// the timed region. The group should give the same ratio as the two
-/// measured alone (`-- --exact insert_10k/insert_10k::std` and
-/// `insert_10k/insert_10k::hashbrown`).
-mod insert_10k {
+/// measured alone (`-- --exact insert_10k/maps::std` and
+/// `insert_10k/maps::hashbrown`).
+mod maps {
     use super::*;
 
     fn keys() -> Vec<u64> {
