@@ -101,7 +101,7 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
             &"no benchmarks are registered in this binary; mark functions with \
              #[benchmark] in this bench target, or, for benchmarks in a library's src/, \
              call a function of their module (like `your_crate::benches::link()`) from the \
-             bench target's main so the linker keeps them (see \"Benchmarks inside a library\" in the README)",
+             bench target's main so the linker keeps them (see \"Benchmarks inside a library\" in docs/writing-benchmarks.md)",
         );
     }
     let selected = select::select(
