@@ -743,6 +743,8 @@ fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
         // The document does not say: the process's loop overhead is
         // subtracted (see `Bencher::iter_custom`).
         self_timed: false,
+        // Each process has its own clock: the pooled timeline has none.
+        slice_clock: Vec::new(),
     }
 }
 

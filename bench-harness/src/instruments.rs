@@ -39,6 +39,11 @@ pub(crate) struct Extras {
     /// The body timed itself (`Bencher::iter_custom`): no overhead is
     /// subtracted from its samples.
     pub self_timed: bool,
+    /// When the scheduler handed this benchmark each of its slices: the
+    /// index of the first sample the slice could record, and seconds since
+    /// the run's first slice (the report's timeline puts samples on the
+    /// run's clock with it). Empty when not known (`--forks` pools).
+    pub slice_clock: Vec<(usize, f64)>,
 }
 
 impl Extras {

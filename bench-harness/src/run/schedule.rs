@@ -2,8 +2,9 @@
 //! sequence or in shuffled rounds, A/B groups sampled round by round.
 
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::thread;
+use std::time::Instant;
 
 use bench_runtime::{Measurement, Nanos, Sample, Sampler};
 
@@ -182,10 +183,20 @@ enum Slice {
     Finished(Box<Result<(Measurement, Extras), Failure>>),
 }
 
+/// Seconds since the run's first slice: the clock of
+/// [`Extras::slice_clock`], shared by every worker of the process.
+fn run_clock() -> f64 {
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
 /// A benchmark on its own thread, waiting for slices.
 struct Worker {
     commands: Sender<Command>,
     replies: Receiver<Reply>,
+    /// Samples recorded so far, and when each slice was handed out.
+    recorded: usize,
+    slice_clock: Vec<(usize, f64)>,
     // Dropping an unfinished worker closes `commands`; the thread then
     // abandons its sampler and exits. A finished one is joined, so its
     // teardown does not overlap the next benchmark's slice.
@@ -256,6 +267,8 @@ impl Worker {
         Worker {
             commands,
             replies,
+            recorded: 0,
+            slice_clock: Vec::new(),
             thread: Some(thread),
             exit_message,
         }
@@ -272,6 +285,7 @@ impl Worker {
         // Until the reply: the worker's set-up, its slice, and at the end
         // its teardown (it is joined below) are its code.
         let _watch = ExitWatch::arm(&self.exit_message);
+        self.slice_clock.push((self.recorded, run_clock()));
         if self
             .commands
             .send(Command::Run { slice, new_block })
@@ -280,10 +294,16 @@ impl Worker {
             return lost();
         }
         match self.replies.recv() {
-            Ok(Reply::Paused { recorded, latest }) => Slice::Paused { recorded, latest },
-            Ok(Reply::Finished(result)) => {
+            Ok(Reply::Paused { recorded, latest }) => {
+                self.recorded = recorded;
+                Slice::Paused { recorded, latest }
+            }
+            Ok(Reply::Finished(mut result)) => {
                 if let Some(thread) = self.thread.take() {
                     let _ = thread.join();
+                }
+                if let Ok((_, extras)) = result.as_mut() {
+                    extras.slice_clock = std::mem::take(&mut self.slice_clock);
                 }
                 Slice::Finished(result)
             }

@@ -126,6 +126,7 @@ fn measured(
         elapsed: &elapsed,
         range,
         slice_starts: &m.measurement.slice_starts,
+        slice_clock: &m.extras.slice_clock,
         blocks: starts
             .iter()
             .copied()
@@ -138,9 +139,13 @@ fn measured(
     }));
     let _ = write!(
         out,
-        "<figcaption>Each sample against this benchmark's own measuring time: {} slices \
-         (thin lines), each block's median (short bars), the headline and its CI; the \
+        "<figcaption>Each sample against {}: {} slices (thin lines), each block's median (short bars), the headline and its CI; the \
          warm-up's {} samples ({}) were discarded and are shaded, not drawn{}.</figcaption></figure>",
+        if m.extras.slice_clock.is_empty() {
+            "this benchmark's own measuring time (the slices' times are not known)"
+        } else {
+            "when it was taken, since the run's first slice (gaps: other benchmarks ran)"
+        },
         m.measurement.slice_starts.len(),
         warm.samples,
         time(warm.time.0),

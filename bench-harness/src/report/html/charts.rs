@@ -180,6 +180,9 @@ pub(super) struct Timeline<'a> {
     pub(super) elapsed: &'a [f64],
     pub(super) range: TimeRange,
     pub(super) slice_starts: &'a [usize],
+    /// When each slice was handed out (first sample index, seconds since
+    /// the run's first slice); empty when unknown.
+    pub(super) slice_clock: &'a [(usize, f64)],
     /// Where each block begins, and its median.
     pub(super) blocks: Vec<(usize, f64)>,
     pub(super) headline: f64,
@@ -190,31 +193,65 @@ pub(super) struct Timeline<'a> {
     pub(super) warm_up: (f64, usize, bool),
 }
 
-/// Every sample's time against the benchmark's own measuring time (ms),
-/// slice boundaries, each block's median, the headline with its interval,
-/// and the warm-up before 0, shaded.
+/// Where each sample (and the end of the last) sits on the horizontal axis,
+/// in ms: on the run's clock when the slices' times are known (a slice's
+/// start, plus the timed length of its samples before this one), else on
+/// the benchmark's own measuring time from 0.
+pub(super) fn sample_times(elapsed: &[f64], slice_clock: &[(usize, f64)]) -> Vec<f64> {
+    let mut at = Vec::with_capacity(elapsed.len() + 1);
+    let mut clock = 0.0;
+    let mut slice = 0;
+    for i in 0..=elapsed.len() {
+        // The last slice handed out before sample i was recorded.
+        let mut next = slice;
+        while next < slice_clock.len() && slice_clock[next].0 <= i && i < elapsed.len() {
+            next += 1;
+        }
+        if next > slice {
+            clock = slice_clock[next - 1].1 * 1e9;
+            slice = next;
+        }
+        at.push(clock / 1e6);
+        if let Some(&e) = elapsed.get(i) {
+            clock += e.max(0.0);
+        }
+    }
+    at
+}
+
+/// Every sample's time per iteration against when it was taken (the run's
+/// clock, or the benchmark's measuring time), slice boundaries, each
+/// block's median, the headline with its interval, and the warm-up before
+/// the first sample, shaded.
 pub(super) fn timeline(t: &Timeline<'_>) -> String {
     let n = t.per_iter.len();
-    let mut at = Vec::with_capacity(n + 1);
-    let mut clock = 0.0;
-    for &e in t.elapsed {
-        at.push(clock / 1e6);
-        clock += e.max(0.0);
-    }
-    at.push(clock / 1e6);
+    let at = sample_times(t.elapsed, t.slice_clock);
+    let on_run_clock = !t.slice_clock.is_empty();
     let warm = t.warm_up.0 / 1e6;
-    let x = Axis::linear(-warm, clock / 1e6);
+    let (first, last) = (at[0], at[n]);
+    let x = Axis::linear(first - warm, last.max(first + 1e-3));
     let y = Axis::padded(t.range.lo, t.range.hi, 0.04);
     let mut chart = Chart::new(WIDE, TALL, x, y);
+    let seconds = last - (first - warm) > 5000.0;
     chart.frame(
-        |ms| format!("{ms} ms"),
+        |ms| {
+            if seconds {
+                format!("{} s", ms / 1000.0)
+            } else {
+                format!("{ms} ms")
+            }
+        },
         time,
-        "this benchmark's measuring time (ms); warm-up before 0",
+        if on_run_clock {
+            "when it was taken, since the run's first slice; warm-up shaded before"
+        } else {
+            "this benchmark's measuring time; warm-up shaded before"
+        },
         "time per iteration",
     );
     if warm > 0.0 {
         // At least a few pixels wide, so that a short warm-up is seen.
-        let (a, b) = (chart.px(-warm), chart.px(0.0));
+        let (a, b) = (chart.px(first - warm), chart.px(first));
         let (top, bottom) = (chart.py(y.hi()), chart.py(y.lo()));
         chart.raw(&format!(
             r#"<rect class="{}" x="{:.1}" y="{top:.1}" width="{:.1}" height="{:.1}"/>"#,
@@ -232,7 +269,7 @@ pub(super) fn timeline(t: &Timeline<'_>) -> String {
             t.warm_up.1,
             if t.warm_up.2 { "" } else { ", not settled" }
         );
-        let (px, py) = (chart.px(-warm) + 3.0, chart.py(y.hi()) + 22.0);
+        let (px, py) = (chart.px(first - warm) + 3.0, chart.py(y.hi()) + 22.0);
         chart.label(px, py, &label, "start");
     }
     if let Some((lo, hi)) = t.interval {
@@ -485,6 +522,18 @@ mod tests {
     }
 
     #[test]
+    fn samples_sit_at_their_slices_time_on_the_runs_clock() {
+        // Two slices of 2 samples of 1 ms each, handed out at 0.5 s and
+        // 3 s (an empty slice of warm-up at 0.1 s before them).
+        let elapsed = [1e6; 4];
+        let clock = [(0, 0.1), (0, 0.5), (2, 3.0)];
+        let at = sample_times(&elapsed, &clock);
+        assert_eq!(at, [500.0, 501.0, 3000.0, 3001.0, 3002.0]);
+        // Unknown slice times: the benchmark's own measuring time.
+        assert_eq!(sample_times(&elapsed, &[]), [0.0, 1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
     fn a_long_timeline_is_thinned_but_keeps_its_spike() {
         let mut per_iter = vec![10.0; 50_000];
         per_iter[31_234] = 90.0;
@@ -499,6 +548,7 @@ mod tests {
                 clipped: 0,
             },
             slice_starts: &[0],
+            slice_clock: &[],
             blocks: vec![(0, 10.0)],
             headline: 10.0,
             interval: Some((9.9, 10.1)),
