@@ -82,8 +82,9 @@ pub(super) fn write(output: &OutputOptions, place: &Place, html: &str) -> Option
 const HISTORY_RUNS: usize = 30;
 
 /// Each benchmark's runs from this bench target's history, for the report:
-/// change points found over the whole history, the last [`HISTORY_RUNS`]
-/// kept. Empty when there is no history (or it cannot be read: the run
+/// those of its latest run's series (the same machine and configuration:
+/// a debug build's or another machine's runs are another history), change
+/// points found over all of them, the last [`HISTORY_RUNS`] kept. Empty when there is no history (or it cannot be read: the run
 /// already said so when it appended).
 pub(super) fn history_points(store: &Store) -> BTreeMap<String, Vec<HistoryPoint>> {
     let records =
@@ -94,7 +95,10 @@ pub(super) fn history_points(store: &Store) -> BTreeMap<String, Vec<HistoryPoint
     }
     by_name
         .into_iter()
-        .map(|(name, runs)| {
+        .map(|(name, mut runs)| {
+            if let Some(latest) = runs.last().map(|r| r.series_key()) {
+                runs.retain(|r| r.series_key() == latest);
+            }
             let changes = history::change_points(&runs);
             let skip = runs.len().saturating_sub(HISTORY_RUNS);
             let points = runs

@@ -83,7 +83,7 @@ pub(crate) fn trend(points: &[HistoryPoint]) -> Option<String> {
             chart.label(
                 x,
                 a.min(b) - 4.0,
-                &format!("step at {}", p.commit),
+                &format!("step at {}", p.commit.chars().take(7).collect::<String>()),
                 "middle",
             );
         }
