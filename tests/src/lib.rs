@@ -234,6 +234,12 @@ pub fn run(binary: &Path, args: &[&str]) -> Run {
 }
 
 /// [`run`] with the variables of `env` set too.
+/// Where runs that name no CARGO_TARGET_DIR keep what they write.
+fn default_target_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| scratch_dir("default-target"))
+}
+
 pub fn run_with_env(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
     let _no_build = BUILDING.read().unwrap_or_else(PoisonError::into_inner);
     let Output {
@@ -243,6 +249,10 @@ pub fn run_with_env(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run
     } = Command::new(binary)
         .args(args)
         .env("NO_COLOR", "1")
+        // The runs' baselines, history and reports go to a target directory
+        // of the test process's own, not the workspace's (a test that cares
+        // sets CARGO_TARGET_DIR itself).
+        .env("CARGO_TARGET_DIR", default_target_dir())
         .envs(env.iter().copied())
         .output()
         .expect("the binary starts");
