@@ -216,7 +216,7 @@ fn measured(
             let steps = history.iter().filter(|p| p.is_change_point).count();
             let _ = write!(
                 out,
-                "<figcaption>History: this benchmark's last {} runs on record (this one \
+                "<figcaption>History: this benchmark's last {} runs on record (latest \
                  last), each headline with its 95% CI, labelled by commit; {} change \
                  point{} (red) where the time stepped by more than the runs' intervals \
                  and the machine's own change explain (E-divisive with means).</figcaption></figure>",

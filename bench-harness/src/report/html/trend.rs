@@ -45,11 +45,12 @@ pub(crate) fn trend(points: &[HistoryPoint]) -> Option<String> {
         Axis::padded(0.0, last, 0.04),
         Axis::padded(lo, hi, 0.1),
     );
-    let label = |i: f64| {
-        let i = i.round();
+    // Only ticks that fall on a run are labelled with its commit.
+    let label = |tick: f64| {
+        let i = tick.round();
         points
             .get(i as usize)
-            .filter(|_| i >= 0.0 && (i - i.round()).abs() < 1e-9)
+            .filter(|_| i >= 0.0 && (tick - i).abs() < 1e-9)
             .map(|p| p.commit.chars().take(7).collect())
             .unwrap_or_default()
     };
@@ -191,7 +192,22 @@ mod tests {
             "the step's commit is named"
         );
         assert!(svg.contains("c0ffee0"), "commits label the runs");
+        let labels = svg.matches(">c0ffee").count();
+        assert!(
+            labels <= points.len(),
+            "{labels} labels for {} runs",
+            points.len()
+        );
         assert!(svg.contains("· change point"), "the hover title says so");
+    }
+
+    #[test]
+    fn only_ticks_on_a_run_name_a_commit() {
+        let points: Vec<HistoryPoint> = (0..3).map(|i| point(i, 100.0, false)).collect();
+        let svg = trend(&points).expect("a chart");
+        for i in 0..3 {
+            assert_eq!(svg.matches(&format!(">c0ffee{i}<")).count(), 1, "{svg}");
+        }
     }
 
     #[test]
