@@ -392,10 +392,15 @@ pub(crate) fn target_name() -> String {
 }
 
 fn target_name_of(exe: &Path) -> String {
-    let file_name = exe
+    let mut file_name = exe
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // Linux names a running executable whose file was removed or replaced
+    // (cargo rebuilt it mid-run) `NAME (deleted)`: the target is still NAME.
+    if let Some(name) = file_name.strip_suffix(" (deleted)") {
+        file_name = name.to_string();
+    }
     let stem = file_name
         .strip_suffix(std::env::consts::EXE_SUFFIX)
         .filter(|stem| !stem.is_empty())
@@ -552,6 +557,8 @@ mod tests {
             assert_eq!(target_name_of(Path::new(&exe(file))), target, "{file}");
         }
         assert_eq!(target_name_of(Path::new("/")), "bench");
+        let replaced = "/t/release/deps/suite-e2bfe2658dc91f16 (deleted)";
+        assert_eq!(target_name_of(Path::new(replaced)), "suite");
         assert!(!target_name().is_empty());
     }
 

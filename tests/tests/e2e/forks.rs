@@ -279,6 +279,8 @@ fn start_in(binary: &Path, tmp: &Path, args: &[&str], env: &[(&str, &OsStr)]) ->
         .args(args)
         .env("NO_COLOR", "1")
         .env("TMPDIR", tmp)
+        // What the run writes (its report) stays beside its scratch.
+        .env("CARGO_TARGET_DIR", tmp.join("target"))
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
