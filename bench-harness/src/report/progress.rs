@@ -5,7 +5,10 @@
 //! table is printed. Elsewhere (CI logs, pipes), one plain line per finished
 //! benchmark, `[k/N] NAME  TIME ±X%`, at most about one a second: the
 //! benchmarks that finish within a second of the last line are folded into
-//! the next one (`(and 2 more)`). `--quiet` turns both off.
+//! the next one (`(and 2 more)`); and when no line was written for
+//! [`HEARTBEAT`] (an interleaved run finishes its benchmarks near the end),
+//! the live line's text once, so a CI log is never silent for long.
+//! `--quiet` turns both off.
 //!
 //! PERF: the run never waits on the display. The scheduler and the workers
 //! publish what they do in relaxed atomics (`run::Watch`); a ticker thread
@@ -317,6 +320,10 @@ const TICK: Duration = Duration::from_millis(250);
 /// In [`Mode::Lines`], the least time between two lines.
 const LINE_INTERVAL: Duration = Duration::from_secs(1);
 
+/// In [`Mode::Lines`], the longest time without a line: then the run's
+/// status (round, elapsed, time left) is written.
+const HEARTBEAT: Duration = Duration::from_secs(5);
+
 /// The display: a ticker thread over a [`Source`], until [`Progress::end`]
 /// (or drop).
 pub(crate) struct Progress {
@@ -349,6 +356,8 @@ struct Screen {
     pending: Option<(usize, usize, String, Figure)>,
     folded: usize,
     last_line: Option<Instant>,
+    /// When the display started: the heartbeat's clock before any line.
+    started: Instant,
     ended: bool,
 }
 
@@ -360,6 +369,7 @@ impl Screen {
             pending: None,
             folded: 0,
             last_line: None,
+            started: Instant::now(),
             ended: false,
         }
     }
@@ -468,7 +478,10 @@ impl Shared {
                         screen.shown = Some(line);
                     }
                 }
-                Mode::Lines => screen.flush_if_due(false),
+                Mode::Lines => {
+                    screen.flush_if_due(false);
+                    screen.heartbeat_if_due(HEARTBEAT, || self.source.status());
+                }
                 Mode::Off => return,
             }
             screen = self
@@ -481,6 +494,18 @@ impl Shared {
 }
 
 impl Screen {
+    /// Writes the run's status as a plain line when nothing was written
+    /// for `interval` (lines mode).
+    fn heartbeat_if_due(&mut self, interval: Duration, status: impl FnOnce() -> Status) {
+        let quiet_since = self.last_line.unwrap_or(self.started);
+        if quiet_since.elapsed() < interval {
+            return;
+        }
+        let line = live_line(&status(), terminal_width());
+        (self.out)(&format!("{line}\n"));
+        self.last_line = Some(Instant::now());
+    }
+
     /// Erases the live line, if one is shown.
     fn erase(&mut self) {
         if self.shown.take().is_some() {
@@ -786,6 +811,25 @@ mod tests {
         screen.flush_if_due(false);
         assert_eq!(written(), "[3/3] c  FAILED  (and 1 more)\n");
         assert!(screen.pending.is_none() && screen.folded == 0);
+    }
+
+    #[test]
+    fn a_log_quiet_for_the_heartbeat_gets_the_runs_status_once() {
+        let mut screen = Screen::new(capture);
+        screen.heartbeat_if_due(Duration::from_secs(3600), || status("a"));
+        assert_eq!(written(), "", "not due yet");
+        screen.heartbeat_if_due(Duration::ZERO, || status("a"));
+        let line = written();
+        assert!(
+            line.starts_with("[3/19] a · measuring · 12s elapsed"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with('\n') && !line.contains('\r'),
+            "a plain line: {line:?}"
+        );
+        screen.heartbeat_if_due(Duration::from_secs(3600), || status("a"));
+        assert_eq!(written(), "", "the clock restarts at the line");
     }
 
     #[test]
