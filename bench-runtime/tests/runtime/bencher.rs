@@ -96,7 +96,7 @@ fn outputs_are_dropped_between_chunks_outside_the_timed_region() {
     struct SlowDrop;
     impl Drop for SlowDrop {
         fn drop(&mut self) {
-            spin(Duration::from_micros(200));
+            spin(Duration::from_millis(1));
         }
     }
     let mut script = Script::new(&SAMPLES);
@@ -104,10 +104,12 @@ fn outputs_are_dropped_between_chunks_outside_the_timed_region() {
         spin(ITERATION);
         SlowDrop
     });
-    // 40 iterations of 30 µs are 1.2 ms; their drops, 8 ms more.
+    // 40 iterations of 30 µs are 1.2 ms; their drops, 40 ms more. The
+    // bound sits far from both, so a loaded machine's preemptions (a few
+    // ms at load 9) cannot cross it.
     let elapsed = script.elapsed[1].0 / 1e6;
     assert!(elapsed >= 1.2, "the work is timed: {elapsed} ms");
-    assert!(elapsed < 4.0, "the drops are not: {elapsed} ms");
+    assert!(elapsed < 20.0, "the drops are not: {elapsed} ms");
 }
 
 #[test]
