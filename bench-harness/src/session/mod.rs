@@ -256,6 +256,12 @@ fn bench(
         for group in &groups {
             table.check(out.group_table(group));
         }
+    } else if !plan.paired_groups.is_empty() && info.partial {
+        console::note(&format_args!(
+            "A/B groups ({}) have no ratios: the run was interrupted before their rounds \
+             ended; run them again to the end",
+            plan.paired_groups.join(", ")
+        ));
     } else if !plan.paired_groups.is_empty() {
         console::note(&format_args!(
             "A/B groups ({}) are not paired under --forks: each member ran in processes \

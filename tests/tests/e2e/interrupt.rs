@@ -125,6 +125,32 @@ fn ctrl_c_stops_at_a_sample_boundary_and_writes_partial_results() {
 }
 
 #[test]
+fn an_interrupted_a_b_group_says_so_not_that_forks_split_it() {
+    let mut args = QUICK.to_vec();
+    args.extend([
+        "--measure-time",
+        "600",
+        "--max-time",
+        "900",
+        "--ignored",
+        "by_size",
+    ]);
+    let running = start(&args, "machine: ");
+    std::thread::sleep(Duration::from_secs(2));
+    interrupt(&running.child);
+    let (code, stdout, stderr) = finish(running);
+    assert_eq!(code, Some(130), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("A/B groups (by_size) have no ratios: the run was interrupted"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("--forks"),
+        "no --forks was given: {stderr}"
+    );
+}
+
+#[test]
 fn a_second_ctrl_c_exits_at_once() {
     // One iteration sleeps 20 s: the first Ctrl-C waits for its end, the
     // second does not.
