@@ -12,7 +12,7 @@ use std::io;
 use termcolor::{Color, ColorSpec, WriteColor};
 
 use super::text::{columns, fit_names, shorten_end, shorten_middle, wrap, wrap_after};
-use super::{signed_percent, Layout, Terminal};
+use super::{complexity_text, signed_percent, Layout, Terminal};
 use crate::analysis::compare::Verdict;
 use crate::report::format::{escape, headline_time, percent, result_rate};
 use crate::report::notes::{self, NoteGroup};
@@ -211,27 +211,9 @@ impl<W: WriteColor> Terminal<W> {
                     }
                 }
                 Line::Complexity { prefix, index } => {
-                    let report = &reports[*index];
-                    let text = match (&report.fit, layout) {
-                        (Ok(fit), Layout::Tree) if !prefix.is_empty() => {
-                            format!("complexity: {}", fit.describe())
-                        }
-                        (Ok(fit), _) => format!(
-                            "complexity of {}: {}",
-                            escape(&report.function),
-                            fit.describe()
-                        ),
-                        (Err(why), _) => {
-                            format!("complexity of {}: {why}", escape(&report.function))
-                        }
-                    };
-                    self.dim()?;
-                    write!(self.out, "{prefix}")?;
-                    self.out.reset()?;
-                    self.colour(Color::Cyan, false)?;
+                    let text = complexity_text(&reports[*index], layout, prefix);
                     let room = self.width.saturating_sub(columns(prefix));
-                    writeln!(self.out, "{}", shorten_end(&text, room))?;
-                    self.out.reset()?;
+                    self.complexity_line(prefix, &shorten_end(&text, room))?;
                 }
             }
         }

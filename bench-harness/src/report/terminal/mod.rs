@@ -17,6 +17,35 @@ mod compact;
 mod comparison;
 mod rows;
 mod smoke;
+
+/// A function's complexity line: under its rows in the tree (`prefix` not
+/// empty) the fit alone, else named after the function.
+fn complexity_text(report: &ComplexityReport, layout: Layout, prefix: &str) -> String {
+    match &report.fit {
+        Ok(fit) if layout == Layout::Tree && !prefix.is_empty() => {
+            format!("complexity: {}", fit.describe())
+        }
+        Ok(fit) => format!(
+            "complexity of {}: {}",
+            escape(&report.function),
+            fit.describe()
+        ),
+        Err(why) => format!("complexity of {}: {why}", escape(&report.function)),
+    }
+}
+
+impl<W: WriteColor> Terminal<W> {
+    /// A complexity line: its tree prefix dim, `text` in cyan.
+    fn complexity_line(&mut self, prefix: &str, text: &str) -> io::Result<()> {
+        self.dim()?;
+        write!(self.out, "{prefix}")?;
+        self.out.reset()?;
+        self.colour(Color::Cyan, false)?;
+        writeln!(self.out, "{text}")?;
+        self.out.reset()
+    }
+}
+
 #[cfg(test)]
 mod tests;
 pub(crate) mod text;
@@ -216,26 +245,8 @@ impl<W: WriteColor> Terminal<W> {
                     self.row_figures(&results[*index])?;
                 }
                 Line::Complexity { prefix, index } => {
-                    let report = &reports[*index];
-                    let text = match (&report.fit, layout) {
-                        (Ok(fit), Layout::Tree) => format!("complexity: {}", fit.describe()),
-                        (Ok(fit), Layout::Flat) => {
-                            format!(
-                                "complexity of {}: {}",
-                                escape(&report.function),
-                                fit.describe()
-                            )
-                        }
-                        (Err(why), _) => {
-                            format!("complexity of {}: {why}", escape(&report.function))
-                        }
-                    };
-                    self.dim()?;
-                    write!(self.out, "{prefix}")?;
-                    self.out.reset()?;
-                    self.colour(Color::Cyan, false)?;
-                    writeln!(self.out, "{text}")?;
-                    self.out.reset()?;
+                    let text = complexity_text(&reports[*index], layout, prefix);
+                    self.complexity_line(prefix, &text)?;
                 }
             }
         }
