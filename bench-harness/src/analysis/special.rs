@@ -91,28 +91,47 @@ fn gamma_series(a: f64, x: f64) -> f64 {
 /// `Q(a, x)` by its continued fraction (modified Lentz), for `x ≥ a + 1`.
 fn gamma_continued_fraction(a: f64, x: f64) -> f64 {
     let mut b = x + 1.0 - a;
-    let mut c = 1.0 / TINY;
-    let mut d = 1.0 / b;
-    let mut h = d;
+    let mut lentz = Lentz {
+        c: 1.0 / TINY,
+        d: 1.0 / b,
+        h: 1.0 / b,
+    };
     for i in 1..MAX_ITERATIONS {
         let an = -(i as f64) * (i as f64 - a);
         b += 2.0;
-        d = an * d + b;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = b + an / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let delta = d * c;
-        h *= delta;
-        if (delta - 1.0).abs() < EPSILON {
+        if lentz.converged(an, b) {
             break;
         }
     }
-    (-x + a * x.ln() - ln_gamma(a)).exp() * h
+    (-x + a * x.ln() - ln_gamma(a)).exp() * lentz.h
+}
+
+/// A continued fraction evaluated by the modified Lentz method: its value
+/// so far `h`, and the two ratios `c` and `d`, each kept away from zero.
+struct Lentz {
+    c: f64,
+    d: f64,
+    h: f64,
+}
+
+impl Lentz {
+    /// Takes in the next term `an / (bn + ...)`; true once it no longer
+    /// changes the value.
+    fn converged(&mut self, an: f64, bn: f64) -> bool {
+        self.d = 1.0 / away_from_zero(an * self.d + bn);
+        self.c = away_from_zero(bn + an / self.c);
+        let delta = self.d * self.c;
+        self.h *= delta;
+        (delta - 1.0).abs() < EPSILON
+    }
+}
+
+fn away_from_zero(v: f64) -> f64 {
+    if v.abs() < TINY {
+        TINY
+    } else {
+        v
+    }
 }
 
 /// The regularized incomplete beta function `I_x(a, b)`, given `x` and
@@ -129,56 +148,29 @@ fn beta_reg(a: f64, b: f64, x: f64, y: f64) -> f64 {
     // The continued fraction converges fast below (a + 1)/(a + b + 2);
     // above, the symmetry I_x(a, b) = 1 − I_{1−x}(b, a).
     if x < (a + 1.0) / (a + b + 2.0) {
-        ln_front.exp() * beta_continued_fraction(a, b, x, y) / a
+        ln_front.exp() * beta_continued_fraction(a, b, x) / a
     } else {
-        1.0 - ln_front.exp() * beta_continued_fraction(b, a, y, x) / b
+        1.0 - ln_front.exp() * beta_continued_fraction(b, a, y) / b
     }
 }
 
 /// The continued fraction of `I_x(a, b)` (modified Lentz).
-fn beta_continued_fraction(a: f64, b: f64, x: f64, y: f64) -> f64 {
+fn beta_continued_fraction(a: f64, b: f64, x: f64) -> f64 {
     let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
-    let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
-    let mut h = d;
+    let d = 1.0 / away_from_zero(1.0 - qab * x / qap);
+    let mut lentz = Lentz { c: 1.0, d, h: d };
     for m in 1..MAX_ITERATIONS {
         let m = m as f64;
         let m2 = 2.0 * m;
-        // The even step; `y` stands in for 1 − x where it appears.
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        // The odd step.
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let delta = d * c;
-        h *= delta;
-        if (delta - 1.0).abs() < EPSILON {
+        // The even step, then the odd one, which decides convergence.
+        let even = m * (b - m) * x / ((qam + m2) * (a + m2));
+        lentz.converged(even, 1.0);
+        let odd = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+        if lentz.converged(odd, 1.0) {
             break;
         }
     }
-    let _ = y;
-    h
+    lentz.h
 }
 
 /// `erfc(x)`, accurate in the upper tail.
