@@ -410,13 +410,12 @@ pub(crate) static MACHINE_REFERENCE: BenchEntry = BenchEntry {
     line: line!(),
     type_name: None,
     options: BenchOptions::DEFAULT,
-    run: BenchFn::Plain(|b| {
-        b.iter(|| bench_runtime::clock::known_cost::imul_chain::<1000>(std::hint::black_box(3)))
-    }),
+    run: BenchFn::Plain(bench_runtime::hidden::machine_reference),
 };
 
 /// The empty loop, measured alongside the user's benchmarks: its time per
-/// iteration is the loop overhead subtracted from every sample.
+/// iteration is the loop overhead subtracted from every sample. Its body is
+/// in `bench_runtime::hidden`, compiled with the measurement core.
 pub(crate) static LOOP_OVERHEAD: BenchEntry = BenchEntry {
     name: "loop_overhead",
     module_path: "bench_harness",
@@ -424,7 +423,7 @@ pub(crate) static LOOP_OVERHEAD: BenchEntry = BenchEntry {
     line: line!(),
     type_name: None,
     options: BenchOptions::DEFAULT,
-    run: BenchFn::Plain(|b| b.iter(|| ())),
+    run: BenchFn::Plain(bench_runtime::hidden::loop_overhead),
 };
 
 /// Every benchmark function linked into this binary, in registration order.

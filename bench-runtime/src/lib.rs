@@ -36,6 +36,8 @@ pub mod affinity;
 pub mod clock;
 pub mod counter;
 pub mod early_exit;
+#[doc(hidden)]
+pub mod hidden;
 pub mod signal;
 pub mod stdio;
 
