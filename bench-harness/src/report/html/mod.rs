@@ -389,7 +389,7 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
                 &rows,
                 1.0,
                 None,
-                |r| format!("{r:.3}×"),
+                &|r| format!("{r:.3}×"),
                 "member / baseline time, 95% CI",
             ));
             out.push_str(
@@ -497,7 +497,7 @@ pub(crate) fn render_against(
                 &rows,
                 1.0,
                 Some(band),
-                |r| format!("{r:.3}×"),
+                &|r| format!("{r:.3}×"),
                 "this / that, 95% CI"
             ),
             percent(report.noise_threshold)

@@ -188,8 +188,8 @@ impl Chart {
     /// Grid lines and tick labels of both axes, and their titles.
     pub(super) fn frame(
         &mut self,
-        x_label: impl Fn(f64) -> String,
-        y_label: impl Fn(f64) -> String,
+        x_label: &dyn Fn(f64) -> String,
+        y_label: &dyn Fn(f64) -> String,
         x_title: &str,
         y_title: &str,
     ) {
@@ -236,7 +236,7 @@ impl Chart {
 
     /// Tick labels on the right for a second vertical scale `axis`
     /// (sharing the plotting area's height).
-    pub(super) fn right_axis(&mut self, axis: Axis, label: impl Fn(f64) -> String, title: &str) {
+    pub(super) fn right_axis(&mut self, axis: Axis, label: &dyn Fn(f64) -> String, title: &str) {
         let r = self.right_px();
         let height = self.bottom_px() - self.top_px();
         for v in axis.ticks(4) {

@@ -54,7 +54,7 @@ pub(crate) fn trend(points: &[HistoryPoint]) -> Option<String> {
             .map(|p| p.commit.chars().take(7).collect())
             .unwrap_or_default()
     };
-    chart.frame(label, time, "run (commit)", "time");
+    chart.frame(&label, &time, "run (commit)", "time");
     chart.line(
         points
             .iter()
