@@ -41,7 +41,7 @@ use rows::{exit_code, Selection, EXIT_REGRESSED, EXIT_USAGE};
 
 /// Runs the command line `args` (after the program name), prints the
 /// report, fills `results` and returns the exit code.
-pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<BenchResult>) -> i32 {
+pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
     let mut args = match cli::parse(args) {
         Ok(args) => args,
         Err(error) => return usage_error(&error),
