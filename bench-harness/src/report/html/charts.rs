@@ -365,8 +365,8 @@ pub(super) fn overlay(
         points.push((range.hi, 0.0));
         points
     };
-    chart.line(steps(&old_shares), "old");
-    chart.line(steps(&new_shares), "new");
+    chart.line(&steps(&old_shares), "old");
+    chart.line(&steps(&new_shares), "new");
     chart.x_rule(old_headline, "old-headline", Some("baseline"));
     chart.x_rule(new_headline, "headline", Some("this run"));
     chart.finish("this run's distribution over the baseline's")
@@ -475,7 +475,7 @@ pub(super) fn complexity(points: &[(f64, f64)], fit: Option<&Fit>) -> String {
         "n (log scale)",
         "time (log scale)",
     );
-    chart.line(curve, "fit");
+    chart.line(&curve, "fit");
     chart.dots(positive, "sample big");
     chart.finish("time against n, log–log, with the fitted growth class")
 }

@@ -259,9 +259,9 @@ impl Chart {
     }
 
     /// A polyline through `points` (data coordinates) in pixel space.
-    pub(super) fn line(&mut self, points: impl IntoIterator<Item = (f64, f64)>, class: &str) {
+    pub(super) fn line(&mut self, points: &[(f64, f64)], class: &str) {
         let mut d = String::new();
-        for (i, (x, y)) in points.into_iter().enumerate() {
+        for (i, &(x, y)) in points.iter().enumerate() {
             let _ = write!(
                 d,
                 "{}{:.1},{:.1}",
@@ -357,7 +357,7 @@ impl Chart {
 
     /// A horizontal line at `y` from `x0` to `x1`.
     pub(super) fn segment(&mut self, x0: f64, x1: f64, y: f64, class: &str) {
-        self.line([(x0, y), (x1, y)], class);
+        self.line(&[(x0, y), (x1, y)], class);
     }
 
     /// Text at a pixel position.
