@@ -36,7 +36,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use bench_runtime::clock::cpu::CpuTime;
@@ -444,6 +444,8 @@ struct Tail {
     bytes: Vec<u8>,
     /// Whether the beginning was dropped.
     cut: bool,
+    /// Whether the reader reached the end (or could read no more).
+    closed: bool,
 }
 
 impl Tail {
@@ -489,28 +491,46 @@ fn telling_line(stderr: &str) -> Option<&str> {
     lines().find(|line| !noise(line)).or_else(|| lines().next())
 }
 
-/// Reads `stderr` into a shared [`Tail`] on a thread of its own; the
-/// receiver hears when it reached the end.
-fn read_tail(mut stderr: impl Read + Send + 'static) -> (Arc<Mutex<Tail>>, mpsc::Receiver<()>) {
-    let tail = Arc::new(Mutex::new(Tail::default()));
-    let (done, finished) = mpsc::channel();
+/// A child's [`Tail`], and the signal that its reader reached the end.
+///
+/// PERF: a condition variable, not a channel: each channel's message type
+/// compiles all of `std::sync::mpmc` again (~8,000 lines of IR).
+type SharedTail = Arc<(Mutex<Tail>, Condvar)>;
+
+/// Reads `stderr` into a shared [`Tail`] on a thread of its own, marking
+/// it closed at the end.
+fn read_tail(mut stderr: impl Read + Send + 'static) -> SharedTail {
+    let tail: SharedTail = Arc::default();
     let kept = tail.clone();
     std::thread::spawn(move || {
+        let (lock, closed) = &*kept;
         let mut buffer = vec![0; 16 * 1024];
         loop {
             match stderr.read(&mut buffer) {
                 Ok(0) => break,
-                Ok(n) => kept
+                Ok(n) => lock
                     .lock()
-                    .unwrap_or_else(|e| e.into_inner())
+                    .unwrap_or_else(PoisonError::into_inner)
                     .push(&buffer[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => break,
             }
         }
-        let _ = done.send(());
+        lock.lock().unwrap_or_else(PoisonError::into_inner).closed = true;
+        closed.notify_all();
     });
-    (tail, finished)
+    tail
+}
+
+/// The text of `tail` once its reader reached the end, or after `grace`
+/// with what was read by then.
+fn tail_text(tail: &SharedTail, grace: Duration) -> String {
+    let (lock, closed) = &**tail;
+    let tail = lock.lock().unwrap_or_else(PoisonError::into_inner);
+    let (tail, _) = closed
+        .wait_timeout_while(tail, grace, |tail| !tail.closed)
+        .unwrap_or_else(PoisonError::into_inner);
+    tail.text()
 }
 
 /// Kills the child's process group (the child and anything it started
@@ -566,7 +586,7 @@ fn run_child(
         .map_err(|e| format!("could not start {}: {e}", program.path.display()))?;
     signal::set_child_group(Some(child.id()));
     let stderr = child.stderr.take().expect("stderr is piped");
-    let (tail, stderr_closed) = read_tail(stderr);
+    let tail = read_tail(stderr);
     let started = Instant::now();
     let limit = Duration::from_secs_f64(job.config.max_time.0 * 2e-9) + SLACK;
     let mut interrupted_at: Option<Instant> = None;
@@ -606,8 +626,7 @@ fn run_child(
     let status = status.map_err(|e| format!("could not be waited for: {e}"))?;
     // A process that left the group may still hold stderr: wait a little,
     // then go on with what was read.
-    let _ = stderr_closed.recv_timeout(PIPE_GRACE);
-    let stderr = tail.lock().unwrap_or_else(|e| e.into_inner()).text();
+    let stderr = tail_text(&tail, PIPE_GRACE);
     if signal::ending().is_some() {
         return Ok(None);
     }

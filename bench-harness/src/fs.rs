@@ -126,7 +126,7 @@ pub(crate) fn write_output(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// Writes `contents` to `path` so that readers see the old file or the new
 /// one, never a part: a temporary file beside it, flushed, then renamed.
 pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    replace_atomically(path, |file| file.write_all(contents))
+    replace_atomically(path, &mut |file| file.write_all(contents))
 }
 
 /// Copies the file `from` to `to` as [`write_atomically`] writes, with
@@ -136,9 +136,9 @@ pub(crate) fn copy_atomically(from: &Path, to: &Path) -> io::Result<u64> {
     let mut source = fs::File::open(from)?;
     let permissions = source.metadata()?.permissions();
     let mut copied = 0;
-    replace_atomically(to, |file| {
+    replace_atomically(to, &mut |file| {
         copied = io::copy(&mut source, file)?;
-        file.set_permissions(kept_permissions(permissions))
+        file.set_permissions(kept_permissions(permissions.clone()))
     })?;
     Ok(copied)
 }
@@ -163,7 +163,7 @@ fn kept_permissions(permissions: fs::Permissions) -> fs::Permissions {
 /// directory are removed first.
 fn replace_atomically(
     path: &Path,
-    fill: impl FnOnce(&mut fs::File) -> io::Result<()>,
+    fill: &mut dyn FnMut(&mut fs::File) -> io::Result<()>,
 ) -> io::Result<()> {
     let dir = directory_of(path);
     create_directories(dir)?;

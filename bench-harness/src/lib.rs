@@ -177,6 +177,8 @@ pub struct SuiteRun {
 /// ```
 pub fn run_suite(args: impl IntoIterator<Item = OsString>) -> SuiteRun {
     let mut results = Vec::new();
-    let exit_code = session::run(args, &mut results);
+    // PERF: collected here so that the session is compiled once, in this
+    // crate, not again in the user's for each kind of iterator.
+    let exit_code = session::run(args.into_iter().collect(), &mut results);
     SuiteRun { exit_code, results }
 }

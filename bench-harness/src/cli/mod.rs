@@ -301,6 +301,14 @@ where
     I: IntoIterator,
     I::Item: Into<OsString>,
 {
+    parse_args(args.into_iter().map(Into::into).collect())
+}
+
+/// [`parse`], compiled once: PERF: the parser is this crate's largest
+/// function, and a generic one is compiled again for every kind of
+/// iterator it is called with (in a user's crate too, through
+/// [`crate::run_suite`]).
+fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
     use lexopt::prelude::*;
 
     let mut parsed = Args::default();

@@ -11,20 +11,20 @@ use crate::results::Outcome;
 /// (Each of these lines first moves the live progress line out of its way.)
 pub(crate) fn error(message: &dyn Display) {
     let line = format!("error: {}", super::format::escape(&message.to_string()));
-    super::progress::pause_for_message(|| eprintln!("{line}"));
+    super::progress::pause_for_message(&line);
 }
 
 /// `note: MESSAGE` on stderr.
 pub(crate) fn note(message: &dyn Display) {
     let line = format!("note: {}", super::format::escape(&message.to_string()));
-    super::progress::pause_for_message(|| eprintln!("{line}"));
+    super::progress::pause_for_message(&line);
 }
 
 /// A line of status on stderr, as it is (`saved baseline ...`,
 /// `interrupted: ...`).
 pub(crate) fn status(message: &dyn Display) {
     let line = super::format::escape(&message.to_string()).into_owned();
-    super::progress::pause_for_message(|| eprintln!("{line}"));
+    super::progress::pause_for_message(&line);
 }
 
 /// `--help`. A reader that stopped early (`| head`) is not an error.

@@ -532,9 +532,9 @@ impl Screen {
     }
 }
 
-/// Runs `write` (a line to stderr) with the live line out of its way: the
+/// Writes `line` to stderr with the live line out of its way: the live
 /// line is erased first, and redrawn at the next tick.
-pub(crate) fn pause_for_message(write: impl FnOnce()) {
+pub(crate) fn pause_for_message(line: &str) {
     let active = ACTIVE
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -543,9 +543,9 @@ pub(crate) fn pause_for_message(write: impl FnOnce()) {
         Some(shared) => {
             let mut screen = shared.lock();
             screen.erase();
-            write();
+            eprintln!("{line}");
         }
-        None => write(),
+        None => eprintln!("{line}"),
     }
 }
 

@@ -41,7 +41,7 @@ use rows::{exit_code, Selection, EXIT_REGRESSED, EXIT_USAGE};
 
 /// Runs the command line `args` (after the program name), prints the
 /// report, fills `results` and returns the exit code.
-pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<BenchResult>) -> i32 {
+pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
     let mut args = match cli::parse(args) {
         Ok(args) => args,
         Err(error) => return usage_error(&error),
@@ -113,7 +113,7 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
     let filtered_out = registered.len() - selected.len();
 
     // The table goes to stdout, unless stdout carries a machine format.
-    let table: Box<dyn WriteColor> = if args.action == Action::Bench
+    let mut table: Box<dyn WriteColor> = if args.action == Action::Bench
         && args.output.format != OutputFormat::Pretty
         && args.output.path.is_none()
     {
@@ -121,7 +121,7 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
     } else {
         Box::new(StandardStream::stdout(color_choice(args.output.color)))
     };
-    let mut out = Terminal::new(table, selected.iter().map(|s| s.name.as_str()))
+    let mut out = Terminal::new(&mut *table, selected.iter().map(|s| s.name.as_str()))
         .with_view(text::stdout_width(), args.output.details);
     let written = match args.action {
         Action::List => list::names(&selected, args.list_format),
@@ -154,7 +154,7 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, results: &mut Vec<Be
 /// `cargo bench`: measure the selected benchmarks on the schedule, then
 /// report them, compare them and write the outputs.
 fn bench(
-    out: &mut Terminal<Box<dyn WriteColor>>,
+    out: &mut Terminal<'_>,
     args: &Args,
     selected: &Selection,
     registered: &[String],
@@ -376,7 +376,7 @@ fn bench(
 /// `--no-machine-warnings` or `BENCH_HARNESS_NO_MACHINE_WARNINGS=1`
 /// silences them, but for the loud ones (an unoptimised build).
 fn show_machine(
-    out: &mut Terminal<Box<dyn WriteColor>>,
+    out: &mut Terminal<'_>,
     args: &Args,
     environment: &Environment,
     cold_bytes: Option<usize>,
@@ -391,11 +391,8 @@ fn show_machine(
         .filter(|w| w.loud || !silenced)
         .collect();
     let pin = args.settings.pin;
-    let mut stderr = Terminal::new(
-        StandardStream::stderr(stderr_color_choice(args.output.color)),
-        std::iter::empty(),
-    )
-    .with_view(
+    let mut stream = StandardStream::stderr(stderr_color_choice(args.output.color));
+    let mut stderr = Terminal::new(&mut stream, std::iter::empty()).with_view(
         bench_runtime::stdio::stderr_columns().unwrap_or_else(text::stdout_width),
         args.output.details,
     );

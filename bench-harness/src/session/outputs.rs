@@ -302,11 +302,12 @@ fn deliver(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
 
 /// The table as plain text, for `--output` with `--format pretty`.
 fn render_table(run: &Run<'_>, layout: Layout, details: bool) -> io::Result<Vec<u8>> {
-    let mut table = Terminal::new(NoColor::new(Vec::new()), std::iter::empty())
-        .with_view(text::file_width(), details);
+    let mut buffer = NoColor::new(Vec::new());
+    let mut table =
+        Terminal::new(&mut buffer, std::iter::empty()).with_view(text::file_width(), details);
     table.bench_table(run.info, run.results, run.complexity, layout)?;
     table.bench_summary(run.results, 0.0)?;
-    Ok(table.into_inner().into_inner())
+    Ok(buffer.into_inner())
 }
 
 /// The table's layout: `--flat` or a tree.

@@ -3,7 +3,6 @@
 use std::time::Instant;
 
 use bench_runtime::Clock;
-use termcolor::WriteColor;
 
 use crate::report::console;
 use crate::report::terminal::Terminal;
@@ -17,7 +16,7 @@ use super::rows::{exit_code, result_of, Selection};
 /// character each, as libtest's `--format terse`), and returns the exit
 /// code.
 pub(super) fn run(
-    out: &mut Terminal<Box<dyn WriteColor>>,
+    out: &mut Terminal<'_>,
     selected: &Selection,
     filtered_out: usize,
     terse: bool,

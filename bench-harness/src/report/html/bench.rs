@@ -192,7 +192,7 @@ fn measured(
             }],
             0.0,
             Some((-b.threshold, b.threshold)),
-            signed_percent,
+            &signed_percent,
             "change against the baseline, 95% CI, noise band shaded",
         ));
         let _ = write!(

@@ -101,8 +101,8 @@ pub(super) fn distribution(d: &Distribution<'_>) -> String {
     let mut chart =
         Chart::new(WIDE, TALL, x, Axis::linear(0.0, top * 1.08)).with_right_margin(52.0);
     chart.frame(
-        time,
-        percent_label,
+        &time,
+        &percent_label,
         "time per iteration",
         "share of samples",
     );
@@ -148,7 +148,7 @@ pub(super) fn distribution(d: &Distribution<'_>) -> String {
         });
         chart.line_on(cdf_axis, points, "cdf");
     }
-    chart.right_axis(cdf_axis, |v| format!("{:.0}%", v * 100.0), "CDF");
+    chart.right_axis(cdf_axis, &|v| format!("{:.0}%", v * 100.0), "CDF");
     // A CDF level on the chart's own vertical axis (same pixel height).
     let y = chart.y_axis();
     let height = |p: f64| y.lo() + p * (y.hi() - y.lo());
@@ -234,14 +234,14 @@ pub(super) fn timeline(t: &Timeline<'_>) -> String {
     let mut chart = Chart::new(WIDE, TALL, x, y);
     let seconds = last - (first - warm) > 5000.0;
     chart.frame(
-        |ms| {
+        &|ms| {
             if seconds {
                 format!("{} s", ms / 1000.0)
             } else {
                 format!("{ms} ms")
             }
         },
-        time,
+        &time,
         if on_run_clock {
             "when it was taken, since the run's first slice; warm-up shaded before"
         } else {
@@ -349,8 +349,8 @@ pub(super) fn overlay(
         Axis::linear(0.0, top * 1.08),
     );
     chart.frame(
-        time,
-        percent_label,
+        &time,
+        &percent_label,
         "time per iteration",
         "share of samples",
     );
@@ -365,8 +365,8 @@ pub(super) fn overlay(
         points.push((range.hi, 0.0));
         points
     };
-    chart.line(steps(&old_shares), "old");
-    chart.line(steps(&new_shares), "new");
+    chart.line(&steps(&old_shares), "old");
+    chart.line(&steps(&new_shares), "new");
     chart.x_rule(old_headline, "old-headline", Some("baseline"));
     chart.x_rule(new_headline, "headline", Some("this run"));
     chart.finish("this run's distribution over the baseline's")
@@ -389,7 +389,7 @@ pub(super) fn intervals(
     rows: &[IntervalRow],
     reference: f64,
     band: Option<(f64, f64)>,
-    label: impl Fn(f64) -> String,
+    label: &dyn Fn(f64) -> String,
     title: &str,
 ) -> String {
     let ends = rows
@@ -406,7 +406,7 @@ pub(super) fn intervals(
         Axis::padded(lo, hi, 0.08),
         Axis::linear(0.0, 1.0),
     );
-    chart.frame(&label, |_| String::new(), title, "");
+    chart.frame(label, &|_| String::new(), title, "");
     if let Some((a, b)) = band {
         chart.x_band(a, b, "noise");
     }
@@ -470,12 +470,12 @@ pub(super) fn complexity(points: &[(f64, f64)], fit: Option<&Fit>) -> String {
     let (t_lo, t_hi) = min_max(positive.iter().chain(&curve).map(|p| p.1));
     let mut chart = Chart::new(WIDE, TALL, Axis::log(n_lo, n_hi), Axis::log(t_lo, t_hi));
     chart.frame(
-        |n| format!("{n}"),
-        time,
+        &|n| format!("{n}"),
+        &time,
         "n (log scale)",
         "time (log scale)",
     );
-    chart.line(curve, "fit");
+    chart.line(&curve, "fit");
     chart.dots(positive, "sample big");
     chart.finish("time against n, log–log, with the fitted growth class")
 }

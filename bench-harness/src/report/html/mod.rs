@@ -13,7 +13,6 @@ mod charts;
 mod svg;
 pub(crate) mod trend;
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -45,8 +44,9 @@ pub(crate) struct Page<'a> {
     pub(crate) groups: &'a [GroupReport],
     pub(crate) baseline: Option<Baseline<'a>>,
     /// Each benchmark's runs from the history (oldest first, this run
-    /// last), by name; empty without a history.
-    pub(crate) history: &'a BTreeMap<String, Vec<HistoryPoint>>,
+    /// last), one list per benchmark, sorted by name; empty without a
+    /// history.
+    pub(crate) history: &'a [Vec<HistoryPoint>],
 }
 
 /// The saved baseline this run was compared with.
@@ -199,10 +199,7 @@ pub(crate) fn render(page: &Page<'_>) -> String {
         complexity(&mut out, page.complexity);
     }
     for (i, result) in page.results.iter().enumerate() {
-        let history = page
-            .history
-            .get(&result.name)
-            .map_or(&[][..], Vec::as_slice);
+        let history = history_of(page.history, &result.name);
         bench::section(
             &mut out,
             &bench_id(i),
@@ -215,6 +212,13 @@ pub(crate) fn render(page: &Page<'_>) -> String {
     out
 }
 
+/// The runs of benchmark `name` in `history` (sorted by name), if any.
+fn history_of<'a>(history: &'a [Vec<HistoryPoint>], name: &str) -> &'a [HistoryPoint] {
+    history
+        .binary_search_by(|points| points.first().map_or("", |p| p.name.as_str()).cmp(name))
+        .map_or(&[][..], |i| &history[i])
+}
+
 fn bench_id(index: usize) -> String {
     format!("bench-{index}")
 }
@@ -223,7 +227,7 @@ fn bench_id(index: usize) -> String {
 fn summary_table(out: &mut String, page: &Page<'_>) {
     let with_rates = page.results.iter().any(|r| r.rate().is_some());
     let with_changes = page.baseline.is_some();
-    let with_history = page.history.values().any(|points| points.len() >= 2);
+    let with_history = page.history.iter().any(|points| points.len() >= 2);
     out.push_str(r#"<section id="summary"><h2>Summary</h2><table class="summary"><thead><tr><th>benchmark</th><th>time</th><th>±</th>"#);
     if with_rates {
         out.push_str("<th>throughput</th>");
@@ -288,10 +292,7 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
             }
         }
         if with_history {
-            let points = page
-                .history
-                .get(&result.name)
-                .map_or(&[][..], Vec::as_slice);
+            let points = history_of(page.history, &result.name);
             let _ = write!(
                 out,
                 "<td>{}</td>",
@@ -389,7 +390,7 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
                 &rows,
                 1.0,
                 None,
-                |r| format!("{r:.3}×"),
+                &|r| format!("{r:.3}×"),
                 "member / baseline time, 95% CI",
             ));
             out.push_str(
@@ -497,7 +498,7 @@ pub(crate) fn render_against(
                 &rows,
                 1.0,
                 Some(band),
-                |r| format!("{r:.3}×"),
+                &|r| format!("{r:.3}×"),
                 "this / that, 95% CI"
             ),
             percent(report.noise_threshold)

@@ -188,8 +188,8 @@ impl Chart {
     /// Grid lines and tick labels of both axes, and their titles.
     pub(super) fn frame(
         &mut self,
-        x_label: impl Fn(f64) -> String,
-        y_label: impl Fn(f64) -> String,
+        x_label: &dyn Fn(f64) -> String,
+        y_label: &dyn Fn(f64) -> String,
         x_title: &str,
         y_title: &str,
     ) {
@@ -236,7 +236,7 @@ impl Chart {
 
     /// Tick labels on the right for a second vertical scale `axis`
     /// (sharing the plotting area's height).
-    pub(super) fn right_axis(&mut self, axis: Axis, label: impl Fn(f64) -> String, title: &str) {
+    pub(super) fn right_axis(&mut self, axis: Axis, label: &dyn Fn(f64) -> String, title: &str) {
         let r = self.right_px();
         let height = self.bottom_px() - self.top_px();
         for v in axis.ticks(4) {
@@ -259,9 +259,9 @@ impl Chart {
     }
 
     /// A polyline through `points` (data coordinates) in pixel space.
-    pub(super) fn line(&mut self, points: impl IntoIterator<Item = (f64, f64)>, class: &str) {
+    pub(super) fn line(&mut self, points: &[(f64, f64)], class: &str) {
         let mut d = String::new();
-        for (i, (x, y)) in points.into_iter().enumerate() {
+        for (i, &(x, y)) in points.iter().enumerate() {
             let _ = write!(
                 d,
                 "{}{:.1},{:.1}",
@@ -357,7 +357,7 @@ impl Chart {
 
     /// A horizontal line at `y` from `x0` to `x1`.
     pub(super) fn segment(&mut self, x0: f64, x1: f64, y: f64, class: &str) {
-        self.line([(x0, y), (x1, y)], class);
+        self.line(&[(x0, y), (x1, y)], class);
     }
 
     /// Text at a pixel position.

@@ -5,13 +5,10 @@ use super::*;
 use crate::testing::fixed_run::{environment, info, results};
 
 fn page_of(results: &[BenchResult]) -> String {
-    page_with_history(results, &BTreeMap::new())
+    page_with_history(results, &[])
 }
 
-fn page_with_history(
-    results: &[BenchResult],
-    history: &BTreeMap<String, Vec<HistoryPoint>>,
-) -> String {
+fn page_with_history(results: &[BenchResult], history: &[Vec<HistoryPoint>]) -> String {
     let (environment, info) = (environment(), info());
     render(&Page {
         target: "suite",
@@ -71,7 +68,7 @@ fn a_benchmark_with_history_gets_its_trend_and_a_sparkline_in_the_summary() {
             is_change_point: i == 3,
         })
         .collect();
-    let history = BTreeMap::from([(name.clone(), points)]);
+    let history = [points];
     let html = page_with_history(&results, &history);
     let text = section(&html, &bench_id(measured));
     assert_eq!(text.matches("<svg").count(), 3, "{name}: and its history");

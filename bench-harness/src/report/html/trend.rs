@@ -54,14 +54,13 @@ pub(crate) fn trend(points: &[HistoryPoint]) -> Option<String> {
             .map(|p| p.commit.chars().take(7).collect())
             .unwrap_or_default()
     };
-    chart.frame(label, time, "run (commit)", "time");
-    chart.line(
-        points
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (i as f64, p.headline)),
-        "trend",
-    );
+    chart.frame(&label, &time, "run (commit)", "time");
+    let headlines: Vec<(f64, f64)> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i as f64, p.headline))
+        .collect();
+    chart.line(&headlines, "trend");
     for (i, p) in points.iter().enumerate() {
         let x = chart.px(i as f64);
         let (a, b, y) = (chart.py(p.lo), chart.py(p.hi), chart.py(p.headline));

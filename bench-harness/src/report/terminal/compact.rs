@@ -9,7 +9,7 @@
 
 use std::io;
 
-use termcolor::{Color, ColorSpec, WriteColor};
+use termcolor::{Color, ColorSpec};
 
 use super::text::{columns, fit_names, shorten_end, shorten_middle, wrap, wrap_after};
 use super::{complexity_text, signed_percent, Layout, Terminal};
@@ -115,7 +115,7 @@ impl Widths {
     }
 }
 
-impl<W: WriteColor> Terminal<W> {
+impl Terminal<'_> {
     /// The compact table: rows laid out as `layout` says (a tree falls back
     /// to flat names when its connectors leave no room), a function's
     /// complexity fit under its rows, then the notes by kind.

@@ -5,7 +5,7 @@
 
 use std::io;
 
-use termcolor::{Color, ColorSpec, WriteColor};
+use termcolor::{Color, ColorSpec};
 
 use super::compact::INDENT;
 use super::text::{columns, shorten_middle};
@@ -16,7 +16,7 @@ use crate::report::format::{escape, p_value, percent, time};
 use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, Compared, GroupReport};
 
-impl<W: WriteColor> Terminal<W> {
+impl Terminal<'_> {
     /// After the table: each benchmark against baseline `name`, the
     /// machine's own change of speed, and the verdicts by kind.
     pub(crate) fn comparison_table(
@@ -274,7 +274,7 @@ impl<W: WriteColor> Terminal<W> {
     }
 }
 
-impl<W: WriteColor> Terminal<W> {
+impl Terminal<'_> {
     /// `--against`: each benchmark's ratio new/old with its interval and
     /// verdict, then those on one side only and those that failed.
     pub(crate) fn against_table(&mut self, report: &AgainstReport) -> io::Result<()> {

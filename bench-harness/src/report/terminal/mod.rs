@@ -34,7 +34,7 @@ fn complexity_text(report: &ComplexityReport, layout: Layout, prefix: &str) -> S
     }
 }
 
-impl<W: WriteColor> Terminal<W> {
+impl Terminal<'_> {
     /// A complexity line: its tree prefix dim, `text` in cyan.
     fn complexity_line(&mut self, prefix: &str, text: &str) -> io::Result<()> {
         self.dim()?;
@@ -73,8 +73,12 @@ const SHORT_WIDTH: usize = 7;
 const FILTERED_LABEL: &str = "  without outliers";
 
 /// Writes the report to any colour-aware writer (stdout, or a buffer in tests).
-pub(crate) struct Terminal<W: WriteColor> {
-    out: W,
+///
+/// PERF: the writer is a trait object, not a type parameter, so that every
+/// table is compiled once however many writers the report goes to: users
+/// pay this crate's build on every clean `cargo bench`.
+pub(crate) struct Terminal<'w> {
+    out: &'w mut dyn WriteColor,
     name_width: usize,
     /// The throughput column's width; 0 when no row has a rate.
     rate_width: usize,
@@ -93,7 +97,7 @@ pub(crate) enum Layout {
     Flat,
 }
 
-impl<W: WriteColor> std::fmt::Debug for Terminal<W> {
+impl std::fmt::Debug for Terminal<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Terminal")
             .field("name_width", &self.name_width)
@@ -101,9 +105,12 @@ impl<W: WriteColor> std::fmt::Debug for Terminal<W> {
     }
 }
 
-impl<W: WriteColor> Terminal<W> {
+impl<'w> Terminal<'w> {
     /// A reporter whose name column fits every name in `names`.
-    pub(crate) fn new<'a>(out: W, names: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn new<'a>(
+        out: &'w mut dyn WriteColor,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Self {
         let name_width = names
             .into_iter()
             .map(|n| escape(n).chars().count())
@@ -125,10 +132,6 @@ impl<W: WriteColor> Terminal<W> {
         self.width = width.max(text::MIN_WIDTH);
         self.details = details;
         self
-    }
-
-    pub(crate) fn into_inner(self) -> W {
-        self.out
     }
 
     /// Before measuring: the machine in one line (wrapped to the width in

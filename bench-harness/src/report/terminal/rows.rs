@@ -6,7 +6,7 @@
 use std::io;
 
 use bench_runtime::counter::Event;
-use termcolor::{Color, WriteColor};
+use termcolor::Color;
 
 use super::{message_lines, Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
 use crate::analysis::Summary;
@@ -15,7 +15,7 @@ use crate::report::format::{
 };
 use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
 
-impl<W: WriteColor> Terminal<W> {
+impl Terminal<'_> {
     /// A row after its name: the figures, or the failure.
     pub(super) fn row_figures(&mut self, result: &BenchResult) -> io::Result<()> {
         match &result.outcome {

@@ -4,13 +4,13 @@
 
 use std::io;
 
-use termcolor::{Color, WriteColor};
+use termcolor::Color;
 
 use super::{failures, message_lines, Tally, Terminal};
 use crate::report::format::escape;
 use crate::results::{BenchResult, Outcome};
 
-impl<W: WriteColor> Terminal<W> {
+impl Terminal<'_> {
     /// libtest's opening line.
     pub(crate) fn test_header(&mut self, n: usize) -> io::Result<()> {
         let plural = if n == 1 { "" } else { "s" };

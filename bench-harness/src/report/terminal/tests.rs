@@ -90,11 +90,9 @@ fn render(results: &[BenchResult], width: usize, details: bool, layout: Layout) 
         None,
     );
     let registered: Vec<String> = results.iter().map(|r| r.name.clone()).collect();
-    let mut out = Terminal::new(
-        termcolor::NoColor::new(Vec::new()),
-        results.iter().map(|r| r.name.as_str()),
-    )
-    .with_view(width, details);
+    let mut buffer = termcolor::NoColor::new(Vec::new());
+    let mut out = Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str()))
+        .with_view(width, details);
     out.machine(&audit::header(&environment()), None, None)
         .unwrap();
     out.bench_table(&info(), results, &[], layout).unwrap();
@@ -102,7 +100,7 @@ fn render(results: &[BenchResult], width: usize, details: bool, layout: Layout) 
     out.comparison_table("main", &baseline, results, &registered, None, 0.02)
         .unwrap();
     out.bench_summary(results, 1.5).unwrap();
-    String::from_utf8(out.into_inner().into_inner()).unwrap()
+    String::from_utf8(buffer.into_inner()).unwrap()
 }
 
 fn widest(text: &str) -> usize {
@@ -121,16 +119,14 @@ fn pretty_matches_golden() {
 #[test]
 fn details_match_golden() {
     let results = fixed_run::results();
-    let mut table = Terminal::new(
-        termcolor::NoColor::new(Vec::new()),
-        results.iter().map(|r| r.name.as_str()),
-    )
-    .with_view(100, true);
+    let mut buffer = termcolor::NoColor::new(Vec::new());
+    let mut table =
+        Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str())).with_view(100, true);
     table
         .bench_table(&info(), &results, &[], Layout::Flat)
         .unwrap();
     table.bench_summary(&results, 1.5).unwrap();
-    let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
+    let text = String::from_utf8(buffer.into_inner()).unwrap();
     golden("report.details.txt", &text);
 }
 
@@ -267,16 +263,14 @@ fn a_row_whose_slices_were_mostly_slow_is_marked_unreliable() {
     assert!(steady.measured().unwrap().reliable());
     let results = [slow, steady];
     for details in [false, true] {
-        let mut table = Terminal::new(
-            termcolor::NoColor::new(Vec::new()),
-            results.iter().map(|r| r.name.as_str()),
-        )
-        .with_view(100, details);
+        let mut buffer = termcolor::NoColor::new(Vec::new());
+        let mut table = Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str()))
+            .with_view(100, details);
         table
             .bench_table(&info(), &results, &[], Layout::Flat)
             .unwrap();
         table.bench_summary(&results, 1.0).unwrap();
-        let text = String::from_utf8(table.into_inner().into_inner()).unwrap();
+        let text = String::from_utf8(buffer.into_inner()).unwrap();
         let row = |name: &str| {
             text.lines()
                 .find(|l| l.starts_with(name))
@@ -310,11 +304,11 @@ fn a_tree_too_deep_for_the_width_is_printed_flat() {
         measured("top", interleaved()),
     ];
     let table = |width| {
-        let mut out = Terminal::new(termcolor::NoColor::new(Vec::new()), std::iter::empty())
-            .with_view(width, false);
+        let mut buffer = termcolor::NoColor::new(Vec::new());
+        let mut out = Terminal::new(&mut buffer, std::iter::empty()).with_view(width, false);
         out.bench_table(&info(), &results, &[], Layout::Tree)
             .unwrap();
-        String::from_utf8(out.into_inner().into_inner()).unwrap()
+        String::from_utf8(buffer.into_inner()).unwrap()
     };
     let wide = table(120);
     assert!(wide.contains("╰─ leaf_benchmark "), "{wide}");

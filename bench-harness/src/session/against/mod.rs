@@ -25,8 +25,6 @@ mod worker;
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use termcolor::WriteColor;
-
 use bench_runtime::{Nanos, StopRule};
 
 use super::rows::{Selection, EXIT_FAILED, EXIT_REGRESSED, EXIT_USAGE};
@@ -191,7 +189,7 @@ fn compare(
 /// exit code (101 when a benchmark failed on either side, 1 under
 /// `--fail-on-regression` when one is slower or nothing was compared).
 pub(super) fn run(
-    out: &mut Terminal<Box<dyn WriteColor>>,
+    out: &mut Terminal<'_>,
     args: &Args,
     against: &Against,
     selected: &Selection,
