@@ -579,7 +579,9 @@ impl Skim {
                         self.kept = Some(Vec::new());
                         self.skip(1)?;
                         let text = self.kept.take().unwrap_or_default();
-                        let value: Value = serde_json::from_slice(&text)
+                        let text = std::str::from_utf8(&text)
+                            .map_err(|error| self.error(&format!("not UTF-8 text: {error}")))?;
+                        let value = json::parse(text)
                             .map_err(|error| self.error(&without_position(&error)))?;
                         match key.as_slice() {
                             b"\"harness\"" => header.harness = Some(value),
