@@ -430,7 +430,6 @@ macro_rules! json_enum {
     ($type:ident { $($variant:ident = $name:literal $(| $alias:literal)*),* $(,)? }) => {
         impl $type {
             /// The name it is written as.
-            #[allow(dead_code)]
             pub(crate) fn json_name(self) -> &'static str {
                 match self {
                     $($type::$variant => $name,)*
@@ -439,8 +438,10 @@ macro_rules! json_enum {
         }
         impl $crate::json::Json for $type {
             fn read(value: &serde_json::Value) -> Result<$type, $crate::json::Error> {
-                let name = <String as $crate::json::Json>::read(value)?;
-                match name.as_str() {
+                let Some(name) = value.as_str() else {
+                    return Err($crate::json::Error::invalid(value, "a string"));
+                };
+                match name {
                     $($name $(| $alias)* => Ok($type::$variant),)*
                     _ => Err($crate::json::Error::new(format!(
                         "unknown variant `{name}`, expected one of {}",
