@@ -14,14 +14,14 @@ use std::process::{Command, Stdio};
 use std::str::FromStr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
+use crate::json::json_struct;
 
 /// The machine, its state, the toolchain, the build and the source a run
 /// measured.
 ///
-/// Fields added after the first schema are `#[serde(default)]`: a document
+/// Fields added after the first schema are read as `default`: a document
 /// written before them reads with `None` (and an unknown [`Build`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Environment {
     /// When the run started, UTC, RFC 3339 to the second:
     /// `2026-11-21T09:50:00Z`.
@@ -35,7 +35,6 @@ pub(crate) struct Environment {
     /// The target triple built for: `x86_64-unknown-linux-gnu`.
     pub target: String,
     /// How the benchmark binary was compiled.
-    #[serde(default = "Build::unknown")]
     pub build: Build,
     /// The operating system, as `std::env::consts::OS` names it: `linux`.
     pub os: String,
@@ -50,36 +49,29 @@ pub(crate) struct Environment {
     /// The size of CPU 0's last-level cache in bytes: the data or unified
     /// cache of the highest `level` under
     /// `/sys/devices/system/cpu/cpu0/cache/index*/`.
-    #[serde(default)]
     pub last_level_cache_bytes: Option<u64>,
     /// The cpufreq governor (`cpuN/cpufreq/scaling_governor`):
     /// `performance`, `powersave`, `schedutil`, ... When CPUs differ, each
     /// distinct governor in CPU order joined by `/`
     /// (`performance/powersave`). `None` without cpufreq (most VMs).
-    #[serde(default)]
     pub governor: Option<String>,
     /// Whether turbo/boost may raise the clock above its base
     /// (`/sys/devices/system/cpu/cpufreq/boost` is 1, or
     /// `/sys/devices/system/cpu/intel_pstate/no_turbo` is 0).
-    #[serde(default)]
     pub boost: Option<bool>,
     /// Address space layout randomisation,
     /// `/proc/sys/kernel/randomize_va_space`: 0 off, 1 stack and libraries,
     /// 2 also the heap.
-    #[serde(default)]
     pub aslr: Option<u8>,
     /// The 1-, 5- and 15-minute load averages (`/proc/loadavg`) when the run
     /// started.
-    #[serde(default)]
     pub load_average: Option<[f64; 3]>,
     /// Whether the machine is a virtual one: the `hypervisor` CPU flag in
     /// `/proc/cpuinfo`, or a `/sys/hypervisor/type`.
-    #[serde(default)]
     pub hypervisor: Option<bool>,
     /// `/proc/sys/kernel/perf_event_paranoid`: which hardware counters an
     /// unprivileged process may read (-1 all, 2 or more only its own in user
     /// space).
-    #[serde(default)]
     pub perf_event_paranoid: Option<i32>,
     /// `git rev-parse HEAD` of the benched crate's checkout; `None` when git
     /// is missing or the crate is not in a checkout.
@@ -95,7 +87,7 @@ pub(crate) struct Environment {
 /// `cfg!(debug_assertions)`). Cargo compiles a binary's dependencies with
 /// the binary's profile, so they are the benchmark's too, unless
 /// `[profile.*.package]` overrides set bench-harness apart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Build {
     /// `cfg!(debug_assertions)`: on in `cargo test` and `cargo build`, off
     /// in `cargo bench` unless the profile turns it on.
@@ -117,7 +109,8 @@ impl Build {
         }
     }
 
-    /// What a document written before builds were recorded reads as.
+    /// What a document written before builds were recorded reads as (its
+    /// `Default`).
     pub(crate) fn unknown() -> Build {
         Build {
             debug_assertions: false,
@@ -126,6 +119,38 @@ impl Build {
         }
     }
 }
+
+impl Default for Build {
+    fn default() -> Build {
+        Build::unknown()
+    }
+}
+
+json_struct!(Environment {
+    timestamp,
+    harness_version,
+    rustc_version,
+    target,
+    build: default,
+    os,
+    os_release,
+    cpu_model,
+    logical_cores,
+    last_level_cache_bytes: default,
+    governor: default,
+    boost: default,
+    aslr: default,
+    load_average: default,
+    hypervisor: default,
+    perf_event_paranoid: default,
+    git_commit,
+    git_dirty,
+});
+json_struct!(Build {
+    debug_assertions,
+    opt_level,
+    profile
+});
 
 impl Environment {
     /// The environment of this process, now.

@@ -50,6 +50,7 @@ mod forks;
 mod fs;
 mod history;
 mod instruments;
+mod json;
 mod registry;
 mod report;
 pub mod results;

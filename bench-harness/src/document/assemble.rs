@@ -209,8 +209,10 @@ fn record(result: &BenchResult, tick_ns: Option<f64>) -> BenchRecord {
     }
     if let Some(arg) = &result.arg {
         // A number stays a number, so readers can plot against it.
-        let value = serde_json::from_str::<serde_json::Number>(arg)
-            .map_or_else(|_| Value::String(arg.clone()), Value::Number);
+        let value = match crate::json::parse(arg) {
+            Ok(number @ Value::Number(_)) => number,
+            _ => Value::String(arg.clone()),
+        };
         params.insert("arg".to_string(), value);
     }
     let throughput = result.throughput.map(|throughput| {

@@ -6,10 +6,10 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::{Document, OutcomeKind, RawSamples, HARNESS_TAG, SCHEMA_VERSION};
+use crate::json::{self, Json};
 
 /// Why a file could not be read as a document. Each says what is wrong with
 /// which file, in one line, and what to do.
@@ -316,17 +316,15 @@ pub(crate) fn summarize(path: &Path) -> Result<Summary, LoadError> {
             path: Some(path.to_path_buf()),
         });
     }
-    let reader = io::BufReader::with_capacity(64 * 1024, file.take(length));
-    let header: Header = serde_json::from_reader(reader).map_err(|error| {
-        if error.is_io() {
-            LoadError::Io {
+    let header = Skim::new(file.take(length))
+        .header()
+        .map_err(|error| match error {
+            Skimmed::Io(error) => LoadError::Io {
                 path: path.to_path_buf(),
-                error: io::Error::from(error),
-            }
-        } else {
-            syntax_error(&error).with_path(path)
-        }
-    })?;
+                error,
+            },
+            Skimmed::Syntax(error) => error.with_path(path),
+        })?;
     check_version(&header).map_err(|error| error.with_path(path))?;
     let shape = |message: &str| {
         LoadError::Shape {
@@ -373,10 +371,9 @@ fn from_bytes(bytes: &[u8]) -> Result<Document, LoadError> {
 /// schema version (checked before the rest, so a future document is
 /// reported as such and not as malformed), then the fields.
 ///
-/// The first pass reads only the top level's tags ([`Header`], every other
-/// value skipped, not kept), the second the document itself: no tree of
-/// the whole text is built, so a document takes little more memory than
-/// its text and its own figures.
+/// The text is parsed once into a JSON value, its top level checked, and
+/// the document read from the value; a field that is missing or mistyped
+/// is named by its place in the document (`benchmarks[2].measurement`).
 ///
 /// Numbers are read exactly (serde_json's `float_roundtrip` feature): a
 /// document read back equals the one written.
@@ -384,23 +381,19 @@ pub(crate) fn parse(text: &str) -> Result<Document, LoadError> {
     if text.trim().is_empty() {
         return Err(LoadError::Empty { path: None });
     }
-    let header = serde_json::from_str::<Header>(text).map_err(|error| syntax_error(&error))?;
-    check_version(&header)?;
-    serde_json::from_str::<Document>(text).map_err(|error| LoadError::Shape {
+    let value = json::parse(text).map_err(|error| LoadError::Syntax {
         path: None,
         message: without_position(&error),
         line: error.line(),
         column: error.column(),
-    })
-}
-
-fn syntax_error(error: &serde_json::Error) -> LoadError {
-    LoadError::Syntax {
+    })?;
+    check_version(&Header::of(&value))?;
+    Document::read(&value).map_err(|error| LoadError::Shape {
         path: None,
-        message: without_position(error),
-        line: error.line(),
-        column: error.column(),
-    }
+        message: error.to_string(),
+        line: 0,
+        column: 0,
+    })
 }
 
 /// The top level of a JSON text, as far as telling a document from other
@@ -418,123 +411,325 @@ struct Header {
     benchmarks: Option<usize>,
 }
 
-impl<'de> serde::Deserialize<'de> for Header {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Header, D::Error> {
-        deserializer.deserialize_any(HeaderVisitor)
+impl Header {
+    /// The header of a parsed text.
+    fn of(value: &Value) -> Header {
+        let Value::Object(map) = value else {
+            return Header {
+                not_an_object: Some(kind(value)),
+                ..Header::default()
+            };
+        };
+        Header {
+            not_an_object: None,
+            harness: map.get("harness").cloned(),
+            schema_version: map.get("schema_version").cloned(),
+            timestamp: map
+                .get("environment")
+                .and_then(|e| e.get("timestamp"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            partial: map.get("partial").and_then(Value::as_bool),
+            benchmarks: map
+                .get("benchmarks")
+                .and_then(Value::as_array)
+                .map(Vec::len),
+        }
     }
 }
 
-struct HeaderVisitor;
+/// Why [`Skim`] stopped.
+enum Skimmed {
+    Io(io::Error),
+    Syntax(LoadError),
+}
 
-impl HeaderVisitor {
-    fn other<E>(kind: &'static str) -> Result<Header, E> {
-        Ok(Header {
-            not_an_object: Some(kind),
-            ..Header::default()
+/// Reads a JSON text's [`Header`] from a stream, keeping only the few
+/// small values it needs: a baseline of a hundred megabytes is listed in a
+/// few kilobytes of memory. The skipped values are checked for their
+/// structure (brackets, strings, literals), enough to tell a truncated or
+/// corrupt file; the kept ones are parsed by serde_json.
+struct Skim {
+    file: io::Take<File>,
+    buffer: Box<[u8]>,
+    at: usize,
+    end: usize,
+    line: usize,
+    column: usize,
+    /// The bytes of the value being kept, while one is.
+    kept: Option<Vec<u8>>,
+}
+
+/// Nesting deeper than this is refused, as serde_json does.
+const MAX_DEPTH: usize = 128;
+
+impl Skim {
+    fn new(file: io::Take<File>) -> Skim {
+        Skim {
+            file,
+            buffer: vec![0; 64 * 1024].into_boxed_slice(),
+            at: 0,
+            end: 0,
+            line: 1,
+            column: 0,
+            kept: None,
+        }
+    }
+
+    fn error(&self, message: &str) -> Skimmed {
+        Skimmed::Syntax(LoadError::Syntax {
+            path: None,
+            message: message.to_string(),
+            line: self.line,
+            column: self.column,
         })
     }
-}
 
-impl<'de> serde::de::Visitor<'de> for HeaderVisitor {
-    type Value = Header;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Header, E> {
-        Self::other("a boolean")
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Header, E> {
-        Self::other("a number")
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Header, E> {
-        Self::other("a number")
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Header, E> {
-        Self::other("a number")
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Header, E> {
-        Self::other("a string")
-    }
-    fn visit_unit<E>(self) -> Result<Header, E> {
-        Self::other("null")
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Header, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Self::other("an array")
+    fn peek(&mut self) -> Result<Option<u8>, Skimmed> {
+        if self.at == self.end {
+            self.end = loop {
+                match self.file.read(&mut self.buffer) {
+                    Ok(n) => break n,
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(error) => return Err(Skimmed::Io(error)),
+                }
+            };
+            self.at = 0;
+        }
+        Ok((self.at < self.end).then(|| self.buffer[self.at]))
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Header, A::Error> {
+    /// The next byte; `eof` names what was being read when there is none.
+    fn next(&mut self, eof: &str) -> Result<u8, Skimmed> {
+        let Some(byte) = self.peek()? else {
+            return Err(self.error(eof));
+        };
+        self.at += 1;
+        if byte == b'\n' {
+            self.line += 1;
+            self.column = 0;
+        } else {
+            self.column += 1;
+        }
+        if let Some(kept) = &mut self.kept {
+            kept.push(byte);
+        }
+        Ok(byte)
+    }
+
+    /// The next byte that is not white space, not consumed.
+    fn token(&mut self) -> Result<Option<u8>, Skimmed> {
+        while let Some(byte) = self.peek()? {
+            if !byte.is_ascii_whitespace() {
+                return Ok(Some(byte));
+            }
+            self.next("")?;
+        }
+        Ok(None)
+    }
+
+    fn expect_token(&mut self, eof: &str) -> Result<u8, Skimmed> {
+        match self.token()? {
+            Some(byte) => Ok(byte),
+            None => Err(self.error(eof)),
+        }
+    }
+
+    /// The top level's header; every other value skipped.
+    fn header(mut self) -> Result<Header, Skimmed> {
+        let first = self.expect_token("EOF while parsing a value")?;
         let mut header = Header::default();
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            match key.as_ref() {
-                "harness" => header.harness = Some(map.next_value()?),
-                "schema_version" => header.schema_version = Some(map.next_value()?),
-                "partial" => header.partial = map.next_value::<Value>()?.as_bool(),
-                "environment" => {
-                    // A few hundred bytes: read whole, whatever its shape.
-                    if let Value::Object(mut environment) = map.next_value::<Value>()? {
-                        if let Some(Value::String(timestamp)) = environment.remove("timestamp") {
-                            header.timestamp = Some(timestamp);
+        if first != b'{' {
+            let kind = match first {
+                b'[' => "an array",
+                b'"' => "a string",
+                b't' | b'f' => "a boolean",
+                b'n' => "null",
+                _ => "a number",
+            };
+            self.skip(0)?;
+            header.not_an_object = Some(kind);
+        } else {
+            self.next("")?;
+            let mut first = true;
+            loop {
+                let eof = "EOF while parsing an object";
+                match self.expect_token(eof)? {
+                    b'}' if first => {
+                        self.next(eof)?;
+                        break;
+                    }
+                    b'"' => {}
+                    _ => return Err(self.error("key must be a string")),
+                }
+                self.kept = Some(Vec::new());
+                self.skip_string()?;
+                let key = self.kept.take().unwrap_or_default();
+                if self.expect_token(eof)? != b':' {
+                    return Err(self.error("expected `:`"));
+                }
+                self.next(eof)?;
+                self.expect_token("EOF while parsing a value")?;
+                match key.as_slice() {
+                    b"\"benchmarks\"" => header.benchmarks = self.count()?,
+                    b"\"harness\""
+                    | b"\"schema_version\""
+                    | b"\"partial\""
+                    | b"\"environment\"" => {
+                        self.kept = Some(Vec::new());
+                        self.skip(1)?;
+                        let text = self.kept.take().unwrap_or_default();
+                        let text = std::str::from_utf8(&text)
+                            .map_err(|error| self.error(&format!("not UTF-8 text: {error}")))?;
+                        let value = json::parse(text)
+                            .map_err(|error| self.error(&without_position(&error)))?;
+                        match key.as_slice() {
+                            b"\"harness\"" => header.harness = Some(value),
+                            b"\"schema_version\"" => header.schema_version = Some(value),
+                            b"\"partial\"" => header.partial = value.as_bool(),
+                            _ => {
+                                header.timestamp = value
+                                    .get("timestamp")
+                                    .and_then(Value::as_str)
+                                    .map(str::to_string)
+                            }
                         }
                     }
+                    _ => self.skip(1)?,
                 }
-                "benchmarks" => header.benchmarks = map.next_value::<Count>()?.0,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
+                first = false;
+                match self.expect_token(eof)? {
+                    b',' => {
+                        self.next(eof)?;
+                    }
+                    b'}' => {
+                        self.next(eof)?;
+                        break;
+                    }
+                    _ => return Err(self.error("expected `,` or `}`")),
                 }
             }
+        }
+        if self.token()?.is_some() {
+            return Err(self.error("trailing characters"));
         }
         Ok(header)
     }
-}
 
-/// The number of elements of an array (`None` for any other value), each
-/// skipped.
-struct Count(Option<usize>);
-
-impl<'de> serde::Deserialize<'de> for Count {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Count, D::Error> {
-        struct Counter;
-        impl<'de> serde::de::Visitor<'de> for Counter {
-            type Value = Count;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Count, A::Error> {
-                let mut n = 0;
-                while seq.next_element::<IgnoredAny>()?.is_some() {
-                    n += 1;
+    /// The number of elements of the array that starts here (`None` for
+    /// any other value), each skipped.
+    fn count(&mut self) -> Result<Option<usize>, Skimmed> {
+        if self.expect_token("EOF while parsing a value")? != b'[' {
+            self.skip(1)?;
+            return Ok(None);
+        }
+        self.next("")?;
+        let eof = "EOF while parsing a list";
+        let mut n = 0;
+        if self.expect_token(eof)? == b']' {
+            self.next(eof)?;
+            return Ok(Some(0));
+        }
+        loop {
+            self.skip(2)?;
+            n += 1;
+            match self.expect_token(eof)? {
+                b',' => {
+                    self.next(eof)?;
                 }
-                Ok(Count(Some(n)))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Count, A::Error> {
-                IgnoredAny.visit_map(map).map(|_| Count(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_unit<E>(self) -> Result<Count, E> {
-                Ok(Count(None))
+                b']' => {
+                    self.next(eof)?;
+                    return Ok(Some(n));
+                }
+                _ => return Err(self.error("expected `,` or `]`")),
             }
         }
-        deserializer.deserialize_any(Counter)
+    }
+
+    /// Skips one value at nesting `depth`.
+    fn skip(&mut self, depth: usize) -> Result<(), Skimmed> {
+        if depth > MAX_DEPTH {
+            return Err(self.error("recursion limit exceeded"));
+        }
+        match self.expect_token("EOF while parsing a value")? {
+            b'"' => self.skip_string(),
+            open @ (b'[' | b'{') => {
+                let (close, eof) = if open == b'[' {
+                    (b']', "EOF while parsing a list")
+                } else {
+                    (b'}', "EOF while parsing an object")
+                };
+                self.next(eof)?;
+                if self.expect_token(eof)? == close {
+                    self.next(eof)?;
+                    return Ok(());
+                }
+                loop {
+                    if open == b'{' {
+                        if self.expect_token(eof)? != b'"' {
+                            return Err(self.error("key must be a string"));
+                        }
+                        self.skip_string()?;
+                        if self.expect_token(eof)? != b':' {
+                            return Err(self.error("expected `:`"));
+                        }
+                        self.next(eof)?;
+                    }
+                    self.skip(depth + 1)?;
+                    match self.expect_token(eof)? {
+                        b',' => {
+                            self.next(eof)?;
+                        }
+                        byte if byte == close => {
+                            self.next(eof)?;
+                            return Ok(());
+                        }
+                        _ => return Err(self.error("expected `,` or a closing bracket")),
+                    }
+                }
+            }
+            b't' => self.literal("true"),
+            b'f' => self.literal("false"),
+            b'n' => self.literal("null"),
+            b'-' | b'0'..=b'9' => {
+                while let Some(byte) = self.peek()? {
+                    if !matches!(byte, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                        break;
+                    }
+                    self.next("")?;
+                }
+                Ok(())
+            }
+            _ => Err(self.error("expected value")),
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Result<(), Skimmed> {
+        for &expected in word.as_bytes() {
+            if self.next("EOF while parsing a value")? != expected {
+                return Err(self.error("expected value"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Skips the string that starts here, its quotes included.
+    fn skip_string(&mut self) -> Result<(), Skimmed> {
+        let eof = "EOF while parsing a string";
+        self.next(eof)?;
+        loop {
+            match self.next(eof)? {
+                b'"' => return Ok(()),
+                b'\\' => {
+                    self.next(eof)?;
+                }
+                byte if byte < 0x20 => {
+                    return Err(self
+                        .error("control character (\\u0000-\\u001F) found while parsing a string"))
+                }
+                _ => {}
+            }
+        }
     }
 }
 
@@ -780,6 +975,47 @@ mod tests {
         assert!(message.contains("missing or mistyped fields"), "{message}");
         let message = parse(misshapen).unwrap_err().to_string();
         assert!(message.contains("missing or mistyped fields"), "{message}");
+    }
+
+    #[test]
+    fn a_summary_skims_the_benchmarks_but_still_tells_corrupt_json() {
+        let scratch = Scratch::new("load-skim");
+        let path = scratch.path().join("skim.json");
+        let head = r#"{"harness": "bench-harness", "schema_version": 3,
+            "environment": {"os": "linux", "timestamp": "2026-11-23T14:00:00Z"}, "#;
+        let good = r#""benchmarks": [{"name": "a]\"}{", "x": [1, {"y": null}]}, [], -1.5e3],
+            "partial": true}"#;
+        std::fs::write(&path, format!("{head}{good}")).unwrap();
+        assert_eq!(
+            summarize(&path).unwrap(),
+            Summary {
+                timestamp: "2026-11-23T14:00:00Z".to_string(),
+                benchmarks: 3,
+                partial: true,
+            }
+        );
+        for corrupt in [
+            r#""benchmarks": [1,, 2]}"#,
+            r#""benchmarks": [{"a" 1}]}"#,
+            r#""benchmarks": [tru]}"#,
+            r#""benchmarks": []} {}"#,
+            r#""benchmarks": [], "partial": tru}"#,
+        ] {
+            std::fs::write(&path, format!("{head}{corrupt}")).unwrap();
+            let message = summarize(&path).unwrap_err().to_string();
+            assert!(
+                message.contains("is corrupt, not valid JSON"),
+                "{corrupt}: {message}"
+            );
+        }
+        let deep = format!(
+            "{head}\"benchmarks\": [{}{}]}}",
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        std::fs::write(&path, deep).unwrap();
+        let message = summarize(&path).unwrap_err().to_string();
+        assert!(message.contains("recursion limit exceeded"), "{message}");
     }
 
     #[test]

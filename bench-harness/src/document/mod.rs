@@ -32,10 +32,10 @@ mod verdicts;
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::environment::Environment;
+use crate::json::{json_enum, json_struct, Fields, Json, Writer};
 
 pub(crate) use assemble::{assemble, assemble_against};
 pub(crate) use layout::write;
@@ -54,7 +54,7 @@ pub(crate) const SCHEMA_VERSION: u32 = 3;
 pub(crate) const HARNESS_TAG: &str = "bench-harness";
 
 /// A whole run: where, how, and what each benchmark measured.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Document {
     /// [`SCHEMA_VERSION`] of the writer.
     pub schema_version: u32,
@@ -64,37 +64,30 @@ pub(crate) struct Document {
     pub methodology: Methodology,
     /// True when the run was interrupted and some benchmarks are missing or
     /// incomplete.
-    #[serde(default)]
     pub partial: bool,
     /// Whether the measurements carry their raw samples (`full`, always in
     /// baselines and documents before version 3) or not (`none`:
     /// `--format json` without `--samples full`).
-    #[serde(default)]
     pub raw_samples: RawSamples,
     /// In the order the report lists them (by name).
     pub benchmarks: Vec<BenchRecord>,
     /// The harness's own reference kernel, measured in the same schedule when
     /// the run saves or compares a baseline: comparing it between two runs
     /// says how much the machine itself changed speed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_reference: Option<EstimateRecord>,
     /// Growth classes fitted over benchmarks' numeric `args`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub complexity: Vec<ComplexityRecord>,
     /// `--against`: this build against another, paired round by round
     /// (`benchmarks` is then empty: nothing is measured on its own).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub against: Option<AgainstRecord>,
     /// `--baseline NAME`: each benchmark against the saved run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<ComparisonRecord>,
     /// In-run A/B groups: each member against its group's baseline member.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupRecord>,
 }
 
 /// A paired comparison of two builds (`--against`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct AgainstRecord {
     /// The baseline's name (`--against NAME`) or the executable's path
     /// (`--against-exe PATH`).
@@ -107,70 +100,54 @@ pub(crate) struct AgainstRecord {
 }
 
 /// One benchmark of a paired comparison.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct AgainstBenchRecord {
     pub name: String,
     /// `compared`, `new` (this build only), `gone` (the other build only)
     /// or `failed`.
     pub status: String,
     /// new/old: the geometric mean of the rounds' ratios.
-    #[serde(default)]
     pub ratio: Option<f64>,
     /// The ratio's 95% interval.
-    #[serde(default)]
     pub ci_low: Option<f64>,
-    #[serde(default)]
     pub ci_high: Option<f64>,
     /// `slower`, `faster` or `no difference`.
-    #[serde(default)]
     pub verdict: Option<String>,
     /// Paired rounds the ratio rests on.
-    #[serde(default)]
     pub rounds: Option<usize>,
     /// The paired t-test on the rounds' log ratios (absent in older
     /// documents).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p_t: Option<f64>,
     /// The Wilcoxon signed-rank test on the same (absent in older
     /// documents).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p_wilcoxon: Option<f64>,
     /// This build's time per iteration (mean of its slice medians), ns.
-    #[serde(default)]
     pub new_ns: Option<f64>,
     /// The other build's, measured in the same rounds, ns.
-    #[serde(default)]
     pub old_ns: Option<f64>,
     /// Why a `failed` benchmark has no ratio.
-    #[serde(default)]
     pub failure: Option<String>,
 }
 
 /// A growth class fitted over one function's `args`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ComplexityRecord {
     /// The function's full name without an argument: `sort` for `sort/1000`.
     pub function: String,
-    #[serde(default)]
     pub group: Option<String>,
     /// `[argument, headline ns]` of each measured benchmark fitted.
     pub points: Vec<(f64, f64)>,
     /// `constant`, `logarithmic`, `linear`, `linearithmic`, `quadratic`,
     /// `cubic`; absent when no fit was possible.
-    #[serde(default)]
     pub class: Option<String>,
     /// `O(1)` … `O(n³)`.
-    #[serde(default)]
     pub label: Option<String>,
     /// Time per unit of the class's growth function, in ns.
-    #[serde(default)]
     pub coefficient_ns: Option<f64>,
     /// Root-mean-square of the residuals relative to each time (over the
     /// mean time where some time is not positive).
-    #[serde(default)]
     pub rms: Option<f64>,
     /// Why no fit was possible.
-    #[serde(default)]
     pub error: Option<String>,
 }
 
@@ -197,8 +174,7 @@ impl Document {
 }
 
 /// Whether a document carries the raw samples.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum RawSamples {
     /// Every measurement has every sample: each figure can be recomputed.
     #[default]
@@ -208,7 +184,7 @@ pub(crate) enum RawSamples {
 }
 
 /// The method in force for the whole run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Methodology {
     /// The clock that timed the samples: `rdtsc (invariant TSC)`, `os`, ...
     pub clock: String,
@@ -242,7 +218,7 @@ pub(crate) struct Methodology {
 /// The loop overhead subtracted from every sample: a sample of `iters`
 /// iterations that took `elapsed_ns` counts as
 /// `(elapsed_ns − per_sample_ns) / iters − per_iter_ns` per iteration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct OverheadRecord {
     /// Whether it was subtracted (always true in schema version 1).
     pub subtracted: bool,
@@ -252,7 +228,6 @@ pub(crate) struct OverheadRecord {
     pub per_iter_ns: f64,
     /// The 95% half-width of `per_iter_ns`, part of every benchmark's
     /// interval; absent in documents written before it was recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_iter_uncertainty_ns: Option<f64>,
     /// The empty loop as measured in the run's own schedule, every raw
     /// sample and figure like a benchmark's, with only `per_sample_ns`
@@ -260,12 +235,10 @@ pub(crate) struct OverheadRecord {
     /// `per_iter_uncertainty_ns`, so the subtraction can be recomputed.
     /// Absent when no loop was measured (a `--forks` parent without a
     /// baseline) and in older documents.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub measurement: Option<Box<MeasurementRecord>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ScheduleKind {
     /// Rounds of shuffled slices: each benchmark's samples come in slices.
     Interleaved,
@@ -274,8 +247,7 @@ pub(crate) enum ScheduleKind {
 }
 
 /// The run's stop rule.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "rule", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum RunStopRule {
     /// Until the time's 95% interval is within `target` of the time, relative
     /// (0.01 = ±1%), after the measuring budget; or `max_time`.
@@ -285,30 +257,24 @@ pub(crate) enum RunStopRule {
 }
 
 /// One benchmark.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct BenchRecord {
     /// The full name: module path below the bench file, then the name.
     pub name: String,
     /// The group the benchmark belongs to, if any.
-    #[serde(default)]
     pub group: Option<String>,
     /// The benchmark's parameters, one field each.
-    #[serde(default)]
     pub params: BTreeMap<String, Value>,
     pub outcome: OutcomeKind,
     /// Present when `outcome` is `failed`.
-    #[serde(default)]
     pub failure: Option<FailureRecord>,
     /// Present when `outcome` is `measured`.
-    #[serde(default)]
     pub measurement: Option<MeasurementRecord>,
     /// Work per iteration, when the benchmark declares it.
-    #[serde(default)]
     pub throughput: Option<Throughput>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OutcomeKind {
     Measured,
     /// Ran once as a smoke test (`cargo test --benches`).
@@ -317,7 +283,7 @@ pub(crate) enum OutcomeKind {
     Ignored,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FailureRecord {
     pub message: String,
     /// `file:line:column` of the panic, when it was one.
@@ -325,29 +291,25 @@ pub(crate) struct FailureRecord {
 }
 
 /// Work done by one iteration, to turn times into rates.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Throughput {
     pub unit: ThroughputUnit,
     pub per_iteration: u64,
     /// Units per second at the headline time, when measured.
-    #[serde(default)]
     pub per_second: Option<f64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ThroughputUnit {
     Bytes,
-    #[serde(alias = "elements")]
     Items,
 }
 
 /// A measured benchmark: the raw samples and everything computed from them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct MeasurementRecord {
     /// Every recorded sample, in the order taken (warm-up excluded);
     /// empty, and not written, in a document without raw samples.
-    #[serde(default, skip_serializing_if = "samples_left_out")]
     pub samples: SamplesRecord,
     /// Index in `samples` where each slice begins: `[0]` for a benchmark
     /// measured in one go.
@@ -382,30 +344,24 @@ pub(crate) struct MeasurementRecord {
     /// The kind of each of `notes`, in the same order: a stable snake_case
     /// name ([`crate::results::Note::kind`]) to group or count them by.
     /// Empty in documents written before kinds were recorded.
-    #[serde(default)]
     pub note_kinds: Vec<String>,
     /// Counters per iteration (`--counters`), the cost of reading them
     /// subtracted, by event name; empty when none were measured.
-    #[serde(default)]
     pub counters: BTreeMap<String, f64>,
     /// Allocations per iteration, the harness's own subtracted, when
     /// `CountingAlloc` is the global allocator.
-    #[serde(default)]
     pub allocations: Option<AllocationsRecord>,
     /// The benchmark thread's CPU time over its slices, against their wall
     /// time.
-    #[serde(default)]
     pub cpu: Option<CpuRecord>,
     /// The CPUs its slices ran on.
-    #[serde(default)]
     pub cpus: Vec<usize>,
     /// Under `--forks`: the processes' estimates and their spread.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forks: Option<ForksRecord>,
 }
 
 /// A benchmark measured in several processes (`--forks`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ForksRecord {
     /// Each process's headline, in the order they ran.
     pub process_estimates_ns: Vec<f64>,
@@ -421,16 +377,14 @@ pub(crate) struct ForksRecord {
     pub p_value: Option<f64>,
     /// Each process's own loop overhead, which its samples had taken out
     /// (absent in older documents).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub process_overheads: Vec<OverheadRecord>,
     /// Where each process's samples begin in `samples` (absent in older
     /// documents).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub process_sample_starts: Vec<usize>,
 }
 
 /// Allocations per iteration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct AllocationsRecord {
     pub allocations: f64,
     pub deallocations: f64,
@@ -439,28 +393,23 @@ pub(crate) struct AllocationsRecord {
 }
 
 /// CPU time against wall time.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct CpuRecord {
     pub user_ns: f64,
     pub system_ns: f64,
     pub wall_ns: f64,
 }
 
-/// Whether a measurement's samples are left out of its document.
-fn samples_left_out(samples: &SamplesRecord) -> bool {
-    samples.is_empty()
-}
-
 /// One sample as the clock read it: `iters` iterations in `elapsed_ns`,
 /// overhead not subtracted.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct SampleRecord {
     pub iters: u64,
     pub elapsed_ns: f64,
 }
 
 /// The benchmark's sampling budgets and limits.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ConfigRecord {
     pub warm_up_time_s: f64,
     pub warm_up_window: usize,
@@ -470,7 +419,6 @@ pub(crate) struct ConfigRecord {
     /// Under the precision rule, its target (a fraction). Documents written
     /// before it was recorded lack it; they are read with the default
     /// target, which only the "not precise" note's text shows.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision_target: Option<f64>,
     pub max_time_s: f64,
     pub min_samples: usize,
@@ -478,14 +426,13 @@ pub(crate) struct ConfigRecord {
     pub min_sample_time_ns: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum StopRuleKind {
     Precision,
     TimeBudget,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct WarmUpRecord {
     /// Calibration and warm-up together.
     pub time_ns: f64,
@@ -498,8 +445,7 @@ pub(crate) struct WarmUpRecord {
     pub final_cv: Option<f64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum StopKind {
     Precise,
     TimeBudget,
@@ -509,7 +455,7 @@ pub(crate) enum StopKind {
 }
 
 /// The headline: the fast regime's mean of the block medians.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct EstimateRecord {
     /// Nanoseconds per iteration.
     pub time_ns: f64,
@@ -527,12 +473,11 @@ pub(crate) struct EstimateRecord {
     pub block_medians_ns: Vec<f64>,
     /// How many of the blocks are in the fast regime, the ones `time_ns`
     /// averages (schema version 2 on).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regime_blocks: Option<usize>,
 }
 
 /// Location, spread and intervals of per-iteration values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SummaryRecord {
     pub n: usize,
     pub min_ns: f64,
@@ -553,7 +498,7 @@ pub(crate) struct SummaryRecord {
     pub median_ci: Option<IntervalRecord>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct PercentilesRecord {
     pub p50_ns: f64,
     pub p90_ns: f64,
@@ -562,7 +507,7 @@ pub(crate) struct PercentilesRecord {
     pub p99_9_ns: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct IntervalRecord {
     pub low_ns: f64,
     pub high_ns: f64,
@@ -571,7 +516,7 @@ pub(crate) struct IntervalRecord {
 }
 
 /// Tukey's fences over the per-iteration values, and the counts beyond them.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct OutliersRecord {
     pub fences: FencesRecord,
     pub low_severe: usize,
@@ -582,7 +527,7 @@ pub(crate) struct OutliersRecord {
     pub beyond_3_sigma: usize,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct FencesRecord {
     pub q1_ns: f64,
     pub q3_ns: f64,
@@ -590,4 +535,245 @@ pub(crate) struct FencesRecord {
     pub lower_inner_ns: f64,
     pub upper_inner_ns: f64,
     pub upper_outer_ns: f64,
+}
+
+json_struct!(Document {
+    schema_version,
+    harness,
+    environment,
+    methodology,
+    partial: default,
+    raw_samples: default,
+    benchmarks,
+    machine_reference: skip,
+    complexity: skip,
+    against: skip,
+    comparison: skip,
+    groups: skip,
+});
+json_struct!(AgainstRecord {
+    baseline,
+    protocol_version,
+    noise_threshold_percent,
+    benchmarks
+});
+json_struct!(AgainstBenchRecord {
+    name,
+    status,
+    ratio: default,
+    ci_low: default,
+    ci_high: default,
+    verdict: default,
+    rounds: default,
+    p_t: skip,
+    p_wilcoxon: skip,
+    new_ns: default,
+    old_ns: default,
+    failure: default,
+});
+json_struct!(ComplexityRecord {
+    function,
+    group: default,
+    points,
+    class: default,
+    label: default,
+    coefficient_ns: default,
+    rms: default,
+    error: default,
+});
+json_enum!(RawSamples { Full = "full", None = "none" });
+json_struct!(Methodology {
+    clock,
+    clock_hz,
+    resolution_ns,
+    read_pair_ns,
+    sample_floor_ns,
+    overhead,
+    schedule,
+    stop_rule,
+    seed,
+    confidence_level,
+    blocks_in_one_go,
+    headline,
+    percentiles,
+});
+json_struct!(OverheadRecord {
+    subtracted,
+    per_sample_ns,
+    per_iter_ns,
+    per_iter_uncertainty_ns: skip,
+    measurement: skip,
+});
+json_enum!(ScheduleKind { Interleaved = "interleaved", Sequential = "sequential" });
+json_struct!(BenchRecord {
+    name,
+    group: default,
+    params: default,
+    outcome,
+    failure: default,
+    measurement: default,
+    throughput: default,
+});
+json_enum!(OutcomeKind {
+    Measured = "measured",
+    Passed = "passed",
+    Failed = "failed",
+    Ignored = "ignored",
+});
+json_struct!(FailureRecord { message, location });
+json_struct!(Throughput {
+    unit,
+    per_iteration,
+    per_second: default
+});
+json_enum!(ThroughputUnit { Bytes = "bytes", Items = "items" | "elements" });
+json_struct!(MeasurementRecord {
+    samples: skip,
+    slice_starts,
+    rewarm_samples,
+    config,
+    warm_up,
+    stop,
+    setup_time_ns,
+    total_time_ns,
+    estimate,
+    summary,
+    outliers,
+    filtered,
+    within_slice_spread,
+    drift,
+    notes,
+    note_kinds: default,
+    counters: default,
+    allocations: default,
+    cpu: default,
+    cpus: default,
+    forks: skip,
+});
+json_struct!(ForksRecord {
+    process_estimates_ns,
+    between_process_spread,
+    within_process_spread,
+    p_value,
+    process_overheads: skip,
+    process_sample_starts: skip,
+});
+json_struct!(AllocationsRecord {
+    allocations,
+    deallocations,
+    reallocations,
+    bytes_allocated
+});
+json_struct!(CpuRecord {
+    user_ns,
+    system_ns,
+    wall_ns
+});
+json_struct!(SampleRecord { iters, elapsed_ns });
+json_struct!(ConfigRecord {
+    warm_up_time_s,
+    warm_up_window,
+    warm_up_cv,
+    measure_time_s,
+    stop_rule,
+    precision_target: skip,
+    max_time_s,
+    min_samples,
+    max_samples,
+    min_sample_time_ns,
+});
+json_enum!(StopRuleKind { Precision = "precision", TimeBudget = "time_budget" });
+json_struct!(WarmUpRecord {
+    time_ns,
+    samples,
+    steady,
+    final_cv
+});
+json_enum!(StopKind {
+    Precise = "precise",
+    TimeBudget = "time_budget",
+    SampleCap = "sample_cap",
+    MaxTime = "max_time",
+    Abandoned = "abandoned",
+});
+json_struct!(EstimateRecord {
+    time_ns,
+    ci_low_ns,
+    ci_high_ns,
+    relative_half_width,
+    reference_ns,
+    block_medians_ns,
+    regime_blocks: skip,
+});
+json_struct!(SummaryRecord {
+    n,
+    min_ns,
+    max_ns,
+    mean_ns,
+    median_ns,
+    std_dev_ns,
+    coefficient_of_variation,
+    mad_ns,
+    percentiles,
+    mean_ci,
+    median_ci,
+});
+json_struct!(PercentilesRecord {
+    p50_ns,
+    p90_ns,
+    p95_ns,
+    p99_ns,
+    p99_9_ns
+});
+json_struct!(IntervalRecord {
+    low_ns,
+    high_ns,
+    confidence
+});
+json_struct!(OutliersRecord {
+    fences,
+    low_severe,
+    low_mild,
+    high_mild,
+    high_severe,
+    beyond_3_sigma,
+});
+json_struct!(FencesRecord {
+    q1_ns,
+    q3_ns,
+    lower_outer_ns,
+    lower_inner_ns,
+    upper_inner_ns,
+    upper_outer_ns,
+});
+
+/// Tagged by `rule`: `{"rule": "precision", "target": 0.01}`,
+/// `{"rule": "time_budget"}`.
+impl Json for RunStopRule {
+    fn read(value: &Value) -> Result<RunStopRule, crate::json::Error> {
+        let fields = Fields::of(value)?;
+        let rule: String = fields.req("rule")?;
+        match rule.as_str() {
+            "precision" => Ok(RunStopRule::Precision {
+                target: fields.req("target")?,
+            }),
+            "time_budget" => Ok(RunStopRule::TimeBudget),
+            other => Err(crate::json::Error::new(format!(
+                "unknown variant `{other}`, expected `precision` or `time_budget`"
+            ))),
+        }
+    }
+    fn write(&self, w: &mut Writer) {
+        w.begin_object();
+        w.key("rule");
+        match self {
+            RunStopRule::Precision { target } => {
+                w.str("precision");
+                w.key("target");
+                w.f64(*target);
+            }
+            RunStopRule::TimeBudget => w.str("time_budget"),
+        }
+        w.end_object();
+    }
 }

@@ -29,14 +29,12 @@
 //! every figure recomputes from a document to the last bit. The reader also
 //! takes the array of objects of versions 1 and 2.
 
-use std::fmt;
 use std::ops::{Deref, DerefMut};
 
-use serde::de::{self, MapAccess, SeqAccess, Visitor};
-use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
 
 use super::SampleRecord;
+use crate::json::{self, Fields, Json, Writer};
 
 /// A benchmark's samples in the order taken. Written packed (see the
 /// module's documentation); `tick_ns` is only a hint for writing: the
@@ -123,39 +121,64 @@ fn runs(samples: &[SampleRecord]) -> Vec<(u64, usize)> {
     runs
 }
 
-impl Serialize for SamplesRecord {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl Json for SamplesRecord {
+    fn write(&self, w: &mut Writer) {
         let ticks = self
             .tick_ns
             .and_then(|tick_ns| whole_ticks(&self.samples, tick_ns));
-        let mut map = serializer.serialize_map(Some(if ticks.is_some() { 3 } else { 2 }))?;
-        map.serialize_entry("iters", &runs(&self.samples))?;
+        w.begin_object();
+        w.key("iters");
+        runs(&self.samples).write(w);
         match ticks {
             Some((scale, ticks)) => {
-                map.serialize_entry("ns_per_tick", &scale)?;
-                map.serialize_entry("ticks", &ticks)?;
+                w.key("ns_per_tick");
+                w.f64(scale);
+                w.key("ticks");
+                ticks.write(w);
             }
             None => {
-                let elapsed: Vec<f64> = self.samples.iter().map(|s| s.elapsed_ns).collect();
-                map.serialize_entry("elapsed_ns", &elapsed)?;
+                w.key("elapsed_ns");
+                w.begin_array();
+                for sample in &self.samples {
+                    w.f64(sample.elapsed_ns);
+                }
+                w.end_array();
             }
         }
-        map.end()
+        w.end_object();
+    }
+
+    /// Packed (an object), or the array of objects of schema versions 1
+    /// and 2: `[{"iters": N, "elapsed_ns": T}, ...]`.
+    fn read(value: &Value) -> Result<SamplesRecord, json::Error> {
+        if let Value::Array(_) = value {
+            return Vec::<SampleRecord>::read(value).map(SamplesRecord::from);
+        }
+        let fields = Fields::of(value)
+            .map_err(|_| json::Error::invalid(value, "packed samples (an object) or an array"))?;
+        let packed = Packed {
+            iters: fields.req("iters")?,
+            ns_per_tick: fields.req("ns_per_tick")?,
+            ticks: fields.req("ticks")?,
+            elapsed_ns: fields.req("elapsed_ns")?,
+        };
+        packed
+            .unpack()
+            .map_err(|why| json::Error::new(format!("samples: {why}")))
+    }
+
+    fn is_absent(&self) -> bool {
+        self.is_empty()
     }
 }
 
 /// The packed form as written.
-#[derive(Deserialize)]
 struct Packed {
     iters: Vec<(u64, usize)>,
-    #[serde(default)]
     ns_per_tick: Option<f64>,
-    #[serde(default)]
     ticks: Option<Vec<u64>>,
-    #[serde(default)]
     elapsed_ns: Option<Vec<f64>>,
 }
-
 impl Packed {
     fn unpack(self) -> Result<SamplesRecord, String> {
         let (elapsed, tick_ns): (Vec<f64>, Option<f64>) =
@@ -190,35 +213,6 @@ impl Packed {
     }
 }
 
-impl<'de> Deserialize<'de> for SamplesRecord {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<SamplesRecord, D::Error> {
-        struct Either;
-        impl<'de> Visitor<'de> for Either {
-            type Value = SamplesRecord;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("packed samples (an object) or an array of samples")
-            }
-
-            /// Schema versions 1 and 2: `[{"iters": N, "elapsed_ns": T}, ...]`.
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SamplesRecord, A::Error> {
-                let mut samples = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                while let Some(sample) = seq.next_element::<SampleRecord>()? {
-                    samples.push(sample);
-                }
-                Ok(SamplesRecord::from(samples))
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<SamplesRecord, A::Error> {
-                Packed::deserialize(de::value::MapAccessDeserializer::new(map))?
-                    .unpack()
-                    .map_err(|why| de::Error::custom(format!("samples: {why}")))
-            }
-        }
-        deserializer.deserialize_any(Either)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,8 +222,8 @@ mod tests {
     }
 
     fn round_trip(record: &SamplesRecord) -> (String, SamplesRecord) {
-        let text = serde_json::to_string(record).unwrap();
-        (text.clone(), serde_json::from_str(&text).unwrap())
+        let text = json::to_string(record);
+        (text.clone(), json::from_str(&text).unwrap())
     }
 
     #[test]
@@ -303,7 +297,7 @@ mod tests {
 
     #[test]
     fn the_array_of_older_versions_is_read() {
-        let read: SamplesRecord = serde_json::from_str(
+        let read: SamplesRecord = json::from_str(
             r#"[{"iters": 1000, "elapsed_ns": 10530.0}, {"iters": 1000, "elapsed_ns": 10630.5}]"#,
         )
         .unwrap();
@@ -330,8 +324,8 @@ mod tests {
                 "samples: neither \"ticks\" nor \"elapsed_ns\"",
             ),
         ] {
-            let error = serde_json::from_str::<SamplesRecord>(text).unwrap_err();
-            assert!(error.to_string().starts_with(why), "{error}");
+            let error = json::from_str::<SamplesRecord>(text).unwrap_err();
+            assert!(error.starts_with(why), "{error}");
         }
     }
 }

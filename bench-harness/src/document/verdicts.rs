@@ -4,9 +4,8 @@
 //! sections: a run without `--baseline` or without A/B groups has none,
 //! and documents written before they were recorded load without them.
 
-use serde::{Deserialize, Serialize};
-
 use crate::analysis::compare::{ChangeMethod, Comparison, PairedComparison, Verdict};
+use crate::json::json_struct;
 use crate::results::against::verdict_word;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport};
@@ -17,7 +16,7 @@ use crate::results::{BenchResult, Compared, GroupReport};
 pub(crate) const PAIRING_ROUNDS: &str = "rounds";
 
 /// `--baseline NAME`: every benchmark against the saved run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ComparisonRecord {
     /// The baseline's name.
     pub baseline: String,
@@ -38,7 +37,7 @@ pub(crate) struct ComparisonRecord {
 }
 
 /// The machine reference kernel's change between the baseline and this run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct MachineChangeRecord {
     /// `new/old − 1`, a fraction (0.05: the machine is 5% slower).
     pub change: Option<f64>,
@@ -48,7 +47,7 @@ pub(crate) struct MachineChangeRecord {
 }
 
 /// One benchmark against the baseline.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ComparedRecord {
     pub name: String,
     /// `compared`, `new` (not measured in the baseline) or `gone` (in the
@@ -56,59 +55,41 @@ pub(crate) struct ComparedRecord {
     /// `compared`.
     pub status: String,
     /// `regressed`, `improved`, `no change` or `within noise`.
-    #[serde(default)]
     pub verdict: Option<String>,
     /// The baseline's time and this run's: the means of their block
     /// medians (or process times under `--forks`), in nanoseconds.
-    #[serde(default)]
     pub old_ns: Option<f64>,
-    #[serde(default)]
     pub new_ns: Option<f64>,
     /// `new/old − 1`, a fraction (0.05: 5% slower), or a scaled difference
     /// when `method` is `difference`.
-    #[serde(default)]
     pub change: Option<f64>,
     /// The change's 95% interval; null where unbounded.
-    #[serde(default)]
     pub ci_low: Option<f64>,
-    #[serde(default)]
     pub ci_high: Option<f64>,
     /// `ratio` (both times positive) or `difference` (`(new − old)/|old|`,
     /// when a time is zero or negative).
-    #[serde(default)]
     pub method: Option<String>,
     /// Welch's t-test with effective sample sizes.
-    #[serde(default)]
     pub p_welch: Option<f64>,
-    #[serde(default)]
     pub welch_t: Option<f64>,
-    #[serde(default)]
     pub welch_df: Option<f64>,
     /// The Mann–Whitney U test on the block medians.
-    #[serde(default)]
     pub p_mann_whitney: Option<f64>,
-    #[serde(default)]
     pub mann_whitney_u: Option<f64>,
     /// Both sides have fewer than 8 blocks: the normal approximation of
     /// `p_mann_whitney` is rough.
-    #[serde(default)]
     pub mann_whitney_rough: Option<bool>,
     /// Cohen's d over the block medians; null when not finite.
-    #[serde(default)]
     pub cohens_d: Option<f64>,
     /// Blocks on each side, and their effective (independent) numbers.
-    #[serde(default)]
     pub n_old: Option<usize>,
-    #[serde(default)]
     pub n_new: Option<usize>,
-    #[serde(default)]
     pub n_eff_old: Option<f64>,
-    #[serde(default)]
     pub n_eff_new: Option<f64>,
 }
 
 /// An in-run A/B group (one per argument in a group with `args`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct GroupRecord {
     pub group: String,
     /// The member marked `baseline`, whose ratio is 1.
@@ -123,46 +104,94 @@ pub(crate) struct GroupRecord {
 }
 
 /// One member against its group's baseline.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct GroupMemberRecord {
     pub name: String,
     /// `compared`, or `not_compared` with the `reason`; the figures are
     /// null unless `compared`.
     pub status: String,
     /// `slower`, `faster` or `no difference`.
-    #[serde(default)]
     pub verdict: Option<String>,
     /// member/baseline: the geometric mean of the rounds' ratios (above 1:
     /// the member is slower).
-    #[serde(default)]
     pub ratio: Option<f64>,
     /// The ratio's 95% interval.
-    #[serde(default)]
     pub ci_low: Option<f64>,
-    #[serde(default)]
     pub ci_high: Option<f64>,
     /// The paired t-test on the rounds' log ratios.
-    #[serde(default)]
     pub p_t: Option<f64>,
-    #[serde(default)]
     pub t: Option<f64>,
-    #[serde(default)]
     pub df: Option<f64>,
     /// The Wilcoxon signed-rank test on the same.
-    #[serde(default)]
     pub p_wilcoxon: Option<f64>,
     /// Rounds paired, rounds left out, and the effective number of
     /// independent rounds.
-    #[serde(default)]
     pub rounds: Option<usize>,
-    #[serde(default)]
     pub skipped: Option<usize>,
-    #[serde(default)]
     pub n_eff: Option<f64>,
     /// Why there is no comparison.
-    #[serde(default)]
     pub reason: Option<String>,
 }
+
+json_struct!(ComparisonRecord {
+    baseline,
+    baseline_timestamp,
+    noise_threshold_percent,
+    threshold_percent,
+    machine_change,
+    benchmarks,
+});
+json_struct!(MachineChangeRecord {
+    change,
+    ci_low,
+    ci_high,
+    p_welch
+});
+json_struct!(ComparedRecord {
+    name,
+    status,
+    verdict: default,
+    old_ns: default,
+    new_ns: default,
+    change: default,
+    ci_low: default,
+    ci_high: default,
+    method: default,
+    p_welch: default,
+    welch_t: default,
+    welch_df: default,
+    p_mann_whitney: default,
+    mann_whitney_u: default,
+    mann_whitney_rough: default,
+    cohens_d: default,
+    n_old: default,
+    n_new: default,
+    n_eff_old: default,
+    n_eff_new: default,
+});
+json_struct!(GroupRecord {
+    group,
+    baseline,
+    pairing,
+    noise_threshold_percent,
+    members
+});
+json_struct!(GroupMemberRecord {
+    name,
+    status,
+    verdict: default,
+    ratio: default,
+    ci_low: default,
+    ci_high: default,
+    p_t: default,
+    t: default,
+    df: default,
+    p_wilcoxon: default,
+    rounds: default,
+    skipped: default,
+    n_eff: default,
+    reason: default,
+});
 
 /// The `comparison` section of a run compared with `report`'s baseline.
 pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> ComparisonRecord {

@@ -551,8 +551,8 @@ fn the_real_capture_agrees_with_the_files() {
 #[test]
 fn an_environment_reads_back_equal() {
     let environment = released_on(&fixture("laptop"));
-    let text = serde_json::to_string(&environment).unwrap();
-    let back: Environment = serde_json::from_str(&text).unwrap();
+    let text = crate::json::to_string(&environment);
+    let back: Environment = crate::json::from_str(&text).unwrap();
     assert_eq!(back, environment);
 }
 
@@ -570,7 +570,7 @@ fn an_environment_from_before_these_fields_reads_with_them_unknown() {
         "git_commit": null,
         "git_dirty": null
     }"#;
-    let environment: Environment = serde_json::from_str(old).unwrap();
+    let environment: Environment = crate::json::from_str(old).unwrap();
     assert_eq!(environment.build, Build::unknown());
     assert_eq!(environment.governor, None);
     assert_eq!(environment.boost, None);

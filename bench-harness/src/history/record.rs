@@ -4,11 +4,10 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
-
 use bench_runtime::Throughput;
 
 use crate::environment::Environment;
+use crate::json::json_struct;
 use crate::results::{BenchResult, Measured};
 
 /// The record format's version: a reader skips records of a later major
@@ -17,7 +16,7 @@ use crate::results::{BenchResult, Measured};
 pub(crate) const FORMAT_VERSION: u32 = 1;
 
 /// One benchmark in one run: a line of the history file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Record {
     /// [`FORMAT_VERSION`] of the writer.
     pub(crate) v: u32,
@@ -26,10 +25,8 @@ pub(crate) struct Record {
     /// When the run started, UTC, RFC 3339 to the second.
     pub(crate) timestamp: String,
     /// `git rev-parse HEAD` of the benched crate; absent outside git.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) commit: Option<String>,
     /// Tracked files differed from `commit`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) dirty: Option<bool>,
     /// The machine's fingerprint ([`fingerprint`]): runs of one series share it.
     pub(crate) machine: String,
@@ -43,21 +40,17 @@ pub(crate) struct Record {
     /// The headline, nanoseconds per iteration.
     pub(crate) time_ns: f64,
     /// The headline's 95% interval; absent with a single slice.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) lower_ns: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) upper_ns: Option<f64>,
     /// The work per iteration the benchmark declared, and its rate.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) throughput: Option<RecordedThroughput>,
     /// The machine reference kernel's headline in the same run, when the
     /// run measured it (with `--baseline` or `--save-baseline`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) reference_ns: Option<f64>,
 }
 
 /// A benchmark's declared work per iteration and the rate at the headline.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct RecordedThroughput {
     /// `bytes` or `items`.
     pub(crate) unit: String,
@@ -65,6 +58,28 @@ pub(crate) struct RecordedThroughput {
     /// `per_iter` per second at the headline time.
     pub(crate) per_second: f64,
 }
+
+json_struct!(Record {
+    v,
+    run,
+    timestamp,
+    commit: skip,
+    dirty: skip,
+    machine,
+    config,
+    harness,
+    name,
+    time_ns,
+    lower_ns: skip,
+    upper_ns: skip,
+    throughput: skip,
+    reference_ns: skip,
+});
+json_struct!(RecordedThroughput {
+    unit,
+    per_iter,
+    per_second
+});
 
 impl Record {
     /// The interval's half-width relative to the headline (its larger

@@ -24,6 +24,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::record::{Record, FORMAT_VERSION};
+use crate::json::{Json, Writer};
 use crate::report::console;
 
 /// The history directory under the target directory.
@@ -45,7 +46,7 @@ pub(crate) fn append(path: &Path, records: &[Record]) -> io::Result<()> {
     }
     let mut batch = Vec::with_capacity(records.len() * 320);
     for record in records {
-        serde_json::to_writer(&mut batch, record).map_err(io::Error::other)?;
+        record.write(&mut Writer::compact(&mut batch));
         batch.push(b'\n');
     }
     if let Some(dir) = path.parent() {
@@ -109,7 +110,7 @@ pub(crate) fn parse(text: &str) -> Parsed {
         if line.is_empty() {
             continue;
         }
-        match serde_json::from_str::<Record>(line) {
+        match crate::json::from_str::<Record>(line) {
             Ok(record) if record.v <= FORMAT_VERSION && record.time_ns.is_finite() => {
                 parsed.records.push(record)
             }

@@ -295,7 +295,7 @@ fn a_line_cut_by_a_kill_is_skipped_and_the_next_run_starts_a_new_line() {
     let path = file(&dir, "suite");
     append(&path, &[record(0, 10.0, 0.01), record(1, 11.0, 0.01)]).unwrap();
     // A run killed halfway through its line.
-    let whole = serde_json::to_string(&record(2, 12.0, 0.01)).unwrap();
+    let whole = crate::json::to_string(&record(2, 12.0, 0.01));
     let mut file = std::fs::OpenOptions::new()
         .append(true)
         .open(&path)
@@ -317,10 +317,10 @@ fn a_line_cut_by_a_kill_is_skipped_and_the_next_run_starts_a_new_line() {
 
 #[test]
 fn garbage_and_later_versions_are_skipped_not_fatal() {
-    let good = serde_json::to_string(&record(0, 10.0, 0.01)).unwrap();
+    let good = crate::json::to_string(&record(0, 10.0, 0.01));
     let mut later = record(1, 11.0, 0.01);
     later.v = FORMAT_VERSION + 1;
-    let later = serde_json::to_string(&later).unwrap();
+    let later = crate::json::to_string(&later);
     let text = format!("{good}\nnot json\n\n{later}\n{{\"v\":1}}\n\0\0\0\n{good}\n");
     let parsed = parse(&text);
     assert_eq!(parsed.records.len(), 2);

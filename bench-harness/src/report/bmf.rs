@@ -27,6 +27,7 @@ use serde_json::{json, Map, Value};
 
 use bench_runtime::Throughput;
 
+use crate::json::Writer;
 use crate::results::{BenchResult, RunInfo};
 
 /// Writes the results as one BMF JSON object.
@@ -41,9 +42,10 @@ pub(crate) fn write(
             benchmarks.insert(result.name.clone(), Value::Object(measures));
         }
     }
-    let mut out = io::BufWriter::new(out);
-    serde_json::to_writer_pretty(&mut out, &Value::Object(benchmarks))?;
-    writeln!(out)?;
+    let mut text = Vec::new();
+    Writer::pretty(&mut text).value(&Value::Object(benchmarks));
+    text.push(b'\n');
+    out.write_all(&text)?;
     out.flush()
 }
 

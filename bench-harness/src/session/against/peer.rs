@@ -112,7 +112,7 @@ impl Peer {
                 return Err(not_a_worker(&format!("it {how}{said}")));
             }
         };
-        match serde_json::from_str::<Reply>(&hello) {
+        match crate::json::from_str::<Reply>(&hello) {
             Ok(Reply::Hello {
                 worker,
                 protocol,
@@ -148,7 +148,7 @@ impl Peer {
             return Err(self.ended(doing));
         }
         let line = self.receive(limit, doing)?;
-        serde_json::from_str(&line).map_err(|error| {
+        crate::json::from_str::<Reply>(&line).map_err(|error| {
             format!(
                 "the worker ({}) sent a reply this build cannot read while {doing}: {error}",
                 self.exe.display()

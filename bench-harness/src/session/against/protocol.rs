@@ -16,7 +16,9 @@
 //!
 //! End of input ends the worker.
 
-use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::json::{self, Fields, Json, Writer};
 
 /// The version this build speaks; a worker that says another is refused.
 pub(crate) const PROTOCOL_VERSION: u32 = 1;
@@ -33,8 +35,7 @@ pub(crate) const CLAIM_ENV: &str = "BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL";
 /// program that happens to print JSON.
 pub(crate) const WORKER_NAME: &str = "bench-harness";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Request {
     /// Start measuring this benchmark (by full name); set-up runs now.
     Open { name: String },
@@ -44,8 +45,7 @@ pub(crate) enum Request {
     Close,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Reply {
     Hello {
         worker: String,
@@ -75,17 +75,134 @@ pub(crate) enum Reply {
 
 impl Request {
     pub(crate) fn line(&self) -> String {
-        let mut line = serde_json::to_string(self).expect("requests serialise");
-        line.push('\n');
-        line
+        json::to_string(self) + "\n"
     }
 }
 
 impl Reply {
     pub(crate) fn line(&self) -> String {
-        let mut line = serde_json::to_string(self).expect("replies serialise");
-        line.push('\n');
-        line
+        json::to_string(self) + "\n"
+    }
+}
+
+/// Reads a message's `type` tag.
+fn tag(value: &Value) -> Result<(Fields<'_>, String), json::Error> {
+    let fields = Fields::of(value)?;
+    let tag = fields.req("type")?;
+    Ok((fields, tag))
+}
+
+fn unknown(tag: &str) -> json::Error {
+    json::Error::new(format!("unknown variant `{tag}`"))
+}
+
+impl Json for Request {
+    fn read(value: &Value) -> Result<Request, json::Error> {
+        let (fields, tag) = tag(value)?;
+        Ok(match tag.as_str() {
+            "open" => Request::Open {
+                name: fields.req("name")?,
+            },
+            "slice" => Request::Slice {
+                nanos: fields.req("nanos")?,
+            },
+            "close" => Request::Close,
+            other => return Err(unknown(other)),
+        })
+    }
+
+    fn write(&self, w: &mut Writer) {
+        w.begin_object();
+        w.key("type");
+        match self {
+            Request::Open { name } => {
+                w.str("open");
+                w.key("name");
+                w.str(name);
+            }
+            Request::Slice { nanos } => {
+                w.str("slice");
+                w.key("nanos");
+                w.f64(*nanos);
+            }
+            Request::Close => w.str("close"),
+        }
+        w.end_object();
+    }
+}
+
+impl Json for Reply {
+    fn read(value: &Value) -> Result<Reply, json::Error> {
+        let (fields, tag) = tag(value)?;
+        Ok(match tag.as_str() {
+            "hello" => Reply::Hello {
+                worker: fields.req("worker")?,
+                protocol: fields.req("protocol")?,
+                harness_version: fields.req("harness_version")?,
+                benchmarks: fields.req("benchmarks")?,
+            },
+            "opened" => Reply::Opened,
+            "slice" => Reply::Slice {
+                per_iter_ns: fields.req("per_iter_ns")?,
+                samples: fields.req("samples")?,
+            },
+            "stopped" => Reply::Stopped,
+            "failed" => Reply::Failed {
+                message: fields.req("message")?,
+            },
+            "closed" => Reply::Closed,
+            "error" => Reply::Error {
+                message: fields.req("message")?,
+            },
+            other => return Err(unknown(other)),
+        })
+    }
+
+    fn write(&self, w: &mut Writer) {
+        w.begin_object();
+        w.key("type");
+        match self {
+            Reply::Hello {
+                worker,
+                protocol,
+                harness_version,
+                benchmarks,
+            } => {
+                w.str("hello");
+                w.key("worker");
+                w.str(worker);
+                w.key("protocol");
+                protocol.write(w);
+                w.key("harness_version");
+                w.str(harness_version);
+                w.key("benchmarks");
+                benchmarks.write(w);
+            }
+            Reply::Opened => w.str("opened"),
+            Reply::Slice {
+                per_iter_ns,
+                samples,
+            } => {
+                w.str("slice");
+                w.key("per_iter_ns");
+                per_iter_ns.write(w);
+                w.key("samples");
+                samples.write(w);
+            }
+            Reply::Stopped => w.str("stopped"),
+            Reply::Failed { message } => {
+                w.str("failed");
+                w.key("message");
+                w.str(message);
+            }
+            Reply::Closed => w.str("closed"),
+            Reply::Error { message } => {
+                w.str("error");
+                w.key("message");
+                w.str(message);
+            }
+        }
+        w.end_object();
     }
 }
 
@@ -105,7 +222,7 @@ mod tests {
         for request in requests {
             let line = request.line();
             assert_eq!(line.matches('\n').count(), 1, "{line}");
-            assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), request);
+            assert_eq!(json::from_str::<Request>(&line).unwrap(), request);
         }
         let reply = Reply::Slice {
             per_iter_ns: None,

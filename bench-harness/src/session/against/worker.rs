@@ -60,7 +60,7 @@ pub(crate) fn serve(settings: &Settings) -> i32 {
     }
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        let reply = match serde_json::from_str::<Request>(&line) {
+        let reply = match crate::json::from_str::<Request>(&line) {
             Ok(request) => side.handle(request),
             Err(error) => Reply::Error {
                 message: format!("not a request of protocol {PROTOCOL_VERSION}: {error}"),
