@@ -1,7 +1,6 @@
-//! Records, for `environment.rs`, the compiler, target and build profile
-//! this crate is compiled with. Cargo compiles a binary's dependencies with
-//! the binary's profile, so in a `cargo bench` build these are the rustc,
-//! target and profile of the benchmarks too.
+//! Records, for `environment.rs`, the compiler and target this crate is
+//! compiled with: in one `cargo bench` build, the benchmarks' too. (The
+//! profile comes from bench-runtime, which holds the timed loops.)
 
 use std::env;
 use std::process::Command;
@@ -20,17 +19,8 @@ fn main() {
         .filter(|text| !text.is_empty() && !text.contains('\n'))
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=BENCH_HARNESS_RUSTC_VERSION={version}");
-    // Cargo sets these for every build script; a different profile is a
-    // different build, so none needs a rerun-if-env-changed.
-    for (variable, name) in [
-        ("TARGET", "BENCH_HARNESS_TARGET"),
-        // `0` ... `3`, `s`, `z`.
-        ("OPT_LEVEL", "BENCH_HARNESS_OPT_LEVEL"),
-        // `release` for profiles that inherit from release (bench does),
-        // `debug` for the others.
-        ("PROFILE", "BENCH_HARNESS_PROFILE"),
-    ] {
-        let value = env::var(variable).unwrap_or_else(|_| "unknown".to_string());
-        println!("cargo:rustc-env={name}={value}");
-    }
+    // Cargo sets it for every build script; a different target is a
+    // different build, so it needs no rerun-if-env-changed.
+    let target = env::var("TARGET").unwrap_or_else(|_| "unknown".to_string());
+    println!("cargo:rustc-env=BENCH_HARNESS_TARGET={target}");
 }

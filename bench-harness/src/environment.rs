@@ -83,10 +83,11 @@ pub(crate) struct Environment {
 
 /// How the benchmark binary was compiled.
 ///
-/// These are the facts of bench-harness's own compilation (build.rs and
-/// `cfg!(debug_assertions)`). Cargo compiles a binary's dependencies with
-/// the binary's profile, so they are the benchmark's too, unless
-/// `[profile.*.package]` overrides set bench-harness apart.
+/// These are the facts of bench-runtime's compilation, the measurement core
+/// that holds the timed loops. Cargo compiles a binary's dependencies with
+/// the binary's profile, so they are the benchmarks' too, and a
+/// `[profile.*.package.bench-harness]` override (the README's recipe for a
+/// faster build) does not change them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Build {
     /// `cfg!(debug_assertions)`: on in `cargo test` and `cargo build`, off
@@ -103,9 +104,9 @@ impl Build {
     /// The build this code is part of.
     pub(crate) fn current() -> Build {
         Build {
-            debug_assertions: cfg!(debug_assertions),
-            opt_level: env!("BENCH_HARNESS_OPT_LEVEL").to_string(),
-            profile: env!("BENCH_HARNESS_PROFILE").to_string(),
+            debug_assertions: bench_runtime::build::DEBUG_ASSERTIONS,
+            opt_level: bench_runtime::build::OPT_LEVEL.to_string(),
+            profile: bench_runtime::build::PROFILE.to_string(),
         }
     }
 

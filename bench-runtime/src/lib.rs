@@ -33,6 +33,8 @@
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod affinity;
+#[doc(hidden)]
+pub mod build;
 pub mod clock;
 pub mod counter;
 pub mod early_exit;
