@@ -37,27 +37,49 @@ pub fn against_builds() -> &'static (PathBuf, PathBuf) {
             // every value on the stack, and two processes of it differ by up
             // to 9% on a 90 ns body from where their stacks and heaps landed.
             let built = build_bench("bench-tests", "against", &["--release"], env);
-            // Beside cargo's output (`<target>/release/deps/against-HASH`),
-            // out of the way of the next build, both named `against` as two
-            // builds of one bench target are.
-            let dir = built
-                .parent()
-                .expect("in deps/")
-                .join("e2e-against")
-                .join(file);
-            // (Earlier versions of this helper left a file there.)
-            let _ = std::fs::remove_file(&dir);
-            std::fs::create_dir_all(&dir).expect("the target directory is writable");
-            let copy = dir.join("against");
-            // Renamed into place: an old copy may still be running (a worker
-            // a killed test run left), and its file cannot be written over.
-            let part = dir.join("against.part");
-            std::fs::copy(&built, &part).expect("the build can be copied");
-            std::fs::rename(&part, &copy).expect("the copy can be renamed");
-            copy
+            copy_out(&built, file)
         };
         (build(false, "shorter"), build(true, "longer"))
     })
+}
+
+/// `benches/against.rs` built as the README's recipe for a faster clean
+/// build builds it: optimised, but bench-harness itself (orchestration,
+/// statistics, reports) at opt-level 0. Copied out like [`against_builds`].
+pub fn lean_harness_build() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let recipe = "profile.release.package.bench-harness.opt-level=0";
+        let built = build_bench(
+            "bench-tests",
+            "against",
+            &["--release", "--config", recipe],
+            &[],
+        );
+        copy_out(&built, "lean-harness")
+    })
+}
+
+/// Copies a build of `benches/against.rs` out of cargo's output
+/// (`<target>/release/deps/against-HASH`) to `e2e-against/DIR/against`, out
+/// of the way of the next build, named `against` as every build of that
+/// bench target is.
+fn copy_out(built: &Path, dir: &str) -> PathBuf {
+    let dir = built
+        .parent()
+        .expect("in deps/")
+        .join("e2e-against")
+        .join(dir);
+    // (Earlier versions of the helper left a file there.)
+    let _ = std::fs::remove_file(&dir);
+    std::fs::create_dir_all(&dir).expect("the target directory is writable");
+    let copy = dir.join("against");
+    // Renamed into place: an old copy may still be running (a worker a
+    // killed test run left), and its file cannot be written over.
+    let part = dir.join("against.part");
+    std::fs::copy(built, &part).expect("the build can be copied");
+    std::fs::rename(&part, &copy).expect("the copy can be renamed");
+    copy
 }
 
 /// Held exclusively while cargo builds an example bench, and shared while

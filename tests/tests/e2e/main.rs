@@ -8,6 +8,7 @@ mod against;
 mod authoring;
 mod bad_input;
 mod baselines;
+mod build_profile;
 mod escaping;
 mod failures;
 mod forks;
