@@ -171,19 +171,31 @@ pub(crate) fn elements<T>(
 }
 
 /// A whole number in `0..=max`.
-fn unsigned(value: &Value, max: u64, expected: &str) -> Result<u64, Error> {
-    match value.as_u64() {
-        Some(n) if n <= max => Ok(n),
-        Some(_) => Err(Error::new(format!(
-            "invalid value: {}, expected {expected}",
-            shown(value)
-        ))),
-        None if value.is_i64() => Err(Error::new(format!(
-            "invalid value: {}, expected {expected}",
-            shown(value)
-        ))),
-        None => Err(Error::invalid(value, expected)),
-    }
+/// The unsigned integers read as a u64 in their type's range and write as
+/// one.
+macro_rules! json_unsigned {
+    ($($t:ty),*) => {$(
+        impl Json for $t {
+            fn read(value: &Value) -> Result<$t, Error> {
+                let expected = stringify!($t);
+                match value.as_u64() {
+                    Some(n) => <$t>::try_from(n).map_err(|_| out_of_range(value, expected)),
+                    None if value.is_i64() => Err(out_of_range(value, expected)),
+                    None => Err(Error::invalid(value, expected)),
+                }
+            }
+            fn write(&self, w: &mut Writer) {
+                w.u64(*self as u64);
+            }
+        }
+    )*};
+}
+
+fn out_of_range(value: &Value, expected: &str) -> Error {
+    Error::new(format!(
+        "invalid value: {}, expected {expected}",
+        shown(value)
+    ))
 }
 
 impl Json for f64 {
@@ -197,47 +209,12 @@ impl Json for f64 {
     }
 }
 
-impl Json for u64 {
-    fn read(value: &Value) -> Result<u64, Error> {
-        unsigned(value, u64::MAX, "u64")
-    }
-    fn write(&self, w: &mut Writer) {
-        w.u64(*self);
-    }
-}
-
-impl Json for usize {
-    fn read(value: &Value) -> Result<usize, Error> {
-        unsigned(value, usize::MAX as u64, "usize").map(|n| n as usize)
-    }
-    fn write(&self, w: &mut Writer) {
-        w.u64(*self as u64);
-    }
-}
-
-impl Json for u32 {
-    fn read(value: &Value) -> Result<u32, Error> {
-        unsigned(value, u32::MAX.into(), "u32").map(|n| n as u32)
-    }
-    fn write(&self, w: &mut Writer) {
-        w.u64((*self).into());
-    }
-}
-
-impl Json for u8 {
-    fn read(value: &Value) -> Result<u8, Error> {
-        unsigned(value, u8::MAX.into(), "u8").map(|n| n as u8)
-    }
-    fn write(&self, w: &mut Writer) {
-        w.u64((*self).into());
-    }
-}
+json_unsigned!(u64, usize, u32, u8);
 
 impl Json for i32 {
     fn read(value: &Value) -> Result<i32, Error> {
         match value.as_i64() {
-            Some(n) => i32::try_from(n)
-                .map_err(|_| Error::new(format!("invalid value: {}, expected i32", shown(value)))),
+            Some(n) => i32::try_from(n).map_err(|_| out_of_range(value, "i32")),
             None => Err(Error::invalid(value, "i32")),
         }
     }
@@ -799,6 +776,19 @@ mod tests {
         let read: Outer =
             from_str(r#"{"unit": "elements", "kept": [], "name": "b", "extra": [1]}"#).unwrap();
         assert_eq!((read.maybe, read.count, read.unit), (None, 0, Unit::Items));
+    }
+
+    #[test]
+    fn an_integer_outside_its_type_is_an_error() {
+        assert_eq!(from_str::<u8>("255"), Ok(255));
+        assert_eq!(
+            from_str::<u8>("256").unwrap_err().to_string(),
+            "invalid value: integer `256`, expected u8"
+        );
+        assert_eq!(
+            from_str::<i32>("-2147483649").unwrap_err().to_string(),
+            "invalid value: integer `-2147483649`, expected i32"
+        );
     }
 
     #[test]
