@@ -707,7 +707,7 @@ fn measured_of(
         }),
         (OutcomeKind::Measured, Some(m), _) if !m.samples.is_empty() => {
             let context = Context {
-                overhead,
+                overhead: m.overhead(overhead),
                 ..*context
             };
             let mut measured = Measured::analyse(m.raw(), m.sampler_config(), &context);
@@ -759,9 +759,7 @@ fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
             ThroughputUnit::Bytes => bench_runtime::Throughput::Bytes(t.per_iteration),
             ThroughputUnit::Items => bench_runtime::Throughput::Items(t.per_iteration),
         }),
-        // The document does not say: the process's loop overhead is
-        // subtracted (see `Bencher::iter_custom`).
-        self_timed: false,
+        self_timed: m.self_timed,
         // Each process has its own clock: the pooled timeline has none.
         slice_clock: Vec::new(),
     }

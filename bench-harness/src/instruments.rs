@@ -96,6 +96,7 @@ impl Extras {
             self.refusals = other.refusals.clone();
         }
         self.multiplexed |= other.multiplexed;
+        self.self_timed |= other.self_timed;
         if let Some(counts) = other.allocations {
             add_counts(&mut self.allocations, counts);
         }

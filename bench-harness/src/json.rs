@@ -103,7 +103,7 @@ pub(crate) trait Json: Sized {
         None
     }
     /// Whether a `skip` field holding this is left out when written (an
-    /// empty list, `None`).
+    /// empty list, `None`, `false`).
     fn is_absent(&self) -> bool {
         false
     }
@@ -231,6 +231,10 @@ impl Json for bool {
     }
     fn write(&self, w: &mut Writer) {
         w.raw(if *self { "true" } else { "false" });
+    }
+    /// A `skip` flag is written only when set.
+    fn is_absent(&self) -> bool {
+        !*self
     }
 }
 

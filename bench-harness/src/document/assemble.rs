@@ -340,6 +340,7 @@ fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
                 .collect(),
             process_sample_starts: f.process_sample_starts.clone(),
         }),
+        self_timed: m.extras.self_timed,
     }
 }
 

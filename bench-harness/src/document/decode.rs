@@ -36,6 +36,16 @@ impl MeasurementRecord {
         }
     }
 
+    /// The loop overhead to take out of these samples, given the
+    /// document's: none when the body timed itself.
+    pub(crate) fn overhead(&self, document: Overhead) -> Overhead {
+        if self.self_timed {
+            Overhead::NONE
+        } else {
+            document
+        }
+    }
+
     /// The sampler's settings back.
     pub(crate) fn sampler_config(&self) -> SamplerConfig {
         let c = &self.config;

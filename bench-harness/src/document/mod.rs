@@ -358,6 +358,10 @@ pub(crate) struct MeasurementRecord {
     pub cpus: Vec<usize>,
     /// Under `--forks`: the processes' estimates and their spread.
     pub forks: Option<ForksRecord>,
+    /// The body timed itself (`Bencher::iter_custom`): its samples are
+    /// its own durations, and no loop overhead is taken out of them.
+    /// Written only when true.
+    pub self_timed: bool,
 }
 
 /// A benchmark measured in several processes (`--forks`).
@@ -649,6 +653,7 @@ json_struct!(MeasurementRecord {
     cpu: default,
     cpus: default,
     forks: skip,
+    self_timed: skip,
 });
 json_struct!(ForksRecord {
     process_estimates_ns,

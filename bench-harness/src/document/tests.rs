@@ -179,6 +179,30 @@ fn json_reads_back_equal() {
 }
 
 #[test]
+fn a_self_timed_measurement_says_so_and_no_other_does() {
+    let mut doc = doc();
+    let m = doc.benchmarks[2].measurement.as_mut().unwrap();
+    m.self_timed = true;
+    let text = to_string(&doc);
+    assert_eq!(text.matches("\"self_timed\": true").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("\"self_timed\"").count(),
+        1,
+        "written only when true"
+    );
+    let read = parse(&text).unwrap();
+    assert_eq!(read, doc);
+    let m = read.benchmarks[2].measurement.as_ref().unwrap();
+    let written = crate::analysis::Overhead {
+        per_iter: bench_runtime::Nanos(0.25),
+        ..crate::analysis::Overhead::NONE
+    };
+    assert_eq!(m.overhead(written), crate::analysis::Overhead::NONE);
+    let other = read.benchmarks[0].measurement.as_ref().unwrap();
+    assert_eq!(other.overhead(written), written);
+}
+
+#[test]
 fn numbers_of_seventeen_digits_read_back_exactly() {
     // Shortest-form floats often need 17 significant digits, which a
     // fast float parser may get one unit in the last place wrong.

@@ -245,6 +245,32 @@ fn iter_custom_durations_are_the_bodys_own_with_nothing_subtracted() {
 }
 
 #[test]
+fn iter_custom_durations_stay_the_bodys_own_across_processes() {
+    // Under --forks the parent analyses each child's samples again: it
+    // must know from the child's document that they are self-timed, or it
+    // takes the child's loop overhead out of them (49,968 ns in this
+    // debug build).
+    let mut args = QUICK.to_vec();
+    args.extend([
+        "--forks",
+        "2",
+        "--format",
+        "json",
+        "--exact",
+        "device_reported",
+    ]);
+    let document = json_of(&ported(&args));
+    let measurement = &record(&document, "device_reported")["measurement"];
+    let estimate = measurement["estimate"]["time_ns"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("an estimate in {document}"));
+    assert!((estimate - 50_000.0).abs() < 1e-6, "{estimate}");
+    assert_eq!(measurement["self_timed"], true, "{measurement}");
+    let processes = &measurement["forks"]["process_estimates_ns"];
+    assert_eq!(processes.as_array().map(Vec::len), Some(2), "{measurement}");
+}
+
+#[test]
 fn measuring_twice_is_reported_at_the_users_line() {
     let out = ported(&["--ignored"]);
     assert_eq!(out.code, Some(101), "{out:?}");

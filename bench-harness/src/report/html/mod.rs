@@ -63,7 +63,7 @@ impl Baseline<'_> {
     /// overhead taken out as it was then, and its Tukey fences.
     fn per_iter(&self, name: &str) -> Option<(Vec<f64>, Fences)> {
         let record = self.document.benchmark(name)?.measurement.as_ref()?;
-        let overhead = self.document.methodology.overhead.overhead();
+        let overhead = record.overhead(self.document.methodology.overhead.overhead());
         let f = &record.outliers.fences;
         let fences = Fences {
             q1: f.q1_ns,
