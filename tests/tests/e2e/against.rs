@@ -17,24 +17,29 @@ fn against(this: &std::path::Path, other: &std::path::Path, extra: &[&str]) -> R
     run(this, &args)
 }
 
-/// The rows of the comparison table: name and the rest of the line.
+/// The rows of the comparison table: name and the rest of the row (a
+/// failure's message wrapped to the width joined again).
 fn rows(out: &Run) -> Vec<(String, String)> {
-    let mut lines = out
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let table = out
         .stdout
         .lines()
-        .skip_while(|l| !l.starts_with("against "));
-    lines.next().expect("the comparison's header");
-    lines
+        .skip_while(|l| !l.starts_with("  benchmark "))
         .skip(1) // the column names
-        .take_while(|line| line.starts_with("  "))
-        .map(|line| {
-            let (name, rest) = line
-                .trim_start()
-                .split_once(' ')
-                .unwrap_or((line.trim(), ""));
-            (name.to_string(), rest.trim_start().to_string())
-        })
-        .collect()
+        .take_while(|line| line.starts_with("  "));
+    for line in table {
+        if let (Some(continued), Some((_, rest))) = (line.strip_prefix("    "), rows.last_mut()) {
+            rest.push(' ');
+            rest.push_str(continued.trim());
+            continue;
+        }
+        let (name, rest) = line
+            .trim_start()
+            .split_once(' ')
+            .unwrap_or((line.trim(), ""));
+        rows.push((name.to_string(), rest.trim_start().to_string()));
+    }
+    rows
 }
 
 fn row<'a>(rows: &'a [(String, String)], name: &str) -> &'a str {

@@ -1,6 +1,6 @@
 //! The tables after the main one: each benchmark against a saved baseline
-//! (`--baseline`), and each A/B group's members against the group's
-//! baseline member. By default they fit the width, names shortened in the
+//! (`--baseline`), each A/B group's members against the group's baseline
+//! member, and each benchmark against another build (`--against`). By default they fit the width, names shortened in the
 //! middle and the p-values and effect size left to `--details`.
 
 use std::io;
@@ -276,32 +276,51 @@ impl Terminal<'_> {
 
 impl Terminal<'_> {
     /// `--against`: each benchmark's ratio new/old with its interval and
-    /// verdict, then those on one side only and those that failed.
+    /// verdict, then those on one side only and those that failed. By
+    /// default it fits the width (the ratio, its interval, this build's
+    /// time and the verdict beside the name shortened in the middle);
+    /// `--details` adds the other build's time and the rounds.
     pub(crate) fn against_table(&mut self, report: &AgainstReport) -> io::Result<()> {
         writeln!(self.out)?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
-        writeln!(
-            self.out,
+        let title = format!(
             "against {} · this build / that build, slices paired round by round (ABBA) · \
              noise threshold {}",
             escape(&report.baseline),
             percent(report.noise_threshold)
-        )?;
+        );
+        self.lines(&title)?;
         self.out.reset()?;
-        let width = report
+        let details = self.details;
+        let natural = report
             .rows
             .iter()
-            .map(|row| escape(&row.name).chars().count())
+            .map(|row| columns(&escape(&row.name)))
             .chain(["benchmark".len()])
             .max()
             .unwrap_or(0);
-        writeln!(
-            self.out,
-            "  {:<width$}  {:>8}  {:>21}  {:>10}  {:>10}  {:>6}  verdict",
-            "benchmark", "new/old", "95% CI", "new", "old", "rounds"
-        )?;
+        // Compact: 2 + name + 2 + ratio 6 + 2 + interval 16 + 2 + new 9
+        // + 2 + verdict 13.
+        let width = if details {
+            natural
+        } else {
+            natural.min(self.width.saturating_sub(54).max(12))
+        };
+        if details {
+            writeln!(
+                self.out,
+                "  {:<width$}  {:>8}  {:>21}  {:>10}  {:>10}  {:>6}  verdict",
+                "benchmark", "new/old", "95% CI", "new", "old", "rounds"
+            )?;
+        } else {
+            writeln!(
+                self.out,
+                "  {:<width$}  {:>6}  {:<16}  {:>9}  verdict",
+                "benchmark", "ratio", "95% CI", "new"
+            )?;
+        }
         for row in &report.rows {
-            let name = escape(&row.name);
+            let name = shorten_middle(&escape(&row.name), width).into_owned();
             match &row.outcome {
                 AgainstOutcome::Compared(p) => {
                     match p.verdict {
@@ -310,17 +329,27 @@ impl Terminal<'_> {
                         _ => {}
                     }
                     let c = &p.comparison;
-                    writeln!(
-                        self.out,
-                        "  {name:<width$}  {:>8.4}  [{:>8.4}, {:>8.4}]  {:>10}  {:>10}  {:>6}  {}",
-                        c.ratio,
-                        c.ratio_interval.0,
-                        c.ratio_interval.1,
-                        time(p.new_ns),
-                        time(p.old_ns),
-                        c.rounds,
-                        verdict_word(p.verdict),
-                    )?;
+                    let (low, high) = c.ratio_interval;
+                    if details {
+                        writeln!(
+                            self.out,
+                            "  {name:<width$}  {:>8.4}  [{low:>8.4}, {high:>8.4}]  {:>10}  {:>10}  {:>6}  {}",
+                            c.ratio,
+                            time(p.new_ns),
+                            time(p.old_ns),
+                            c.rounds,
+                            verdict_word(p.verdict),
+                        )?;
+                    } else {
+                        let interval = format!("[{low:.4}, {high:.4}]");
+                        writeln!(
+                            self.out,
+                            "  {name:<width$}  {:>6.4}  {interval:<16}  {:>9}  {}",
+                            c.ratio,
+                            time(p.new_ns),
+                            verdict_word(p.verdict),
+                        )?;
+                    }
                     self.out.reset()?;
                 }
                 AgainstOutcome::New => {
@@ -331,7 +360,7 @@ impl Terminal<'_> {
                 }
                 AgainstOutcome::Failed(why) => {
                     self.colour(Color::Red, false)?;
-                    writeln!(self.out, "  {name:<width$}  failed: {}", escape(why))?;
+                    self.lines(&format!("  {name:<width$}  failed: {}", escape(why)))?;
                     self.out.reset()?;
                 }
             }

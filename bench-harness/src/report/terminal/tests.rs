@@ -317,3 +317,58 @@ fn a_tree_too_deep_for_the_width_is_printed_flat() {
     assert!(narrow.contains("\na::b::c"), "{narrow}");
     assert!(widest(&narrow) <= 40, "{narrow}");
 }
+
+/// `--against`: by default a row per benchmark within the width, a long
+/// name shortened in the middle; `--details` adds the other build's time
+/// and the rounds at whatever width they take.
+#[test]
+fn the_against_table_fits_the_width_and_details_add_the_rest() {
+    use crate::analysis::compare::Verdict;
+    use crate::results::against::{AgainstOutcome, AgainstReport, AgainstRow, Paired};
+    let old: Vec<f64> = (0..12).map(|i| 100.0 + f64::from(i % 3)).collect();
+    let new: Vec<f64> = old.iter().map(|t| t * 1.1).collect();
+    let compared = |name: &str| AgainstRow {
+        name: name.to_string(),
+        outcome: AgainstOutcome::Compared(Paired {
+            comparison: compare_paired(&old, &new),
+            verdict: Verdict::Regressed,
+            new_ns: 110.0,
+            old_ns: 100.0,
+        }),
+    };
+    let long = "kernels::a_benchmark_whose_name_goes_on_and_on_and_on/1048576";
+    let report = AgainstReport {
+        baseline: "main".to_string(),
+        protocol_version: 1,
+        noise_threshold: 0.01,
+        rows: vec![
+            compared("fib_20"),
+            compared(long),
+            AgainstRow {
+                name: "parse".to_string(),
+                outcome: AgainstOutcome::Failed("the other build stopped early".into()),
+            },
+        ],
+    };
+    let table = |width, details| {
+        let mut buffer = termcolor::NoColor::new(Vec::new());
+        let mut out = Terminal::new(&mut buffer, std::iter::empty()).with_view(width, details);
+        out.against_table(&report).unwrap();
+        String::from_utf8(buffer.into_inner()).unwrap()
+    };
+    for width in [80, 100, 120] {
+        let text = table(width, false);
+        assert!(widest(&text) <= width, "{width}:\n{text}");
+        assert_eq!(text.matches("slower").count(), 2, "{text}");
+        // 61 characters and 54 of columns: shortened below 115.
+        assert_eq!(text.contains(long), width >= 115, "{width}:\n{text}");
+        assert!(!text.contains("rounds"), "{text}");
+    }
+    let full = table(100, true);
+    assert!(full.contains(long), "{full}");
+    assert!(
+        full.contains("rounds") && full.contains("100.0 ns"),
+        "{full}"
+    );
+    assert!(widest(&full) > 100, "{full}");
+}
