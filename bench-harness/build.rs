@@ -1,6 +1,8 @@
 //! Records, for `environment.rs`, the compiler and target this crate is
 //! compiled with: in one `cargo bench` build, the benchmarks' too. (The
-//! profile comes from bench-runtime, which holds the timed loops.)
+//! profile comes from bench-runtime, which holds the timed loops; this
+//! crate's own opt-level differs from it only under a per-package profile
+//! override, which the audit warns about.)
 
 use std::env;
 use std::process::Command;
@@ -23,4 +25,6 @@ fn main() {
     // different build, so it needs no rerun-if-env-changed.
     let target = env::var("TARGET").unwrap_or_else(|_| "unknown".to_string());
     println!("cargo:rustc-env=BENCH_HARNESS_TARGET={target}");
+    let opt_level = env::var("OPT_LEVEL").unwrap_or_else(|_| "unknown".to_string());
+    println!("cargo:rustc-env=BENCH_HARNESS_OPT_LEVEL={opt_level}");
 }

@@ -3,8 +3,8 @@
 //! The measurement core holds the timed loops (every `Bencher` method is
 //! generic and compiled with it or with the benchmarks), so its opt-level is
 //! the one the figures depend on. bench-harness reads it from here rather
-//! than from its own build: a project may compile bench-harness, which only
-//! orchestrates and reports, without optimisation to halve a clean build.
+//! than from its own build, and compares the two: a per-package profile
+//! override may compile bench-harness otherwise (see its audit).
 
 use std::env;
 

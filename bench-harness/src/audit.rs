@@ -21,8 +21,9 @@ pub(crate) struct Warning {
 /// that leaves no core idle, a hypervisor, ASLR. Facts that are unknown
 /// raise nothing.
 pub(crate) fn audit(environment: &Environment) -> Vec<Warning> {
-    let checks: [fn(&Environment) -> Option<Warning>; 6] = [
+    let checks: [fn(&Environment) -> Option<Warning>; 7] = [
         |e| unoptimised_build(&e.build),
+        |e| unoptimised_harness(&e.build),
         governor,
         boost,
         load,
@@ -56,6 +57,30 @@ fn unoptimised_build(build: &Build) -> Option<Warning> {
     Some(Warning {
         loud: true,
         message,
+    })
+}
+
+/// bench-harness compiled below opt-level 2 (a per-package profile
+/// override) while the benchmarks are optimised. At opt-level 0, 1, `s`
+/// and `z` a crate exports its copies of generic code, and an optimised
+/// crate links to an upstream copy instead of compiling its own for a
+/// function that is never inlined (`#[inline(never)]`, as std's sorts
+/// are): `sort_unstable` on `u32` and `parse::<u64>` in the example suite
+/// ran 7.4 and 7.8 times slower.
+fn unoptimised_harness(build: &Build) -> Option<Warning> {
+    let harness = build.harness_opt_level.as_deref()?;
+    let optimised = |level: &str| matches!(level, "2" | "3");
+    if optimised(harness) || !optimised(&build.opt_level) {
+        return None;
+    }
+    Some(Warning {
+        loud: true,
+        message: format!(
+            "bench-harness is built at opt-level {harness}, the benchmarks at {}: the std code \
+             it shares with them (sorts, parsing) runs unoptimised in their figures; remove \
+             opt-level from [profile.*.package.bench-harness]",
+            build.opt_level
+        ),
     })
 }
 

@@ -85,9 +85,9 @@ pub(crate) struct Environment {
 ///
 /// These are the facts of bench-runtime's compilation, the measurement core
 /// that holds the timed loops. Cargo compiles a binary's dependencies with
-/// the binary's profile, so they are the benchmarks' too, and a
-/// `[profile.*.package.bench-harness]` override (the README's recipe for a
-/// faster build) does not change them.
+/// the binary's profile, so they are the benchmarks' too; only a
+/// `[profile.*.package.bench-harness]` override compiles bench-harness
+/// otherwise, and `harness_opt_level` records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Build {
     /// `cfg!(debug_assertions)`: on in `cargo test` and `cargo build`, off
@@ -98,15 +98,23 @@ pub(crate) struct Build {
     /// Cargo's `PROFILE`: `release` for profiles that inherit from release
     /// (`bench` does), `debug` for the others (`dev`, `test`).
     pub profile: String,
+    /// bench-harness's own opt-level where it differs from `opt_level` (a
+    /// per-package profile override), else `None`. Below 2 the harness
+    /// shares its unoptimised copies of std's generic code with the
+    /// benchmarks (see `audit`).
+    pub harness_opt_level: Option<String>,
 }
 
 impl Build {
     /// The build this code is part of.
     pub(crate) fn current() -> Build {
+        let opt_level = bench_runtime::build::OPT_LEVEL;
+        let harness = env!("BENCH_HARNESS_OPT_LEVEL");
         Build {
             debug_assertions: bench_runtime::build::DEBUG_ASSERTIONS,
-            opt_level: bench_runtime::build::OPT_LEVEL.to_string(),
+            opt_level: opt_level.to_string(),
             profile: bench_runtime::build::PROFILE.to_string(),
+            harness_opt_level: (harness != opt_level).then(|| harness.to_string()),
         }
     }
 
@@ -117,6 +125,7 @@ impl Build {
             debug_assertions: false,
             opt_level: "unknown".to_string(),
             profile: "unknown".to_string(),
+            harness_opt_level: None,
         }
     }
 }
@@ -150,7 +159,8 @@ json_struct!(Environment {
 json_struct!(Build {
     debug_assertions,
     opt_level,
-    profile
+    profile,
+    harness_opt_level: skip,
 });
 
 impl Environment {

@@ -3,11 +3,10 @@
 //! the machine reference kernel.
 //!
 //! They live here, in the measurement core, rather than in the runner, so
-//! that their timed loops are compiled with the measurement core and not with
-//! the runner's reporting code: a project that builds `bench-harness` without
-//! optimisation to save build time (`[profile.release.package.bench-harness]
-//! opt-level = 0`) still measures the overhead of an optimised loop, the
-//! loop its own benchmarks run.
+//! that their timed loops are compiled as the benchmarks' are: even a
+//! project that builds `bench-harness` with another opt-level (which the
+//! harness warns against) measures the overhead of the loop its own
+//! benchmarks run.
 
 use crate::Bencher;
 

@@ -43,9 +43,9 @@ pub fn against_builds() -> &'static (PathBuf, PathBuf) {
     })
 }
 
-/// `benches/against.rs` built as the README's recipe for a faster clean
-/// build builds it: optimised, but bench-harness itself (orchestration,
-/// statistics, reports) at opt-level 0. Copied out like [`against_builds`].
+/// `benches/against.rs` built optimised but with bench-harness itself at
+/// opt-level 0, a per-package override that halves a clean build and that
+/// the harness warns against. Copied out like [`against_builds`].
 pub fn lean_harness_build() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {

@@ -77,12 +77,44 @@ fn an_unoptimised_build_comes_first_and_loud() {
 }
 
 #[test]
+fn a_harness_compiled_below_opt_level_2_under_optimised_benchmarks_is_warned_of() {
+    let build = |opt_level: &str, harness: Option<&str>| {
+        let build = Build {
+            debug_assertions: false,
+            opt_level: opt_level.to_string(),
+            profile: "release".to_string(),
+            harness_opt_level: harness.map(str::to_string),
+        };
+        audit(&unknown_machine(build))
+    };
+    assert_eq!(
+        build("3", Some("0")),
+        [Warning {
+            loud: true,
+            message: "bench-harness is built at opt-level 0, the benchmarks at 3: the std code \
+                      it shares with them (sorts, parsing) runs unoptimised in their figures; \
+                      remove opt-level from [profile.*.package.bench-harness]"
+                .to_string(),
+        }]
+    );
+    for harness in ["1", "s", "z"] {
+        assert_eq!(build("2", Some(harness)).len(), 1, "{harness}");
+    }
+    // An optimised harness shares nothing; unoptimised benchmarks have
+    // their own, louder warning.
+    assert_eq!(build("3", Some("2")), []);
+    assert_eq!(build("3", None), []);
+    assert_eq!(build("s", Some("0")), []);
+}
+
+#[test]
 fn the_build_warning_names_what_is_wrong_with_the_build() {
     let build = |debug_assertions: bool, opt_level: &str| {
         let build = Build {
             debug_assertions,
             opt_level: opt_level.to_string(),
             profile: "custom".to_string(),
+            harness_opt_level: None,
         };
         audit(&unknown_machine(build))
     };

@@ -53,6 +53,7 @@ pub(crate) fn environment() -> Environment {
             debug_assertions: false,
             opt_level: "3".to_string(),
             profile: "release".to_string(),
+            harness_opt_level: None,
         },
         os: "linux".to_string(),
         os_release: Some("6.8.0-1012-gcp".to_string()),

@@ -10,6 +10,7 @@ pub(crate) fn release() -> Build {
         debug_assertions: false,
         opt_level: "3".to_string(),
         profile: "release".to_string(),
+        harness_opt_level: None,
     }
 }
 
@@ -18,6 +19,7 @@ pub(crate) fn debug() -> Build {
         debug_assertions: true,
         opt_level: "0".to_string(),
         profile: "debug".to_string(),
+        harness_opt_level: None,
     }
 }
 
