@@ -23,6 +23,17 @@ fn unchanged() -> u64 {
     imul_chain::<1000>(black_box(3))
 }
 
+/// Sub-nanosecond: each build's time is mostly the loop overhead taken
+/// out, so the two sides must take out the same one.
+#[benchmark]
+fn add() -> u64 {
+    black_box(1u64) + black_box(2u64)
+}
+
+/// Nothing at all: times scattered about zero, no ratio to take.
+#[benchmark]
+fn empty() {}
+
 /// Prints on stdout while setting up: a worker's replies must survive it.
 #[benchmark]
 fn prints(b: &mut Bencher) {

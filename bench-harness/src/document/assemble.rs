@@ -117,6 +117,12 @@ fn against(report: &AgainstReport) -> AgainstRecord {
                     failure: Some(why.clone()),
                     ..bare("failed")
                 },
+                AgainstOutcome::TooFast(p) => AgainstBenchRecord {
+                    rounds: Some(p.comparison.rounds + p.comparison.skipped),
+                    new_ns: Some(p.new_ns),
+                    old_ns: Some(p.old_ns),
+                    ..bare("too_fast")
+                },
             }
         })
         .collect();

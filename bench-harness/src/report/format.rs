@@ -78,6 +78,16 @@ pub(crate) fn time(nanos: f64) -> String {
     format!("{} {unit}", significant(nanos / scale))
 }
 
+/// An `--against` row too fast for a ratio (`Paired::too_fast`).
+pub(crate) fn too_fast_to_compare(new_ns: f64, old_ns: f64) -> String {
+    format!(
+        "too fast to compare: {} and {} an iteration, within the loop overhead's noise; \
+         give each iteration more work",
+        time(new_ns),
+        time(old_ns)
+    )
+}
+
 /// A result's rate, in the byte unit chosen for it (`--bytes-unit`,
 /// `bytes_unit`), when it has one.
 pub(crate) fn result_rate(result: &crate::results::BenchResult) -> Option<String> {

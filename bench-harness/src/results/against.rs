@@ -36,6 +36,9 @@ pub(crate) enum AgainstOutcome {
     Gone,
     /// Either side failed (or stopped) before enough paired rounds.
     Failed(String),
+    /// Measured on both sides, but too fast for a ratio: see
+    /// [`Paired::too_fast`].
+    TooFast(Paired),
 }
 
 /// The rounds of one benchmark, paired.
@@ -48,6 +51,27 @@ pub(crate) struct Paired {
     /// nanoseconds.
     pub new_ns: f64,
     pub old_ns: f64,
+}
+
+/// More than this share of rounds with a time at or below zero on either
+/// side (the loop overhead taken out) leaves no ratio to take.
+const MOST_ROUNDS: f64 = 0.9;
+
+impl Paired {
+    /// Whether the benchmark costs too little next to the loop overhead
+    /// for a ratio: fewer than 2 rounds, or fewer than 90% of them, with a
+    /// positive time on both sides, or either side's time within
+    /// `resolution` of zero (`Side::resolution`). Ratios of such times are
+    /// ratios of noise: an empty future measured against itself read 0.07,
+    /// "faster".
+    pub(crate) fn too_fast(&self, resolution: f64) -> bool {
+        let c = &self.comparison;
+        let all = c.rounds + c.skipped;
+        c.rounds < 2
+            || (c.rounds as f64) < MOST_ROUNDS * all as f64
+            || self.new_ns.abs() <= resolution
+            || self.old_ns.abs() <= resolution
+    }
 }
 
 impl AgainstReport {
@@ -74,5 +98,45 @@ pub(crate) fn verdict_word(verdict: Verdict) -> &'static str {
         Verdict::Regressed => "slower",
         Verdict::Improved => "faster",
         Verdict::NoChange | Verdict::WithinNoise => "no difference",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::compare::compare_paired;
+
+    fn paired(old: &[f64], new: &[f64]) -> Paired {
+        let comparison = compare_paired(old, new);
+        Paired {
+            verdict: comparison.verdict(0.01),
+            comparison,
+            new_ns: new.iter().sum::<f64>() / new.len() as f64,
+            old_ns: old.iter().sum::<f64>() / old.len() as f64,
+        }
+    }
+
+    #[test]
+    fn a_time_near_zero_is_too_fast_for_a_ratio() {
+        let sub_ns: Vec<f64> = (0..10).map(|k| 0.24 + 0.001 * f64::from(k % 3)).collect();
+        assert!(!paired(&sub_ns, &sub_ns).too_fast(0.005));
+        // Within the overhead's uncertainty of zero.
+        assert!(paired(&sub_ns, &sub_ns).too_fast(0.3));
+        // An empty body: times scattered about zero, half the rounds
+        // non-positive (the 0.07 "faster" of a real run).
+        let empty = [
+            0.004, -0.003, 0.002, -0.001, 0.005, 0.001, -0.004, 0.003, 0.002, -0.002,
+        ];
+        let other = [
+            0.003, 0.004, -0.002, 0.001, -0.003, 0.004, 0.002, -0.001, 0.003, 0.002,
+        ];
+        assert!(paired(&empty, &other).too_fast(0.0));
+        // One non-positive round in ten still leaves a ratio.
+        let mut once = sub_ns.clone();
+        once[3] = -0.01;
+        assert!(!paired(&sub_ns, &once).too_fast(0.005));
+        once[4] = -0.01;
+        assert!(paired(&sub_ns, &once).too_fast(0.005));
+        assert!(paired(&[1.0], &[1.0]).too_fast(0.0));
     }
 }

@@ -91,6 +91,51 @@ fn the_same_build_against_itself_finds_no_difference_and_the_gate_passes() {
 }
 
 #[test]
+fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_nothing_is_too_fast() {
+    // Each side took out its own estimate of the loop overhead: two
+    // estimates a few picoseconds apart made `add` (about 0.25 ns) 3%
+    // "faster" than itself, and an empty body's ratio of noise 0.07.
+    let (shorter, _) = against_builds();
+    let dir = scratch_dir("against-sub-ns");
+    let json = dir.join("against.json");
+    let out = against(
+        shorter,
+        shorter,
+        &[
+            "--noise-threshold",
+            "1",
+            "-o",
+            json.to_str().unwrap(),
+            "--format",
+            "json",
+            "--exact",
+            "add",
+            "empty",
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let rows = rows(&out);
+    assert!(row(&rows, "add").ends_with("no difference"), "{rows:?}");
+    assert!(
+        row(&rows, "empty").starts_with("too fast to compare: "),
+        "{rows:?}"
+    );
+    let text = std::fs::read_to_string(&json).expect("the JSON");
+    let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let benchmarks = document["against"]["benchmarks"]
+        .as_array()
+        .expect("against benchmarks");
+    let status = |name: &str| {
+        benchmarks
+            .iter()
+            .find(|b| b["name"] == name)
+            .map(|b| b["status"].clone())
+    };
+    assert_eq!(status("add"), Some("compared".into()), "{text}");
+    assert_eq!(status("empty"), Some("too_fast".into()), "{text}");
+}
+
+#[test]
 fn the_gate_fails_on_a_slower_build_and_the_json_holds_the_ratio() {
     let (shorter, longer) = against_builds();
     let dir = scratch_dir("against-json");

@@ -520,6 +520,9 @@ pub(crate) fn render_against(
             AgainstOutcome::New => "in this build only".to_string(),
             AgainstOutcome::Gone => "in the other build only".to_string(),
             AgainstOutcome::Failed(why) => format!("failed: {why}"),
+            AgainstOutcome::TooFast(p) => {
+                crate::report::format::too_fast_to_compare(p.new_ns, p.old_ns)
+            }
         };
         let _ = write!(
             out,

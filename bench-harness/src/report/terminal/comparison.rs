@@ -12,7 +12,7 @@ use super::text::{columns, shorten_middle};
 use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
-use crate::report::format::{escape, p_value, percent, time};
+use crate::report::format::{escape, p_value, percent, time, too_fast_to_compare};
 use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, Compared, GroupReport};
 
@@ -362,6 +362,10 @@ impl Terminal<'_> {
                     self.colour(Color::Red, false)?;
                     self.lines(&format!("  {name:<width$}  failed: {}", escape(why)))?;
                     self.out.reset()?;
+                }
+                AgainstOutcome::TooFast(p) => {
+                    let words = too_fast_to_compare(p.new_ns, p.old_ns);
+                    self.lines(&format!("  {name:<width$}  {words}"))?;
                 }
             }
         }

@@ -130,6 +130,9 @@ fn compare(
                 request.noise_threshold,
                 &watch,
             ) {
+                Ok(paired) if paired.too_fast(local.resolution().0) => {
+                    AgainstOutcome::TooFast(paired)
+                }
                 Ok(paired) => AgainstOutcome::Compared(paired),
                 // Ctrl-C: the benchmark under way is left out, as in a
                 // measured run.
@@ -295,8 +298,15 @@ fn pair(
 ) -> Result<Paired, String> {
     let open = Request::Open {
         name: name.to_string(),
+        overhead: None,
     };
-    expect_opened(local.handle(open.clone()), "this build")?;
+    expect_opened(local.handle(open), "this build")?;
+    // The other build takes out this one's loop overhead: the same loop,
+    // estimated once, so that the estimate's error cancels in the ratio.
+    let open = Request::Open {
+        name: name.to_string(),
+        overhead: Some(local.shared_overhead()),
+    };
     let opened = remote.ask(&open, limit, &format!("setting up {name}"))?;
     expect_opened(opened, "the other build")?;
 
