@@ -90,28 +90,37 @@ fn the_same_build_against_itself_finds_no_difference_and_the_gate_passes() {
     );
 }
 
+/// [`against`] with the JSON written to a file in scratch directory
+/// `scratch`: the run and the document's `against` section.
+fn against_json(
+    scratch: &str,
+    this: &std::path::Path,
+    other: &std::path::Path,
+    extra: &[&str],
+) -> (Run, serde_json::Value) {
+    let dir = scratch_dir(scratch);
+    let json = dir.join("against.json");
+    let mut args = vec!["--format", "json", "-o", json.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = against(this, other, &args);
+    let text = std::fs::read_to_string(&json)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+    let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    std::fs::remove_dir_all(dir).unwrap();
+    (out, document["against"].clone())
+}
+
 #[test]
-fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_nothing_is_too_fast() {
+fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_an_empty_one_too_fast() {
     // Each side took out its own estimate of the loop overhead: two
     // estimates a few picoseconds apart made `add` (about 0.25 ns) 3%
     // "faster" than itself, and an empty body's ratio of noise 0.07.
     let (shorter, _) = against_builds();
-    let dir = scratch_dir("against-sub-ns");
-    let json = dir.join("against.json");
-    let out = against(
+    let (out, against) = against_json(
+        "against-sub-ns",
         shorter,
         shorter,
-        &[
-            "--noise-threshold",
-            "1",
-            "-o",
-            json.to_str().unwrap(),
-            "--format",
-            "json",
-            "--exact",
-            "add",
-            "empty",
-        ],
+        &["--noise-threshold", "1", "--exact", "add", "empty"],
     );
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
     let rows = rows(&out);
@@ -120,42 +129,26 @@ fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_nothing_is_too_
         row(&rows, "empty").starts_with("too fast to compare: "),
         "{rows:?}"
     );
-    let text = std::fs::read_to_string(&json).expect("the JSON");
-    let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    let benchmarks = document["against"]["benchmarks"]
-        .as_array()
-        .expect("against benchmarks");
     let status = |name: &str| {
-        benchmarks
-            .iter()
-            .find(|b| b["name"] == name)
+        against["benchmarks"]
+            .as_array()
+            .and_then(|all| all.iter().find(|b| b["name"] == name))
             .map(|b| b["status"].clone())
     };
-    assert_eq!(status("add"), Some("compared".into()), "{text}");
-    assert_eq!(status("empty"), Some("too_fast".into()), "{text}");
+    assert_eq!(status("add"), Some("compared".into()), "{against}");
+    assert_eq!(status("empty"), Some("too_fast".into()), "{against}");
 }
 
 #[test]
 fn the_gate_fails_on_a_slower_build_and_the_json_holds_the_ratio() {
     let (shorter, longer) = against_builds();
-    let dir = scratch_dir("against-json");
-    let json = dir.join("against.json");
-    let out = against(
+    let (out, against) = against_json(
+        "against-json",
         longer,
         shorter,
-        &[
-            "--fail-on-regression",
-            "--format",
-            "json",
-            "-o",
-            json.to_str().unwrap(),
-            "chain",
-        ],
+        &["--fail-on-regression", "chain"],
     );
     assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
-    let document: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let against = &document["against"];
     assert_eq!(against["baseline"], shorter.to_str().unwrap());
     assert_eq!(against["protocol_version"], 1);
     let chain = &against["benchmarks"][0];
@@ -169,7 +162,6 @@ fn the_gate_fails_on_a_slower_build_and_the_json_holds_the_ratio() {
     assert!(low <= ratio && ratio <= high && low > 1.0, "{chain}");
     assert!(chain["rounds"].as_u64().unwrap() >= 10, "{chain}");
     assert!(chain["new_ns"].as_f64().unwrap() > chain["old_ns"].as_f64().unwrap());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

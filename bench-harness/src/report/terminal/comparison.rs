@@ -60,11 +60,7 @@ impl Terminal<'_> {
             .unwrap_or(0)
             .max("benchmark".len());
         // Compact: the change, its interval and the verdict beside the name.
-        let width = if details {
-            natural
-        } else {
-            natural.min(self.width.saturating_sub(48).max(12))
-        };
+        let width = self.name_width(natural, 48);
         if details {
             writeln!(
                 self.out,
@@ -165,6 +161,17 @@ impl Terminal<'_> {
         Ok(())
     }
 
+    /// The name column's width: `natural` (the longest name) under
+    /// `--details`, else as much as leaves `rest` columns for the figures,
+    /// at least 12.
+    fn name_width(&self, natural: usize, rest: usize) -> usize {
+        if self.details {
+            natural
+        } else {
+            natural.min(self.width.saturating_sub(rest).max(12))
+        }
+    }
+
     /// `text` on as many lines as the width takes (one under `--details`),
     /// continuation lines indented.
     fn lines(&mut self, text: &str) -> io::Result<()> {
@@ -203,11 +210,7 @@ impl Terminal<'_> {
             .max()
             .unwrap_or(0);
         // Compact: the ratio, its interval and the verdict beside the name.
-        let width = if details {
-            natural
-        } else {
-            natural.min(self.width.saturating_sub(49).max(12))
-        };
+        let width = self.name_width(natural, 49);
         if details {
             writeln!(
                 self.out,
@@ -301,11 +304,7 @@ impl Terminal<'_> {
             .unwrap_or(0);
         // Compact: 2 + name + 2 + ratio 6 + 2 + interval 16 + 2 + new 9
         // + 2 + verdict 13.
-        let width = if details {
-            natural
-        } else {
-            natural.min(self.width.saturating_sub(54).max(12))
-        };
+        let width = self.name_width(natural, 54);
         if details {
             writeln!(
                 self.out,
