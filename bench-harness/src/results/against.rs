@@ -53,24 +53,11 @@ pub(crate) struct Paired {
     pub old_ns: f64,
 }
 
-/// More than this share of rounds with a time at or below zero on either
-/// side (the loop overhead taken out) leaves no ratio to take.
-const MOST_ROUNDS: f64 = 0.9;
-
 impl Paired {
-    /// Whether the benchmark costs too little next to the loop overhead
-    /// for a ratio: fewer than 2 rounds, or fewer than 90% of them, with a
-    /// positive time on both sides, or either side's time within
-    /// `resolution` of zero (`Side::resolution`). Ratios of such times are
-    /// ratios of noise: an empty future measured against itself read 0.07,
-    /// "faster".
+    /// Whether the times are too close to zero for a ratio
+    /// ([`crate::analysis::compare::too_fast`]).
     pub(crate) fn too_fast(&self, resolution: f64) -> bool {
-        let c = &self.comparison;
-        let all = c.rounds + c.skipped;
-        c.rounds < 2
-            || (c.rounds as f64) < MOST_ROUNDS * all as f64
-            || self.new_ns.abs() <= resolution
-            || self.old_ns.abs() <= resolution
+        crate::analysis::compare::too_fast(&self.comparison, self.old_ns, self.new_ns, resolution)
     }
 }
 

@@ -3,10 +3,12 @@
 //! baseline member, and the complexity fits.
 
 use crate::analysis::compare::{self, Comparison};
+use crate::analysis::mean;
 use crate::baseline::Store;
 use crate::cli::BaselineOptions;
 use crate::document::Document;
 use crate::report::console;
+use crate::report::format::too_fast_to_compare;
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Measured};
 use crate::run;
@@ -272,6 +274,11 @@ pub(super) fn group_reports(
         )
     };
     let name = |job: usize| &results[job_rows[job]].name;
+    let resolution = |job: usize| {
+        results[job_rows[job]]
+            .measured()
+            .map_or(0.0, |m| m.overhead.resolution().0)
+    };
     let mut reports = Vec::new();
     let units = jobs
         .iter()
@@ -305,7 +312,13 @@ pub(super) fn group_reports(
                                  outlasts the budget; raise --measure-time"
                                 .to_string())
                         } else {
-                            Ok(compare::compare_paired(&b, &m))
+                            let paired = compare::compare_paired(&b, &m);
+                            let (b_ns, m_ns) = (mean(&b), mean(&m));
+                            if compare::too_fast(&paired, b_ns, m_ns, resolution(j)) {
+                                Err(too_fast_to_compare(m_ns, b_ns))
+                            } else {
+                                Ok(paired)
+                            }
                         }
                     }
                 };

@@ -127,14 +127,10 @@ impl Side {
         }
     }
 
-    /// The smallest time per iteration a ratio can rest on: a tenth of
-    /// what is timed (the loop overhead is a ninth of it), or the
-    /// overhead's own 95% half-width if that is more. Below it a ratio is
-    /// one of what is left of the loop: an empty body measured against
-    /// itself read 0.094 ps a side and 1.37, "slower", from a difference of
-    /// 0.01% in the two processes' loops.
+    /// The smallest time per iteration a ratio can rest on
+    /// ([`Overhead::resolution`]).
     pub(super) fn resolution(&self) -> Nanos {
-        Nanos((self.overhead.per_iter.0 / 9.0).max(self.overhead.per_iter_uncertainty.0))
+        self.overhead.resolution()
     }
 
     pub(super) fn names(&self) -> Vec<String> {
