@@ -97,14 +97,21 @@ fn a_harness_compiled_below_opt_level_2_under_optimised_benchmarks_is_warned_of(
                 .to_string(),
         }]
     );
-    for harness in ["1", "s", "z"] {
-        assert_eq!(build("2", Some(harness)).len(), 1, "{harness}");
+    for (benchmarks, harness) in [("2", "1"), ("2", "s"), ("3", "z"), ("s", "0"), ("1", "0")] {
+        assert_eq!(
+            build(benchmarks, Some(harness)).len(),
+            1,
+            "{benchmarks} {harness}"
+        );
     }
-    // An optimised harness shares nothing; unoptimised benchmarks have
-    // their own, louder warning.
+    // An optimised harness shares nothing; benchmarks at 0 have their own,
+    // louder warning.
     assert_eq!(build("3", Some("2")), []);
     assert_eq!(build("3", None), []);
-    assert_eq!(build("s", Some("0")), []);
+    assert_eq!(build("0", Some("1")).len(), 1, "the unoptimised build's");
+    assert!(build("0", Some("1"))[0]
+        .message
+        .contains("unoptimised build"));
 }
 
 #[test]
