@@ -483,27 +483,24 @@ pub(crate) fn compare_paired(baseline: &[f64], member: &[f64]) -> PairedComparis
     }
 }
 
-/// More than this share of rounds with a time at or below zero on either
-/// side (the loop overhead taken out) leaves no ratio to take.
-const MOST_ROUNDS: f64 = 0.9;
-
-/// Whether a paired comparison's times are too close to zero for a ratio:
-/// fewer than 2 rounds, or fewer than 90% of them, with a positive time on
-/// both sides, or either side's mean time (`baseline_ns`, `member_ns`)
-/// within `resolution` ([`super::Overhead::resolution`]) of zero. Ratios
-/// of such times are ratios of noise: an empty future measured against
-/// itself read 0.07, "faster".
-pub(crate) fn too_fast(
-    comparison: &PairedComparison,
-    baseline_ns: f64,
-    member_ns: f64,
+/// [`compare_paired`] for times from which the loop overhead was taken
+/// out: `None` when both sides' mean times lie within `resolution`
+/// ([`super::Overhead::resolution`]) of zero, too fast for any ratio (an
+/// empty future measured against itself read 0.07, "faster"); else the
+/// comparison of the times raised to at least `resolution`, so that a side
+/// near zero (a body the optimiser removed in one build) gives a ratio
+/// that is a bound, in the right direction, instead of a ratio of noise.
+pub(crate) fn compare_resolved(
+    baseline: &[f64],
+    member: &[f64],
     resolution: f64,
-) -> bool {
-    let all = comparison.rounds + comparison.skipped;
-    comparison.rounds < 2
-        || (comparison.rounds as f64) < MOST_ROUNDS * all as f64
-        || baseline_ns.abs() <= resolution
-        || member_ns.abs() <= resolution
+) -> Option<PairedComparison> {
+    let within = |values: &[f64]| mean(values).abs() <= resolution;
+    if within(baseline) && within(member) {
+        return None;
+    }
+    let floor = |values: &[f64]| -> Vec<f64> { values.iter().map(|v| v.max(resolution)).collect() };
+    Some(compare_paired(&floor(baseline), &floor(member)))
 }
 
 /// A negative or NaN threshold counts as 0.

@@ -117,10 +117,14 @@ fn against(report: &AgainstReport) -> AgainstRecord {
                     failure: Some(why.clone()),
                     ..bare("failed")
                 },
-                AgainstOutcome::TooFast(p) => AgainstBenchRecord {
-                    rounds: Some(p.comparison.rounds + p.comparison.skipped),
-                    new_ns: Some(p.new_ns),
-                    old_ns: Some(p.old_ns),
+                AgainstOutcome::TooFast {
+                    new_ns,
+                    old_ns,
+                    rounds,
+                } => AgainstBenchRecord {
+                    rounds: Some(*rounds),
+                    new_ns: Some(*new_ns),
+                    old_ns: Some(*old_ns),
                     ..bare("too_fast")
                 },
             }
@@ -131,6 +135,7 @@ fn against(report: &AgainstReport) -> AgainstRecord {
         protocol_version: report.protocol_version,
         noise_threshold_percent: report.noise_threshold * 100.0,
         benchmarks,
+        other_took_own_overhead: report.own_overhead,
     }
 }
 

@@ -97,6 +97,9 @@ pub(crate) struct AgainstRecord {
     /// Changes within ±this percentage are no difference.
     pub noise_threshold_percent: f64,
     pub benchmarks: Vec<AgainstBenchRecord>,
+    /// The other build took out its own loop overhead (an earlier
+    /// harness); written only when true.
+    pub other_took_own_overhead: bool,
 }
 
 /// One benchmark of a paired comparison.
@@ -559,7 +562,8 @@ json_struct!(AgainstRecord {
     baseline,
     protocol_version,
     noise_threshold_percent,
-    benchmarks
+    benchmarks,
+    other_took_own_overhead: skip,
 });
 json_struct!(AgainstBenchRecord {
     name,

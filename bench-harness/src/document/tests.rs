@@ -399,11 +399,40 @@ fn against_records_carry_the_paired_tests() {
                 name: "gone".to_string(),
                 outcome: AgainstOutcome::Gone,
             },
+            AgainstRow {
+                name: "empty".to_string(),
+                outcome: AgainstOutcome::TooFast {
+                    new_ns: 0.002,
+                    old_ns: -0.001,
+                    rounds: 10,
+                },
+            },
         ],
+        own_overhead: false,
     };
     let doc = document::assemble_against(&environment(), &info(), &report);
     let text = to_string(&doc);
     assert_eq!(parse(&text).unwrap(), doc);
+    assert!(
+        !text.contains("other_took_own_overhead"),
+        "written only when true"
+    );
+    let too_fast = &doc.against.as_ref().unwrap().benchmarks[2];
+    assert_eq!(
+        (too_fast.status.as_str(), too_fast.rounds, too_fast.ratio),
+        ("too_fast", Some(10), None)
+    );
+    let older = document::assemble_against(
+        &environment(),
+        &info(),
+        &AgainstReport {
+            own_overhead: true,
+            ..report.clone()
+        },
+    );
+    let text = to_string(&older);
+    assert!(text.contains("\"other_took_own_overhead\": true"), "{text}");
+    assert_eq!(parse(&text).unwrap(), older);
     let against = doc.against.as_ref().unwrap();
     let compared = &against.benchmarks[0];
     assert!(compared.p_t.unwrap() < 0.05, "{compared:?}");

@@ -78,13 +78,39 @@ pub(crate) fn time(nanos: f64) -> String {
     format!("{} {unit}", significant(nanos / scale))
 }
 
-/// An `--against` row too fast for a ratio (`Paired::too_fast`).
-pub(crate) fn too_fast_to_compare(new_ns: f64, old_ns: f64) -> String {
+/// A ratio in at most 6 characters, for the compact tables: 4 decimals
+/// below 10, fewer above (`1.0003`, `12.346`, `178.57`, `2500`, `3e6`).
+pub(crate) fn ratio(r: f64) -> String {
+    let a = r.abs();
+    if r.is_nan() {
+        "?".to_string()
+    } else if a < 9.99995 {
+        format!("{r:.4}")
+    } else if a < 99.9995 {
+        format!("{r:.3}")
+    } else if a < 999.995 {
+        format!("{r:.2}")
+    } else if a < 999_999.5 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.0e}")
+    }
+}
+
+/// A ratio and its interval in at most 6 + 16 characters: `1.0003`,
+/// `[0.9998, 1.0009]`.
+pub(crate) fn ratio_and_interval(r: f64, (low, high): (f64, f64)) -> (String, String) {
+    (ratio(r), format!("[{}, {}]", ratio(low), ratio(high)))
+}
+
+/// A paired comparison with no ratio: both sides' times within the loop
+/// overhead's noise (`analysis::compare::compare_resolved`), each named.
+pub(crate) fn too_fast_to_compare((a, a_ns): (&str, f64), (b, b_ns): (&str, f64)) -> String {
     format!(
-        "too fast to compare: {} and {} an iteration, within the loop overhead's noise; \
-         give each iteration more work",
-        time(new_ns),
-        time(old_ns)
+        "too fast to compare: {a} {}, {b} {} an iteration, both within the loop overhead's \
+         noise; give each iteration more work",
+        time(a_ns),
+        time(b_ns)
     )
 }
 
@@ -200,6 +226,24 @@ mod tests {
 
     fn rate(throughput: Throughput, per_second: f64) -> String {
         rate_in(throughput, per_second, BytesUnit::Decimal)
+    }
+
+    #[test]
+    fn ratios_fit_six_characters_at_any_size() {
+        for (r, text) in [
+            (1.00031, "1.0003"),
+            (0.0368, "0.0368"),
+            (12.3456, "12.346"),
+            (178.571, "178.57"),
+            (2500.4, "2500"),
+            (3.2e6, "3e6"),
+            (f64::NAN, "?"),
+        ] {
+            assert_eq!(ratio(r), text);
+            assert!(text.chars().count() <= 6);
+        }
+        let (_, interval) = ratio_and_interval(178.0, (150.25, 9999.0));
+        assert_eq!(interval, "[150.25, 9999]");
     }
 
     #[test]

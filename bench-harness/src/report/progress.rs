@@ -287,6 +287,8 @@ pub(crate) enum Figure {
         verdict: String,
     },
     Failed,
+    /// `--against`: both builds' times within the loop overhead's noise.
+    TooFast,
 }
 
 /// A plain line for benchmark `done` of `total`; `more` others finished
@@ -305,6 +307,7 @@ pub(crate) fn done_line(
         }
         Figure::Ratio { ratio, verdict } => format!("×{ratio:.3} of the other build, {verdict}"),
         Figure::Failed => "FAILED".to_string(),
+        Figure::TooFast => "too fast to compare".to_string(),
     };
     let more = match more {
         0 => String::new(),
@@ -776,6 +779,10 @@ mod tests {
         assert_eq!(
             done_line(2, 4, "sort", &ratio, 0),
             "[2/4] sort  ×0.971 of the other build, improved"
+        );
+        assert_eq!(
+            done_line(3, 4, "empty", &Figure::TooFast, 0),
+            "[3/4] empty  too fast to compare"
         );
     }
 

@@ -16,6 +16,10 @@ pub(crate) struct AgainstReport {
     /// One per benchmark of either build, in report order: compared, or
     /// on one side only, or failed.
     pub rows: Vec<AgainstRow>,
+    /// The other build took out its own loop overhead, not this one's (a
+    /// worker of an earlier harness): ratios of sub-nanosecond benchmarks
+    /// may be off by a few percent.
+    pub own_overhead: bool,
 }
 
 /// One benchmark of a paired comparison.
@@ -36,9 +40,14 @@ pub(crate) enum AgainstOutcome {
     Gone,
     /// Either side failed (or stopped) before enough paired rounds.
     Failed(String),
-    /// Measured on both sides, but too fast for a ratio: see
-    /// [`Paired::too_fast`].
-    TooFast(Paired),
+    /// Measured on both sides, each within the loop overhead's noise of
+    /// zero: no ratio ([`crate::analysis::compare::compare_resolved`]).
+    TooFast {
+        new_ns: f64,
+        old_ns: f64,
+        /// Paired rounds.
+        rounds: usize,
+    },
 }
 
 /// The rounds of one benchmark, paired.
@@ -53,14 +62,6 @@ pub(crate) struct Paired {
     pub old_ns: f64,
 }
 
-impl Paired {
-    /// Whether the times are too close to zero for a ratio
-    /// ([`crate::analysis::compare::too_fast`]).
-    pub(crate) fn too_fast(&self, resolution: f64) -> bool {
-        crate::analysis::compare::too_fast(&self.comparison, self.old_ns, self.new_ns, resolution)
-    }
-}
-
 impl AgainstReport {
     /// Whether the gate fails: a benchmark is slower, or nothing was
     /// compared at all.
@@ -68,6 +69,21 @@ impl AgainstReport {
         self.rows.iter().any(|row| {
             matches!(&row.outcome, AgainstOutcome::Compared(p) if p.verdict == Verdict::Regressed)
         })
+    }
+
+    /// Why nothing was compared, when nothing was: `None` otherwise.
+    pub(crate) fn nothing_compared(&self) -> Option<&'static str> {
+        if self.compared() > 0 {
+            None
+        } else if self
+            .rows
+            .iter()
+            .any(|row| matches!(row.outcome, AgainstOutcome::TooFast { .. }))
+        {
+            Some("every benchmark that ran in both builds was too fast for a ratio")
+        } else {
+            Some("no benchmark ran in both builds")
+        }
     }
 
     /// How many benchmarks were compared.
@@ -85,45 +101,5 @@ pub(crate) fn verdict_word(verdict: Verdict) -> &'static str {
         Verdict::Regressed => "slower",
         Verdict::Improved => "faster",
         Verdict::NoChange | Verdict::WithinNoise => "no difference",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::analysis::compare::compare_paired;
-
-    fn paired(old: &[f64], new: &[f64]) -> Paired {
-        let comparison = compare_paired(old, new);
-        Paired {
-            verdict: comparison.verdict(0.01),
-            comparison,
-            new_ns: new.iter().sum::<f64>() / new.len() as f64,
-            old_ns: old.iter().sum::<f64>() / old.len() as f64,
-        }
-    }
-
-    #[test]
-    fn a_time_near_zero_is_too_fast_for_a_ratio() {
-        let sub_ns: Vec<f64> = (0..10).map(|k| 0.24 + 0.001 * f64::from(k % 3)).collect();
-        assert!(!paired(&sub_ns, &sub_ns).too_fast(0.005));
-        // Within the overhead's uncertainty of zero.
-        assert!(paired(&sub_ns, &sub_ns).too_fast(0.3));
-        // An empty body: times scattered about zero, half the rounds
-        // non-positive (the 0.07 "faster" of a real run).
-        let empty = [
-            0.004, -0.003, 0.002, -0.001, 0.005, 0.001, -0.004, 0.003, 0.002, -0.002,
-        ];
-        let other = [
-            0.003, 0.004, -0.002, 0.001, -0.003, 0.004, 0.002, -0.001, 0.003, 0.002,
-        ];
-        assert!(paired(&empty, &other).too_fast(0.0));
-        // One non-positive round in ten still leaves a ratio.
-        let mut once = sub_ns.clone();
-        once[3] = -0.01;
-        assert!(!paired(&sub_ns, &once).too_fast(0.005));
-        once[4] = -0.01;
-        assert!(paired(&sub_ns, &once).too_fast(0.005));
-        assert!(paired(&[1.0], &[1.0]).too_fast(0.0));
     }
 }

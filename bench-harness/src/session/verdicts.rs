@@ -312,13 +312,12 @@ pub(super) fn group_reports(
                                  outlasts the budget; raise --measure-time"
                                 .to_string())
                         } else {
-                            let paired = compare::compare_paired(&b, &m);
-                            let (b_ns, m_ns) = (mean(&b), mean(&m));
-                            if compare::too_fast(&paired, b_ns, m_ns, resolution(j)) {
-                                Err(too_fast_to_compare(m_ns, b_ns))
-                            } else {
-                                Ok(paired)
-                            }
+                            compare::compare_resolved(&b, &m, resolution(j)).ok_or_else(|| {
+                                too_fast_to_compare(
+                                    ("this member", mean(&m)),
+                                    ("the baseline", mean(&b)),
+                                )
+                            })
                         }
                     }
                 };

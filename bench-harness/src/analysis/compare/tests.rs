@@ -546,3 +546,33 @@ fn mid_ranks_and_tie_term() {
     assert_eq!(ranks, [4.0, 1.0, 4.0, 2.0, 4.0]);
     assert_eq!(tie_term, 24.0);
 }
+
+/// Times with the loop overhead taken out: no ratio when both sides are
+/// within the overhead's noise of zero; a bound in the right direction
+/// when only one is (a body the optimiser removed in one build).
+#[test]
+fn times_near_zero_give_no_ratio_or_a_bound_in_the_right_direction() {
+    let resolution = 0.028;
+    // An empty body against itself: times scattered about zero.
+    let empty = [
+        0.004, -0.003, 0.002, -0.001, 0.005, 0.001, -0.004, 0.003, 0.002, -0.002,
+    ];
+    let other = [
+        0.003, 0.004, -0.002, 0.001, -0.003, 0.004, 0.002, -0.001, 0.003, 0.002,
+    ];
+    assert_eq!(compare_resolved(&empty, &other, resolution), None);
+    // Optimised away in the old build, 5 ns in the new: a regression, by a
+    // factor of at least 5 / 0.028.
+    let new: Vec<f64> = (0..10).map(|k| 5.0 + 0.01 * f64::from(k % 3)).collect();
+    let regressed = compare_resolved(&empty, &new, resolution).expect("a ratio");
+    assert_eq!(regressed.verdict(0.01), Verdict::Regressed);
+    assert!(regressed.ratio > 170.0, "{}", regressed.ratio);
+    let improved = compare_resolved(&new, &empty, resolution).expect("a ratio");
+    assert_eq!(improved.verdict(0.01), Verdict::Improved);
+    // Sub-nanosecond bodies well above the resolution are compared as
+    // they are.
+    let add: Vec<f64> = (0..10).map(|k| 0.24 + 0.001 * f64::from(k % 3)).collect();
+    let same = compare_resolved(&add, &add, resolution).expect("a ratio");
+    assert_eq!(same, compare_paired(&add, &add));
+    assert!((same.ratio - 1.0).abs() < 1e-12);
+}

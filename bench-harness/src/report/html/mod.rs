@@ -520,8 +520,11 @@ pub(crate) fn render_against(
             AgainstOutcome::New => "in this build only".to_string(),
             AgainstOutcome::Gone => "in the other build only".to_string(),
             AgainstOutcome::Failed(why) => format!("failed: {why}"),
-            AgainstOutcome::TooFast(p) => {
-                crate::report::format::too_fast_to_compare(p.new_ns, p.old_ns)
+            AgainstOutcome::TooFast { new_ns, old_ns, .. } => {
+                crate::report::format::too_fast_to_compare(
+                    ("this build", *new_ns),
+                    ("that build", *old_ns),
+                )
             }
         };
         let _ = write!(

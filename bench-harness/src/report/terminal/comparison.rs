@@ -12,7 +12,9 @@ use super::text::{columns, shorten_middle};
 use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
-use crate::report::format::{escape, p_value, percent, time, too_fast_to_compare};
+use crate::report::format::{
+    escape, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
+};
 use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, Compared, GroupReport};
 
@@ -263,11 +265,10 @@ impl Terminal<'_> {
                     ab_words(verdict),
                 )?;
             } else {
-                let interval = format!("[{:.4}, {:.4}]", p.ratio_interval.0, p.ratio_interval.1);
+                let (ratio, interval) = ratio_and_interval(p.ratio, p.ratio_interval);
                 writeln!(
                     self.out,
-                    "  {name:<width$}  {:>6.4}  {interval:<16}  {}",
-                    p.ratio,
+                    "  {name:<width$}  {ratio:>6}  {interval:<16}  {}",
                     ab_words(verdict),
                 )?;
             }
@@ -340,11 +341,10 @@ impl Terminal<'_> {
                             verdict_word(p.verdict),
                         )?;
                     } else {
-                        let interval = format!("[{low:.4}, {high:.4}]");
+                        let (ratio, interval) = ratio_and_interval(c.ratio, (low, high));
                         writeln!(
                             self.out,
-                            "  {name:<width$}  {:>6.4}  {interval:<16}  {:>9}  {}",
-                            c.ratio,
+                            "  {name:<width$}  {ratio:>6}  {interval:<16}  {:>9}  {}",
                             time(p.new_ns),
                             verdict_word(p.verdict),
                         )?;
@@ -362,16 +362,21 @@ impl Terminal<'_> {
                     self.lines(&format!("  {name:<width$}  failed: {}", escape(why)))?;
                     self.out.reset()?;
                 }
-                AgainstOutcome::TooFast(p) => {
-                    let words = too_fast_to_compare(p.new_ns, p.old_ns);
+                AgainstOutcome::TooFast { new_ns, old_ns, .. } => {
+                    let words =
+                        too_fast_to_compare(("this build", *new_ns), ("that build", *old_ns));
                     self.lines(&format!("  {name:<width$}  {words}"))?;
                 }
             }
         }
-        if report.compared() == 0 {
-            writeln!(
-                self.out,
-                "  nothing was compared: no benchmark ran in both builds"
+        if let Some(why) = report.nothing_compared() {
+            writeln!(self.out, "  nothing was compared: {why}")?;
+        }
+        if report.own_overhead {
+            self.lines(
+                "note: the other build's harness is older and took out its own estimate of the \
+                 loop overhead: ratios of sub-nanosecond benchmarks may be off by a few percent; \
+                 save the baseline again with this harness",
             )?;
         }
         Ok(())

@@ -349,6 +349,7 @@ fn the_against_table_fits_the_width_and_details_add_the_rest() {
                 outcome: AgainstOutcome::Failed("the other build stopped early".into()),
             },
         ],
+        own_overhead: true,
     };
     let table = |width, details| {
         let mut buffer = termcolor::NoColor::new(Vec::new());
@@ -364,6 +365,13 @@ fn the_against_table_fits_the_width_and_details_add_the_rest() {
         assert_eq!(text.contains(long), width >= 115, "{width}:\n{text}");
         assert!(!text.contains("rounds"), "{text}");
     }
+    // An older worker's own overhead is said once, within the width.
+    let text = table(100, false);
+    assert_eq!(
+        text.matches("took out its own estimate").count(),
+        1,
+        "{text}"
+    );
     let full = table(100, true);
     assert!(full.contains(long), "{full}");
     assert!(

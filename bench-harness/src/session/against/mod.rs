@@ -8,11 +8,12 @@
 //! open it, then take rounds: one slice each, in ABBA order (this build
 //! first in even rounds, the other first in odd ones, so a linear drift
 //! within a pair of rounds cancels), only one process measuring at a time.
-//! Each side reports its slice's median time per iteration, its own clock
-//! read and its own loop overhead taken out. A round's ratio is new/old;
-//! the rounds are analysed as an in-run A/B group's
-//! ([`compare_paired`]: log ratios, t-interval at the effective sample size
-//! of the series, since rounds close in time share the machine's state).
+//! Each side reports its slice's median time per iteration, read with its
+//! own clock, this build's loop overhead taken out on both sides. A round's
+//! ratio is new/old; the rounds are analysed as an in-run A/B group's
+//! ([`compare_resolved`]: log ratios, t-interval at the effective sample
+//! size of the series, since rounds close in time share the machine's
+//! state; no ratio when both times are within the overhead's noise).
 //!
 //! Sampling stops once the verdict is settled (the interval is beyond the
 //! noise band, or inside it) after at least [`MIN_PAIRS`] rounds, or when
@@ -28,7 +29,7 @@ use std::time::{Duration, Instant};
 use bench_runtime::{Nanos, StopRule};
 
 use super::rows::{Selection, EXIT_FAILED, EXIT_REGRESSED, EXIT_USAGE};
-use crate::analysis::compare::{compare_paired, Verdict};
+use crate::analysis::compare::{compare_resolved, Verdict};
 use crate::analysis::mean;
 use crate::baseline::Store;
 use crate::cli::{Against, Args};
@@ -114,6 +115,7 @@ fn compare(
     let watch = Watch::against(selected.to_vec(), config.max_time.0 / 1e9, started);
     let display = Progress::start(mode, watch.clone());
     let mut rows = Vec::new();
+    let mut own_overhead = false;
     for (index, name) in selected.iter().enumerate() {
         watch.running(index);
         watch.unit_started();
@@ -129,11 +131,9 @@ fn compare(
                 (slice, budget, limit),
                 request.noise_threshold,
                 &watch,
+                &mut own_overhead,
             ) {
-                Ok(paired) if paired.too_fast(local.resolution().0) => {
-                    AgainstOutcome::TooFast(paired)
-                }
-                Ok(paired) => AgainstOutcome::Compared(paired),
+                Ok(outcome) => outcome,
                 // Ctrl-C: the benchmark under way is left out, as in a
                 // measured run.
                 Err(_) if bench_runtime::signal::interrupted() => break,
@@ -155,6 +155,7 @@ fn compare(
                     verdict: paired.verdict.to_string(),
                 }),
                 AgainstOutcome::Failed(_) => Some(Figure::Failed),
+                AgainstOutcome::TooFast { .. } => Some(Figure::TooFast),
                 _ => None,
             };
             if let Some(figure) = figure {
@@ -183,6 +184,7 @@ fn compare(
         protocol_version: PROTOCOL_VERSION,
         noise_threshold: request.noise_threshold,
         rows,
+        own_overhead,
     };
     Ok((report, info))
 }
@@ -261,11 +263,11 @@ pub(super) fn run(
         return Ok(bench_runtime::signal::EXIT_INTERRUPTED);
     }
     let gate = args.baselines.fail_on_regression;
-    if gate && report.compared() == 0 {
-        console::error(
-            &"--fail-on-regression: nothing was compared (no benchmark ran in both \
-                         builds), so the gate cannot pass; check the filter and the other build",
-        );
+    if let Some(why) = report.nothing_compared().filter(|_| gate) {
+        console::error(&format_args!(
+            "--fail-on-regression: nothing was compared ({why}), so the gate cannot pass; \
+             check the filter and the other build"
+        ));
         return Ok(EXIT_REGRESSED);
     }
     Ok(if failed {
@@ -295,7 +297,9 @@ fn pair(
     (slice, budget, limit): (Nanos, Nanos, Duration),
     noise_threshold: f64,
     watch: &Watch,
-) -> Result<Paired, String> {
+    own_overhead: &mut bool,
+) -> Result<AgainstOutcome, String> {
+    let resolution = local.resolution().0;
     let open = Request::Open {
         name: name.to_string(),
         overhead: None,
@@ -308,7 +312,9 @@ fn pair(
         overhead: Some(local.shared_overhead()),
     };
     let opened = remote.ask(&open, limit, &format!("setting up {name}"))?;
-    expect_opened(opened, "the other build")?;
+    if !expect_opened(opened, "the other build")? {
+        *own_overhead = true;
+    }
 
     let doing = format!("measuring {name}");
     let mut local_slice = || {
@@ -347,9 +353,11 @@ fn pair(
             new.push(n);
             old.push(o);
         }
+        // Settled: a verdict beyond the noise band, or too fast for one.
         let settled = new.len() >= MIN_PAIRS
             && new.len() % 2 == 0
-            && compare_paired(&old, &new).verdict(noise_threshold) != Verdict::WithinNoise;
+            && compare_resolved(&old, &new, resolution)
+                .is_none_or(|c| c.verdict(noise_threshold) != Verdict::WithinNoise);
         if settled || spent.0 >= budget.0 || bench_runtime::signal::interrupted() {
             break Ok(());
         }
@@ -364,18 +372,26 @@ fn pair(
              --measure-time"
         ));
     }
-    let comparison = compare_paired(&old, &new);
-    Ok(Paired {
-        verdict: comparison.verdict(noise_threshold),
-        comparison,
-        new_ns: mean(&new),
-        old_ns: mean(&old),
+    let (new_ns, old_ns) = (mean(&new), mean(&old));
+    Ok(match compare_resolved(&old, &new, resolution) {
+        Some(comparison) => AgainstOutcome::Compared(Paired {
+            verdict: comparison.verdict(noise_threshold),
+            comparison,
+            new_ns,
+            old_ns,
+        }),
+        None => AgainstOutcome::TooFast {
+            new_ns,
+            old_ns,
+            rounds: new.len(),
+        },
     })
 }
 
-fn expect_opened(reply: Reply, side: &str) -> Result<(), String> {
+/// Whether the side opened the benchmark, and took out the overhead sent.
+fn expect_opened(reply: Reply, side: &str) -> Result<bool, String> {
     match reply {
-        Reply::Opened => Ok(()),
+        Reply::Opened { shared_overhead } => Ok(shared_overhead),
         Reply::Error { message } | Reply::Failed { message } => Err(format!("{side}: {message}")),
         other => Err(format!("{side} answered {other:?} to opening a benchmark")),
     }

@@ -10,7 +10,7 @@
 //! | request | reply |
 //! |---|---|
 //! | (none: the worker starts) | `{"type":"hello","worker":"bench-harness","protocol":1,"harness_version":"…","benchmarks":["…"]}` |
-//! | `{"type":"open","name":"…","overhead_per_sample_ns":21.0,"overhead_per_iter_ns":0.25}` | `{"type":"opened"}` or `{"type":"error","message":"…"}` |
+//! | `{"type":"open","name":"…","overhead_per_sample_ns":21.0,"overhead_per_iter_ns":0.25}` | `{"type":"opened","shared_overhead":true}` or `{"type":"error","message":"…"}` |
 //! | `{"type":"slice","nanos":15000000.0}` | `{"type":"slice","per_iter_ns":12.3,"samples":812}` (`per_iter_ns` null while warming up), `{"type":"stopped"}` or `{"type":"failed","message":"…"}` |
 //! | `{"type":"close"}` | `{"type":"closed"}` |
 //!
@@ -21,7 +21,8 @@
 //! sends its own, so that both builds' times have the same overhead taken
 //! out (two estimates of it differ by a few picoseconds, which was a 3%
 //! "difference" between a sub-nanosecond benchmark and itself). A worker
-//! of an earlier build ignores them.
+//! of an earlier build ignores them, and says so by leaving
+//! `shared_overhead` out of its `opened`.
 
 use serde_json::Value;
 
@@ -71,7 +72,11 @@ pub(crate) enum Reply {
         harness_version: String,
         benchmarks: Vec<String>,
     },
-    Opened,
+    /// Set up; `shared_overhead` when the worker takes out the overhead
+    /// the request sent (a worker of an earlier build leaves it out).
+    Opened {
+        shared_overhead: bool,
+    },
     /// The slice's median time per iteration, the worker's own loop
     /// overhead taken out; `None` while the sampler calibrates or warms up.
     Slice {
@@ -175,7 +180,9 @@ impl Json for Reply {
                 harness_version: fields.req("harness_version")?,
                 benchmarks: fields.req("benchmarks")?,
             },
-            "opened" => Reply::Opened,
+            "opened" => Reply::Opened {
+                shared_overhead: fields.or_default("shared_overhead")?,
+            },
             "slice" => Reply::Slice {
                 per_iter_ns: fields.req("per_iter_ns")?,
                 samples: fields.req("samples")?,
@@ -212,7 +219,13 @@ impl Json for Reply {
                 w.key("benchmarks");
                 benchmarks.write(w);
             }
-            Reply::Opened => w.str("opened"),
+            Reply::Opened { shared_overhead } => {
+                w.str("opened");
+                if *shared_overhead {
+                    w.key("shared_overhead");
+                    w.raw("true");
+                }
+            }
             Reply::Slice {
                 per_iter_ns,
                 samples,
@@ -273,6 +286,18 @@ mod tests {
         assert_eq!(
             reply.line(),
             "{\"type\":\"slice\",\"per_iter_ns\":null,\"samples\":0}\n"
+        );
+        // A worker of an earlier build says only "opened": it took out its
+        // own overhead.
+        let opened = Reply::Opened {
+            shared_overhead: true,
+        };
+        assert_eq!(json::from_str::<Reply>(&opened.line()).unwrap(), opened);
+        assert_eq!(
+            json::from_str::<Reply>("{\"type\":\"opened\"}").unwrap(),
+            Reply::Opened {
+                shared_overhead: false
+            }
         );
     }
 }

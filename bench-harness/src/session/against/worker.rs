@@ -146,6 +146,7 @@ impl Side {
                     };
                 };
                 let job = stepping_job(bench.clone(), &self.settings, self.floor);
+                let shared_overhead = overhead.is_some();
                 let overhead = match overhead {
                     Some(shared) => Overhead {
                         per_sample: Nanos(shared.per_sample_ns),
@@ -155,7 +156,7 @@ impl Side {
                     None => self.overhead,
                 };
                 self.open = Some((Stepper::spawn(job, &self.plan), overhead));
-                Reply::Opened
+                Reply::Opened { shared_overhead }
             }
             Request::Slice { nanos } => {
                 let Some((stepper, overhead)) = &mut self.open else {
@@ -239,7 +240,8 @@ mod tests {
                 name: name.clone(),
                 overhead,
             };
-            assert_eq!(side.handle(open), Reply::Opened);
+            let shared_overhead = overhead.is_some();
+            assert_eq!(side.handle(open), Reply::Opened { shared_overhead });
             // Slices until the sampler has calibrated and warmed up.
             let value = (0..200).find_map(|_| match side.handle(Request::Slice { nanos: 2e6 }) {
                 Reply::Slice { per_iter_ns, .. } => per_iter_ns,

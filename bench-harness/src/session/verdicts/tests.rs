@@ -159,29 +159,44 @@ fn a_failed_member_without_a_baseline_is_reported_failed() {
 }
 
 #[test]
-fn a_member_whose_time_is_mostly_the_loop_is_too_fast_to_compare() {
+fn members_whose_times_are_mostly_the_loop_are_too_fast_to_compare() {
     // The fixed run's loop costs 0.5 ns an iteration (30 ns a sample), so
     // a ratio needs about 0.056 ns of body: 0.56 ns a sample's iteration
-    // leaves 0.03–0.05 ns, 1.0 ns leaves about 0.5.
+    // leaves 0.03–0.05 ns, 1.0 ns about 0.5 and 2.0 ns about 1.5.
     let jobs = [
         job(&ONCE, 16, Some(0)),
         job(&TWICE, 16, Some(0)),
         job(&ONCE, 32, Some(1)),
         job(&TWICE, 32, Some(1)),
+        job(&ONCE, 64, Some(2)),
+        job(&TWICE, 64, Some(2)),
     ];
-    let costs = [2.0, 0.56, 2.0, 1.0];
+    let costs = [0.56, 0.56, 2.0, 1.0, 2.0, 0.56];
     let results: Vec<BenchResult> = jobs
         .iter()
         .zip(costs)
         .enumerate()
         .map(|(phase, (job, cost))| measured(job, cost, phase))
         .collect();
-    let logs: Vec<Option<run::RoundLog>> = (0..4)
+    let logs: Vec<Option<run::RoundLog>> = (0..6)
         .map(|_| Some((0..ROUNDS).map(Some).collect()))
         .collect();
-    let reports = group_reports(&jobs, &[0, 1, 2, 3], &logs, &results);
+    let reports = group_reports(&jobs, &[0, 1, 2, 3, 4, 5], &logs, &results);
+    // Both within the loop's noise: no ratio (it read 0.027, "faster").
     let too_fast = reports[0].members[0].1.as_ref().unwrap_err();
-    assert!(too_fast.starts_with("too fast to compare: "), "{too_fast}");
+    assert!(
+        too_fast.starts_with("too fast to compare: this member "),
+        "{too_fast}"
+    );
     let paired = reports[1].members[0].1.as_ref().expect("compared");
-    assert!((paired.ratio - 0.5 / 1.47).abs() < 0.05, "{}", paired.ratio);
+    assert!(
+        (paired.ratio - 0.47 / 1.47).abs() < 0.05,
+        "{}",
+        paired.ratio
+    );
+    // Only the member within it: faster, by a bound (its time counted at
+    // the resolution, 0.056 ns).
+    let bound = reports[2].members[0].1.as_ref().expect("compared");
+    assert_eq!(bound.verdict(0.01), compare::Verdict::Improved);
+    assert!(bound.ratio <= 0.056 / 1.4, "{}", bound.ratio);
 }
