@@ -74,6 +74,15 @@ fn measured(job: &run::Job, cost: f64, phase: usize) -> BenchResult {
     fixed_run::measured(&job.bench.full_name(), measurement)
 }
 
+/// Each job measured at its cost, each with its own phase of jitter.
+fn measured_all(jobs: &[run::Job], costs: &[f64]) -> Vec<BenchResult> {
+    jobs.iter()
+        .zip(costs)
+        .enumerate()
+        .map(|(phase, (job, &cost))| measured(job, cost, phase))
+        .collect()
+}
+
 #[test]
 fn each_argument_is_compared_with_the_baseline_at_that_argument() {
     // The baseline runs at 16 and 1024 (units 0 and 1), the member at
@@ -87,12 +96,7 @@ fn each_argument_is_compared_with_the_baseline_at_that_argument() {
         job(&TWICE, 4096, None),
     ];
     let costs = [160.0, 10240.0, 320.0, 20480.0, 81920.0];
-    let results: Vec<BenchResult> = jobs
-        .iter()
-        .zip(costs)
-        .enumerate()
-        .map(|(phase, (job, cost))| measured(job, cost, phase))
-        .collect();
+    let results = measured_all(&jobs, &costs);
     let round_log: run::RoundLog = (0..ROUNDS).map(Some).collect();
     let logs = [
         Some(round_log.clone()),
@@ -172,12 +176,7 @@ fn members_whose_times_are_mostly_the_loop_are_too_fast_to_compare() {
         job(&TWICE, 64, Some(2)),
     ];
     let costs = [0.56, 0.56, 2.0, 1.0, 2.0, 0.56];
-    let results: Vec<BenchResult> = jobs
-        .iter()
-        .zip(costs)
-        .enumerate()
-        .map(|(phase, (job, cost))| measured(job, cost, phase))
-        .collect();
+    let results = measured_all(&jobs, &costs);
     let logs: Vec<Option<run::RoundLog>> = (0..6)
         .map(|_| Some((0..ROUNDS).map(Some).collect()))
         .collect();
