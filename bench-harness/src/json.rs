@@ -170,7 +170,6 @@ pub(crate) fn elements<T>(
     Ok(out)
 }
 
-/// A whole number in `0..=max`.
 /// The unsigned integers read as a u64 in their type's range and write as
 /// one.
 macro_rules! json_unsigned {
