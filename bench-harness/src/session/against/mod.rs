@@ -299,7 +299,7 @@ fn pair(
     watch: &Watch,
     own_overhead: &mut bool,
 ) -> Result<AgainstOutcome, String> {
-    let resolution = local.resolution().0;
+    let resolution = local.overhead().resolution().0;
     let open = Request::Open {
         name: name.to_string(),
         overhead: None,
@@ -309,7 +309,7 @@ fn pair(
     // estimated once, so that the estimate's error cancels in the ratio.
     let open = Request::Open {
         name: name.to_string(),
-        overhead: Some(local.shared_overhead()),
+        overhead: Some(local.overhead()),
     };
     let opened = remote.ask(&open, limit, &format!("setting up {name}"))?;
     if !expect_opened(opened, "the other build")? {

@@ -26,6 +26,9 @@
 
 use serde_json::Value;
 
+use bench_runtime::Nanos;
+
+use crate::analysis::Overhead;
 use crate::json::{self, Fields, Json, Writer};
 
 /// The version this build speaks; a worker that says another is refused.
@@ -49,19 +52,12 @@ pub(crate) enum Request {
     /// samples get `overhead` taken out when given, else the worker's own.
     Open {
         name: String,
-        overhead: Option<SharedOverhead>,
+        overhead: Option<Overhead>,
     },
     /// Measure the open benchmark for this long (nanoseconds).
     Slice { nanos: f64 },
     /// Stop the open benchmark.
     Close,
-}
-
-/// The loop overhead both sides of a comparison take out of their samples.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct SharedOverhead {
-    pub per_sample_ns: f64,
-    pub per_iter_ns: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -129,9 +125,12 @@ impl Json for Request {
                     fields.req::<Option<f64>>("overhead_per_sample_ns")?,
                     fields.req::<Option<f64>>("overhead_per_iter_ns")?,
                 ) {
-                    (Some(per_sample_ns), Some(per_iter_ns)) => Some(SharedOverhead {
-                        per_sample_ns,
-                        per_iter_ns,
+                    // Its uncertainty is not sent: taking it out of a
+                    // sample needs only these two.
+                    (Some(per_sample), Some(per_iter)) => Some(Overhead {
+                        per_sample: Nanos(per_sample),
+                        per_iter: Nanos(per_iter),
+                        per_iter_uncertainty: Nanos::ZERO,
                     }),
                     _ => None,
                 },
@@ -154,9 +153,9 @@ impl Json for Request {
                 w.str(name);
                 if let Some(overhead) = overhead {
                     w.key("overhead_per_sample_ns");
-                    w.f64(overhead.per_sample_ns);
+                    w.f64(overhead.per_sample.0);
                     w.key("overhead_per_iter_ns");
-                    w.f64(overhead.per_iter_ns);
+                    w.f64(overhead.per_iter.0);
                 }
             }
             Request::Slice { nanos } => {
@@ -266,9 +265,10 @@ mod tests {
             },
             Request::Open {
                 name: "c".into(),
-                overhead: Some(SharedOverhead {
-                    per_sample_ns: 21.5,
-                    per_iter_ns: 0.25,
+                overhead: Some(Overhead {
+                    per_sample: Nanos(21.5),
+                    per_iter: Nanos(0.25),
+                    per_iter_uncertainty: Nanos::ZERO,
                 }),
             },
             Request::Slice { nanos: 1.5e7 },

@@ -8,9 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use bench_runtime::{Clock, Nanos, TimerPrecision};
 
-use super::protocol::{
-    Reply, Request, SharedOverhead, CLAIM_ENV, PROTOCOL_VERSION, WORKER_ENV, WORKER_NAME,
-};
+use super::protocol::{Reply, Request, CLAIM_ENV, PROTOCOL_VERSION, WORKER_ENV, WORKER_NAME};
 use super::stepping_job;
 use crate::analysis::{self, Overhead};
 use crate::registry;
@@ -119,18 +117,10 @@ impl Side {
         })
     }
 
-    /// This side's loop overhead, for the other side to take out too.
-    pub(super) fn shared_overhead(&self) -> SharedOverhead {
-        SharedOverhead {
-            per_sample_ns: self.overhead.per_sample.0,
-            per_iter_ns: self.overhead.per_iter.0,
-        }
-    }
-
-    /// The smallest time per iteration a ratio can rest on
-    /// ([`Overhead::resolution`]).
-    pub(super) fn resolution(&self) -> Nanos {
-        self.overhead.resolution()
+    /// This side's loop overhead: the other side takes it out too, and
+    /// its resolution says which times are too close to zero for a ratio.
+    pub(super) fn overhead(&self) -> Overhead {
+        self.overhead
     }
 
     pub(super) fn names(&self) -> Vec<String> {
@@ -147,14 +137,7 @@ impl Side {
                 };
                 let job = stepping_job(bench.clone(), &self.settings, self.floor);
                 let shared_overhead = overhead.is_some();
-                let overhead = match overhead {
-                    Some(shared) => Overhead {
-                        per_sample: Nanos(shared.per_sample_ns),
-                        per_iter: Nanos(shared.per_iter_ns),
-                        ..self.overhead
-                    },
-                    None => self.overhead,
-                };
+                let overhead = overhead.unwrap_or(self.overhead);
                 self.open = Some((Stepper::spawn(job, &self.plan), overhead));
                 Reply::Opened { shared_overhead }
             }
@@ -233,9 +216,9 @@ mod tests {
         }];
         let name = side.names().remove(0);
         // A per-iteration overhead 1 µs larger than the loop costs.
-        let mut parents = side.shared_overhead();
-        parents.per_iter_ns += 1_000.0;
-        let mut median = |overhead: Option<SharedOverhead>| {
+        let mut parents = side.overhead();
+        parents.per_iter = Nanos(parents.per_iter.0 + 1_000.0);
+        let mut median = |overhead: Option<Overhead>| {
             let open = Request::Open {
                 name: name.clone(),
                 overhead,
