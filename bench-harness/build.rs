@@ -21,10 +21,14 @@ fn main() {
         .filter(|text| !text.is_empty() && !text.contains('\n'))
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=BENCH_HARNESS_RUSTC_VERSION={version}");
-    // Cargo sets it for every build script; a different target is a
-    // different build, so it needs no rerun-if-env-changed.
-    let target = env::var("TARGET").unwrap_or_else(|_| "unknown".to_string());
-    println!("cargo:rustc-env=BENCH_HARNESS_TARGET={target}");
-    let opt_level = env::var("OPT_LEVEL").unwrap_or_else(|_| "unknown".to_string());
-    println!("cargo:rustc-env=BENCH_HARNESS_OPT_LEVEL={opt_level}");
+    // Cargo sets these for every build script; a different target or
+    // profile is a different build, so none needs a rerun-if-env-changed.
+    for (variable, name) in [
+        ("TARGET", "BENCH_HARNESS_TARGET"),
+        // This crate's own `0` ... `3`, `s`, `z`.
+        ("OPT_LEVEL", "BENCH_HARNESS_OPT_LEVEL"),
+    ] {
+        let value = env::var(variable).unwrap_or_else(|_| "unknown".to_string());
+        println!("cargo:rustc-env={name}={value}");
+    }
 }
