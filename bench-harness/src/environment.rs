@@ -99,9 +99,9 @@ pub(crate) struct Build {
     /// (`bench` does), `debug` for the others (`dev`, `test`).
     pub profile: String,
     /// bench-harness's own opt-level where it differs from `opt_level` (a
-    /// per-package profile override), else `None`. Below 2 the harness
-    /// shares its unoptimised copies of std's generic code with the
-    /// benchmarks (see `audit`).
+    /// per-package profile override), else `None`. At 0, 1, `s` or `z`
+    /// the harness shares its copies of std's generic code, compiled at
+    /// that level, with the benchmarks (see `audit`).
     pub harness_opt_level: Option<String>,
 }
 
