@@ -48,7 +48,7 @@ use bench_runtime::Nanos;
 use crate::analysis::Overhead;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::failure::Failure;
-use crate::instruments::Extras;
+use crate::instruments::{self, Extras};
 use crate::report::console;
 use crate::report::progress::Figure;
 use crate::results::{Context, Measured};
@@ -706,12 +706,17 @@ fn measured_of(
             location: failure.location.clone(),
         }),
         (OutcomeKind::Measured, Some(m), _) if !m.samples.is_empty() => {
+            let extras = extras_of(record, m);
             let context = Context {
                 overhead: m.overhead(overhead),
+                // The child's own benchmark's fast level: each process has
+                // its own machine state.
+                probe_level: instruments::probe_level(extras.slices.iter()),
                 ..*context
             };
-            let mut measured = Measured::analyse(m.raw(), m.sampler_config(), &context);
-            measured.extras = extras_of(record, m);
+            let mut measured =
+                Measured::analyse(m.raw(), m.sampler_config(), &context, extras.evidence());
+            measured.extras = extras;
             Ok(Some(measured))
         }
         (OutcomeKind::Measured, _, _) => Ok(None),
@@ -762,6 +767,8 @@ fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
         self_timed: m.self_timed,
         // Each process has its own clock: the pooled timeline has none.
         slice_clock: Vec::new(),
+        slices: m.evidence(),
+        preempted: m.preempted.clone(),
     }
 }
 

@@ -4,10 +4,12 @@
 //! `--cold`. Everything here happens outside the timed region: before and
 //! after each sample, and around each slice.
 
-use bench_runtime::clock::cpu::{thread_cpu_time, CpuTime};
+use bench_runtime::clock::cpu::{involuntary_switches, thread_cpu_time, CpuTime};
 use bench_runtime::counter::alloc::{self, AllocCounts};
 use bench_runtime::counter::{Counters, Event, Reading, Refusal};
 use bench_runtime::{affinity, Nanos};
+
+use crate::analysis::BlockEvidence;
 use std::sync::{Arc, Mutex};
 
 /// Totals over a benchmark's recorded samples, and how it ran.
@@ -44,6 +46,26 @@ pub(crate) struct Extras {
     /// the run's first slice (the report's timeline puts samples on the
     /// run's clock with it). Empty when not known (`--forks` pools).
     pub slice_clock: Vec<(usize, f64)>,
+    /// What was measured beside each slice that recorded samples: the
+    /// machine's evidence the headline rests on, in time order.
+    pub slices: Vec<SliceEvidence>,
+    /// The recorded samples during which (or since the sample before, in
+    /// the same slice) the thread was preempted, ascending: their time
+    /// holds another program's, and the headline leaves them out.
+    pub preempted: Vec<usize>,
+}
+
+/// The machine's evidence beside one slice of a benchmark's samples.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SliceEvidence {
+    /// The index of the slice's first recorded sample.
+    pub first_sample: usize,
+    /// The samples it recorded.
+    pub samples: usize,
+    /// The speed probe's slower reading, before or after the slice, in
+    /// nanoseconds per iteration of the empty loop
+    /// (`bench_runtime::hidden::speed_probe`).
+    pub probe: f64,
 }
 
 impl Extras {
@@ -151,6 +173,8 @@ pub(crate) struct Instruments {
     alloc_before: Option<AllocCounts>,
     cold: Option<Arc<Mutex<Vec<u8>>>>,
     slice_cpu: Option<CpuTime>,
+    /// The thread's involuntary context switches at the last reading.
+    switches: Option<u64>,
     pub extras: Extras,
 }
 
@@ -177,8 +201,18 @@ impl Instruments {
         instruments
     }
 
-    /// Before a slice: where the thread runs, and its CPU time so far.
-    pub(crate) fn slice_started(&mut self) {
+    /// Before a slice whose first sample will be `first_sample`, with the
+    /// speed probe read just before it: where the thread runs, and its CPU
+    /// time so far.
+    pub(crate) fn slice_started(&mut self, first_sample: usize, probe: f64) {
+        // Open until the slice ends: the precision rule, applied at the
+        // slice's end, judges its samples by the probe before it.
+        self.extras.slices.push(SliceEvidence {
+            first_sample,
+            samples: usize::MAX - first_sample,
+            probe,
+        });
+        self.switches = involuntary_switches();
         if let Some(cpu) = affinity::current_cpu() {
             if let Err(at) = self.extras.cpus.binary_search(&cpu) {
                 self.extras.cpus.insert(at, cpu);
@@ -187,8 +221,9 @@ impl Instruments {
         self.slice_cpu = thread_cpu_time();
     }
 
-    /// After a slice of `wall` time.
-    pub(crate) fn slice_ended(&mut self, wall: Nanos) {
+    /// After a slice of `wall` time that ended with `recorded` samples in
+    /// all, with the speed probe read just after it.
+    pub(crate) fn slice_ended(&mut self, wall: Nanos, recorded: usize, probe: f64) {
         if let (Some(before), Some(after)) = (self.slice_cpu.take(), thread_cpu_time()) {
             let (cpu, total_wall) = self
                 .extras
@@ -198,6 +233,15 @@ impl Instruments {
             cpu.user += spent.user;
             cpu.system += spent.system;
             *total_wall += wall;
+        }
+        if let Some(open) = self.extras.slices.pop() {
+            if recorded > open.first_sample {
+                self.extras.slices.push(SliceEvidence {
+                    samples: recorded - open.first_sample,
+                    probe: open.probe.max(probe),
+                    ..open
+                });
+            }
         }
     }
 
@@ -219,22 +263,37 @@ impl Instruments {
     /// Right after a sample, before the harness does anything else: what
     /// the counters and the allocator saw during it.
     pub(crate) fn sample_done(&mut self) -> SampleReading {
+        let counted = self.counters.as_mut().map(Counters::read);
+        let allocated = self
+            .alloc_before
+            .take()
+            .map(|before| alloc::snapshot().since(before));
+        // One reading a sample: the period since the last one holds the
+        // sample and the harness's own work before it.
+        let switches = involuntary_switches();
+        let preempted = matches!((self.switches, switches), (Some(a), Some(b)) if b > a);
+        self.switches = switches;
         SampleReading {
-            counted: self.counters.as_mut().map(Counters::read),
-            allocated: self
-                .alloc_before
-                .take()
-                .map(|before| alloc::snapshot().since(before)),
+            counted,
+            allocated,
+            preempted,
         }
     }
 
     /// Adds a sample of `iters` iterations to the totals if the sampler
     /// `recorded` it (warm-up samples are not counted).
     pub(crate) fn account(&mut self, reading: SampleReading, iters: u64, recorded: bool) {
-        let SampleReading { counted, allocated } = reading;
+        let SampleReading {
+            counted,
+            allocated,
+            preempted,
+        } = reading;
         let before = self.counters_before.take();
         if !recorded {
             return;
+        }
+        if preempted {
+            self.extras.preempted.push(self.extras.samples as usize);
         }
         self.extras.iterations += iters;
         self.extras.samples += 1;
@@ -270,6 +329,8 @@ fn add_counts(totals: &mut Option<AllocCounts>, more: AllocCounts) {
 pub(crate) struct SampleReading {
     counted: Option<Reading>,
     allocated: Option<AllocCounts>,
+    /// The thread was preempted since the last reading.
+    preempted: bool,
 }
 
 /// Walks `buffer` a cache line at a time, writing, so that whatever the
@@ -279,4 +340,64 @@ fn evict(buffer: &mut [u8]) {
         *line = line.wrapping_add(1);
     }
     std::hint::black_box(buffer);
+}
+
+/// The machine's evidence about one benchmark's samples: the speed probe
+/// beside each slice and the samples that were preempted.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Evidence<'a> {
+    pub slices: &'a [SliceEvidence],
+    pub preempted: &'a [usize],
+}
+
+impl Extras {
+    /// What the instruments saw of the machine around the samples.
+    pub(crate) fn evidence(&self) -> Evidence<'_> {
+        Evidence {
+            slices: &self.slices,
+            preempted: &self.preempted,
+        }
+    }
+}
+
+impl Evidence<'_> {
+    /// What the evidence says of the block of samples `start..end`, its
+    /// probe judged against `level` (see [`block_evidence`]).
+    pub(crate) fn block(&self, level: Option<f64>, start: usize, end: usize) -> BlockEvidence {
+        block_evidence(self.slices, level, start, end)
+    }
+}
+
+/// The speed probe's fast level over `slices` (of one benchmark, or of
+/// every benchmark in the run): the 10th percentile of its readings, what
+/// the machine does when nothing slows it; `None` with no reading.
+pub(crate) fn probe_level<'a>(slices: impl Iterator<Item = &'a SliceEvidence>) -> Option<f64> {
+    let mut probes: Vec<f64> = slices.map(|s| s.probe).filter(|p| *p > 0.0).collect();
+    if probes.is_empty() {
+        return None;
+    }
+    probes.sort_by(f64::total_cmp);
+    Some(crate::analysis::percentile(&probes, 10.0))
+}
+
+/// What `slices` say of the block of samples `start..end`: the slowest
+/// probe beside the slices that recorded any of them, over `level` (the
+/// probe's fast level).
+pub(crate) fn block_evidence(
+    slices: &[SliceEvidence],
+    level: Option<f64>,
+    start: usize,
+    end: usize,
+) -> BlockEvidence {
+    let slowest = slices
+        .iter()
+        .filter(|s| s.first_sample < end && s.first_sample + s.samples > start)
+        .map(|s| s.probe)
+        .reduce(f64::max);
+    BlockEvidence {
+        probe: level
+            .filter(|l| *l > 0.0)
+            .zip(slowest)
+            .map(|(level, probe)| probe / level),
+    }
 }

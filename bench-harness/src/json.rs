@@ -439,9 +439,11 @@ macro_rules! json_enum {
 pub(crate) use {json_enum, json_struct};
 
 /// Arrays written on one line in a document (numbers and short names).
-const INLINE_ARRAYS: [&str; 6] = [
+const INLINE_ARRAYS: [&str; 8] = [
     "slice_starts",
+    "block_means_ns",
     "block_medians_ns",
+    "disturbed_blocks",
     "load_average",
     "cpus",
     "note_kinds",

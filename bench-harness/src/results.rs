@@ -17,7 +17,7 @@ use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, Throughput, T
 
 use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::analysis::{self, outliers::Outliers, BlockEstimate, Overhead, Summary};
-use crate::instruments::{AllocRates, Extras};
+use crate::instruments::{self, AllocRates, Evidence, Extras, SliceEvidence};
 use crate::settings::Schedule;
 pub(crate) use notes::differs_alone;
 use notes::{notes, LOW_CPU_RATIO};
@@ -25,7 +25,7 @@ use notes::{notes, LOW_CPU_RATIO};
 pub use crate::failure::Failure;
 pub use crate::settings::BytesUnit;
 pub use notes::Note;
-pub(crate) use notes::{HIGH_CV, MACHINE_DRIFT};
+pub(crate) use notes::HIGH_CV;
 
 /// Facts about the whole run and the method in force, printed in the header.
 #[derive(Debug, Clone)]
@@ -209,8 +209,9 @@ pub struct Measured {
     /// Nanoseconds per iteration of each sample with the overhead taken out,
     /// in the order taken.
     pub per_iter: Vec<f64>,
-    /// The headline: the fast regime's mean of the block medians of
-    /// `per_iter`, with its 95% interval (see `analysis::block_estimate`).
+    /// The headline: the mean cost of a call over the blocks of `per_iter`
+    /// the machine did not disturb, with its 95% interval (see
+    /// `analysis::block_estimate`).
     pub(crate) estimate: BlockEstimate,
     /// What relative figures (±, spread) are relative to: the headline, or
     /// the loop's own cost per iteration when the body is cheaper than that,
@@ -286,7 +287,7 @@ impl ForkSpread {
         let (mean, sd) = summary.map_or((0.0, 0.0), |s| (s.mean, s.std_dev));
         let blocks: Vec<&[f64]> = processes
             .iter()
-            .map(|m| m.estimate.block_medians.as_slice())
+            .map(|m| m.estimate.block_means.as_slice())
             .collect();
         let anova = analysis::one_way_anova(&blocks);
         // Each process's standard error from its own dependence-aware
@@ -354,13 +355,20 @@ fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
 pub(crate) struct Context {
     pub(crate) overhead: Overhead,
     pub(crate) timer: TimerPrecision,
+    /// The speed probe's fast level over the whole run (every benchmark's
+    /// slices), what each block's probe is judged against; `None` when
+    /// nothing was probed.
+    pub(crate) probe_level: Option<f64>,
 }
 
 impl Measured {
+    /// The analysis of `measurement`, its blocks judged by the machine's
+    /// `evidence` beside its slices (none: every block counts).
     pub(crate) fn analyse(
         measurement: Measurement,
         config: SamplerConfig,
         context: &Context,
+        evidence: Evidence<'_>,
     ) -> Measured {
         let overhead = context.overhead;
         let per_iter: Vec<f64> = measurement
@@ -368,7 +376,7 @@ impl Measured {
             .iter()
             .map(|s| overhead.corrected_per_iter(s))
             .collect();
-        Measured::of_per_iter(measurement, per_iter, config, context)
+        Measured::of_per_iter(measurement, per_iter, config, context, evidence)
     }
 
     /// One benchmark measured in several processes (`--forks`), as one:
@@ -403,9 +411,19 @@ impl Measured {
         };
         let mut per_iter = Vec::new();
         let mut extras = Extras::default();
+        // Each process's probe against its own fast level: the pooled
+        // evidence is relative, its level 1.
+        let (mut evidence, mut preempted) = (Vec::new(), Vec::new());
         for process in &processes {
             let m = &process.measurement;
             let offset = per_iter.len();
+            let level = instruments::probe_level(process.extras.slices.iter());
+            evidence.extend(process.extras.slices.iter().map(|s| SliceEvidence {
+                first_sample: s.first_sample + offset,
+                probe: level.map_or(1.0, |level| s.probe / level),
+                ..*s
+            }));
+            preempted.extend(process.extras.preempted.iter().map(|i| i + offset));
             measurement.slice_starts.extend(
                 analysis::block_starts(process.per_iter.len(), &m.slice_starts)
                     .into_iter()
@@ -429,9 +447,14 @@ impl Measured {
         }
         let context = Context {
             overhead,
+            probe_level: Some(1.0),
             ..*context
         };
-        let mut pooled = Measured::of_per_iter(measurement, per_iter, config, &context);
+        let evidence = Evidence {
+            slices: &evidence,
+            preempted: &preempted,
+        };
+        let mut pooled = Measured::of_per_iter(measurement, per_iter, config, &context, evidence);
         let mut spread = ForkSpread::of(&processes, pooled.reference);
         if let Some(between) = spread.interval {
             // Each process counts once, however many slices its stop rule
@@ -482,11 +505,15 @@ impl Measured {
         per_iter: Vec<f64>,
         config: SamplerConfig,
         context: &Context,
+        evidence: Evidence<'_>,
     ) -> Measured {
         let overhead = context.overhead;
         let slices = &measurement.slice_starts;
         let no_samples = "a finished sampler has recorded at least one sample";
-        let estimate = analysis::block_estimate(&per_iter, slices, overhead.per_iter.0)
+        let iters: Vec<u64> = measurement.samples.iter().map(|s| s.iters).collect();
+        let judge = |start, end| evidence.block(context.probe_level, start, end);
+        let preempted = evidence.preempted;
+        let estimate = analysis::block_estimate(&per_iter, &iters, preempted, slices, &judge)
             .expect(no_samples)
             .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
         let reference = overhead.reference(estimate.estimate);
@@ -540,22 +567,22 @@ impl Measured {
     }
 
     /// Whether the headline's interval can be trusted as printed: not when
-    /// fewer than a quarter of the blocks are in the fast regime (the run
-    /// was mostly slow episodes, and the fast level rests on few blocks) or
-    /// the regime is worth fewer than three independent blocks.
+    /// the machine's evidence marks three quarters of the blocks or more as
+    /// disturbed (what is left rests on few blocks, or on disturbed ones) or
+    /// the kept blocks are worth fewer than three independent ones.
     pub fn reliable(&self) -> bool {
-        let blocks = self.estimate.block_medians.len();
-        let regime = self.estimate.regime_blocks;
+        let blocks = self.estimate.block_means.len();
+        let kept = self.estimate.kept_blocks;
         let effective = self
             .estimate
             .dependence
-            .map_or(regime as f64, |d| d.effective_size);
-        blocks < 4 || (4 * regime >= blocks && effective >= 3.0)
+            .map_or(kept as f64, |d| d.effective_size);
+        blocks < 4 || (!self.estimate.kept_all_disturbed && 4 * kept >= blocks && effective >= 3.0)
     }
 
-    /// The headline estimate, in nanoseconds per iteration: the mean of the
-    /// fast regime's block medians, overhead subtracted. Comparisons and
-    /// ratios use this figure.
+    /// The headline estimate, in nanoseconds per iteration: the mean cost
+    /// of a call over the blocks the machine did not disturb, overhead
+    /// subtracted. Comparisons and ratios use this figure.
     pub fn headline(&self) -> f64 {
         self.estimate.estimate
     }
@@ -605,9 +632,10 @@ pub(crate) fn median_slice_len(measurement: &Measurement) -> usize {
     lengths[lengths.len() / 2]
 }
 
-/// The standard deviation of the block medians, relative to `reference`.
+/// The standard deviation of the kept blocks' means, relative to
+/// `reference`.
 fn drift(estimate: &BlockEstimate, reference: f64) -> Option<f64> {
-    (estimate.block_medians.len() >= 3).then(|| estimate.std_dev / reference)
+    (estimate.kept_blocks >= 3).then(|| estimate.std_dev / reference)
 }
 
 #[cfg(test)]

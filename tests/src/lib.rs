@@ -43,6 +43,12 @@ pub fn against_builds() -> &'static (PathBuf, PathBuf) {
     })
 }
 
+/// `benches/program_cost.rs`, optimised as `cargo bench` builds it.
+pub fn program_cost_binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| build_bench("bench-tests", "program_cost", &["--release"], &[]))
+}
+
 /// `benches/against.rs` built optimised but with bench-harness itself at
 /// opt-level 0, a per-package override that halves a clean build and that
 /// the harness warns against. Copied out like [`against_builds`].
@@ -262,8 +268,20 @@ fn default_target_dir() -> &'static Path {
     DIR.get_or_init(|| scratch_dir("default-target"))
 }
 
+/// [`run`] with nothing else of this test process running meanwhile: no
+/// build, no other binary, for a test whose figures are compared with a
+/// truth measured the same way.
+pub fn run_alone(binary: &Path, args: &[&str]) -> Run {
+    let _alone = BUILDING.write().unwrap_or_else(PoisonError::into_inner);
+    output_of(binary, args, &[])
+}
+
 pub fn run_with_env(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
     let _no_build = BUILDING.read().unwrap_or_else(PoisonError::into_inner);
+    output_of(binary, args, env)
+}
+
+fn output_of(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
     let Output {
         status,
         stdout,

@@ -1,36 +1,34 @@
-//! The headline estimate: the mean over the fast regime's blocks of machine
-//! time of each block's median.
+//! The headline estimate: the mean cost of a call, over the blocks of
+//! machine time the machine's own evidence does not mark as disturbed.
 //!
 //! Samples taken close together share the machine's state: on a virtual
 //! machine the host moves the core between turbo frequencies every few
-//! seconds, one vCPU can run 1.5–2.3× slower than the other for seconds at
-//! a time, and other programs take the CPU. Consecutive samples are
-//! therefore not independent, and a benchmark measured in one stretch
-//! inherits whatever episode it lands in.
+//! seconds, another thread on the same core (the host's) can slow some code
+//! 1.5–2.3× for seconds at a time, and other programs take the CPU. A
+//! benchmark's own cost varies too: a call that grows a `Vec` or a map now
+//! and then, a table that leaves the cache, every tenth call doing more
+//! work. The headline keeps everything the program does and leaves out only
+//! what the machine did, by evidence measured beside each slice rather than
+//! by the benchmark's own speed:
 //!
-//! So the samples are cut into *blocks* (the slices of an interleaved run,
-//! or twentieths of a benchmark measured in one go), merged until each holds
-//! at least [`MIN_BLOCK_VALUES`] values, and:
-//! - within a block, the **median** discards interrupts and other one-sample
-//!   outliers;
-//! - across blocks, the blocks of the benchmark's **fast regime** are kept:
-//!   those whose median is within [`REGIME_WIDTH`] (10%) of the blocks' 5th
-//!   percentile. Slow episodes (a slow vCPU, competing load, a preempted
-//!   slice) slow a block by tens of percent and fall outside; the host's
-//!   turbo levels, 2.5% apart, stay inside (with fewer than two blocks in
-//!   it, every block counts);
-//! - the headline is the **mean** of the kept block medians, and its 95%
-//!   interval allows for the dependence between neighbouring blocks
+//! - the samples are cut into *blocks* (the slices of an interleaved run, or
+//!   twentieths of a benchmark measured in one go), merged until each holds
+//!   at least [`MIN_BLOCK_VALUES`] values;
+//! - a block's value is its samples' **iteration-weighted mean** (its time
+//!   over its iterations), so a rare expensive call counts at its cost;
+//! - a sample during which the thread was preempted (an involuntary context
+//!   switch: another program ran in its time) is left out of its block;
+//! - a block is **disturbed** when the speed probe run beside its slices
+//!   (`bench_runtime::hidden::speed_probe`, the empty loop) was more than
+//!   [`PROBE_SLOWER`] slower than its fast level in the run, or when every
+//!   one of its samples was preempted; disturbed blocks are left out, unless
+//!   too few would be left ([`MIN_KEPT_SHARE`]);
+//! - the headline is the kept blocks' time over their iterations (the
+//!   **mean cost of a call**), and its 95% interval is the ratio estimator's,
+//!   allowing for the dependence between neighbouring blocks
 //!   ([`super::dependence`]).
 //!
-//! Chosen by measurement (docs/ARCHITECTURE.md, *Decisions*): on four quiet
-//! runs of the anchor suite here, the mean of all block medians varied
-//! 11–18% from run to run on `sum_vec_1k`, `sort_1k` and `alloc_vec_64`,
-//! whose blocks sat at two levels (170 and 390 ns for `sum_vec_1k`) in
-//! proportions that changed from run to run; the fast-regime mean varied
-//! 0.5–1.3%. On the calibration kernels its ratios were as accurate as the
-//! mean's (worst error 0.16% over three runs), where the minimum of the
-//! block medians was off by up to 0.9%.
+//! Chosen by measurement (docs/ARCHITECTURE.md, *Decisions*).
 
 use super::dependence::{self, Dependence};
 use super::interval::Interval;
@@ -45,31 +43,52 @@ pub(crate) const BLOCKS_IN_ONE_GO: usize = 20;
 /// sample (a slow benchmark may take one sample per slice).
 pub(crate) const MIN_BLOCK_VALUES: usize = 5;
 
-/// A block is in the fast regime when its median is at most this much
-/// (relative) above [`REGIME_ANCHOR_PERCENTILE`] of the block medians.
-pub(crate) const REGIME_WIDTH: f64 = 0.10;
+/// A block is disturbed when the speed probe beside it ran this much
+/// (relative) slower than the probe's fast level in the run. The probe read
+/// 0.33 ns per iteration on a quiet core and 0.68 ns on a shared one; its
+/// own noise on a quiet core is a few percent.
+pub(crate) const PROBE_SLOWER: f64 = 0.15;
 
-/// The fast regime's anchor: this percentile of the block medians, low
-/// enough to sit in the fast level when a slow episode covers most of the
-/// run, high enough that one lucky block does not define the level.
-pub(crate) const REGIME_ANCHOR_PERCENTILE: f64 = 5.0;
+/// Disturbed blocks are left out only while at least this share of the
+/// blocks (and three) remain; a run disturbed nearly throughout keeps every
+/// block, and says so ([`BlockEstimate::kept_all_disturbed`]). With two
+/// programs compiling beside it, the probe here was slow beside 90% of the
+/// slices; the 5% left were enough for an estimate of the quiet machine.
+pub(crate) const MIN_KEPT_SHARE: f64 = 0.05;
+
+/// What the machine's own evidence says of one block of samples.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct BlockEvidence {
+    /// The speed probe's slowest reading beside the block's slices over the
+    /// probe's fast level in the run (1 = as fast as the machine ran);
+    /// `None` when not probed.
+    pub(crate) probe: Option<f64>,
+}
 
 /// The headline over blocks of samples.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct BlockEstimate {
-    /// The mean of the fast regime's block medians.
+    /// The mean cost of a call: the kept blocks' time over their
+    /// iterations.
     pub(crate) estimate: f64,
-    /// Each block's median, in time order.
-    pub(crate) block_medians: Vec<f64>,
-    /// How many blocks are in the fast regime (and count in the estimate).
-    pub(crate) regime_blocks: usize,
-    /// The sample standard deviation (k − 1) of all block medians: how much
-    /// the machine's state moved the blocks; 0 with one block.
+    /// Each block's iteration-weighted mean, in time order.
+    pub(crate) block_means: Vec<f64>,
+    /// Each block's iterations, in time order.
+    pub(crate) block_iters: Vec<f64>,
+    /// Which blocks the machine's evidence marks as disturbed.
+    pub(crate) disturbed: Vec<bool>,
+    /// How many blocks count in the estimate.
+    pub(crate) kept_blocks: usize,
+    /// Too few undisturbed blocks were left to stand alone, so every block
+    /// counts, disturbed or not.
+    pub(crate) kept_all_disturbed: bool,
+    /// The sample standard deviation (k − 1) of the kept blocks' means: how
+    /// much the benchmark's own speed moved between blocks; 0 with one.
     pub(crate) std_dev: f64,
     /// 95% interval of `estimate`, allowing for the dependence between
-    /// neighbouring blocks; `None` with fewer than two blocks in the regime.
+    /// neighbouring blocks; `None` with fewer than two blocks kept.
     pub(crate) interval: Option<Interval>,
-    /// The regime's lag-1 correlation and effective number of blocks.
+    /// The kept blocks' lag-1 correlation and effective number.
     pub(crate) dependence: Option<Dependence>,
 }
 
@@ -98,6 +117,22 @@ impl BlockEstimate {
     pub(crate) fn half_width(&self) -> Option<f64> {
         self.interval
             .map(|ci| (self.estimate - ci.lower).max(ci.upper - self.estimate))
+    }
+
+    /// The kept blocks' means and iterations, in time order.
+    pub(crate) fn kept(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        let keep_all = self.kept_all_disturbed;
+        self.block_means
+            .iter()
+            .zip(&self.block_iters)
+            .zip(&self.disturbed)
+            .filter(move |(_, &disturbed)| keep_all || !disturbed)
+            .map(|((&mean, &iters), _)| (mean, iters))
+    }
+
+    /// How many blocks the machine's evidence left out of the estimate.
+    pub(crate) fn left_out(&self) -> usize {
+        self.block_means.len() - self.kept_blocks
     }
 }
 
@@ -149,66 +184,90 @@ pub(crate) fn block_starts(n: usize, slice_starts: &[usize]) -> Vec<usize> {
 }
 
 /// The headline estimate of `values` (per-iteration times in time order,
-/// with the loop's cost `offset` per iteration already taken out) cut at
-/// `slice_starts`. `None` for no values.
-///
-/// The fast regime is judged on the times the machine actually ran, before
-/// the loop's cost was taken out: a 10% slower episode slows the loop too,
-/// and an empty body's corrected times sit around zero.
+/// with the loop's cost already taken out), each sample `iters[i]`
+/// iterations long, cut at `slice_starts`. The samples at `preempted`
+/// (ascending) were descheduled and are left out of their block's mean;
+/// `evidence(start, end)` says what the machine's evidence shows of the
+/// block of samples `start..end`. `None` for no values.
 pub(crate) fn block_estimate(
     values: &[f64],
+    iters: &[u64],
+    preempted: &[usize],
     slice_starts: &[usize],
-    offset: f64,
+    evidence: &dyn Fn(usize, usize) -> BlockEvidence,
 ) -> Option<BlockEstimate> {
-    let block_medians: Vec<f64> = blocks(values, slice_starts)
-        .into_iter()
-        .map(|block| {
-            let mut sorted = block.to_vec();
-            sorted.sort_by(f64::total_cmp);
-            percentile(&sorted, 50.0)
-        })
-        .collect();
-    if block_medians.is_empty() {
+    let n = values.len();
+    let mut bounds = block_starts(n, slice_starts);
+    bounds.push(n);
+    let (mut block_means, mut block_iters, mut disturbed) = (Vec::new(), Vec::new(), Vec::new());
+    for w in bounds.windows(2) {
+        let (start, end) = (w[0], w[1]);
+        let kept = |i: &usize| preempted.binary_search(i).is_err();
+        let mean_of = |keep: &dyn Fn(&usize) -> bool| {
+            let (time, calls) = (start..end)
+                .filter(|i| keep(i))
+                .fold((0.0, 0.0), |(t, c), i| {
+                    let calls = iters[i] as f64;
+                    (t + values[i] * calls, c + calls)
+                });
+            (time / calls, calls)
+        };
+        let slow = evidence(start, end)
+            .probe
+            .is_some_and(|p| p > 1.0 + PROBE_SLOWER);
+        let (mean, calls, disturbed_here) = match mean_of(&kept) {
+            // Every sample preempted: the block is the machine's.
+            (_, calls) if calls <= 0.0 => {
+                let (mean, calls) = mean_of(&|_| true);
+                (mean, calls, true)
+            }
+            (mean, calls) => (mean, calls, slow),
+        };
+        block_means.push(mean);
+        block_iters.push(calls);
+        disturbed.push(disturbed_here);
+    }
+    if block_means.is_empty() {
         return None;
     }
-    let regime = fast_regime(&block_medians, offset);
-    let k = regime.len() as f64;
-    let estimate = regime.iter().sum::<f64>() / k;
-    let (interval, dependence) = match dependence::mean_interval(&regime) {
-        Some((interval, dependence)) => (Some(interval), Some(dependence)),
-        None => (None, None),
+    let undisturbed = disturbed.iter().filter(|&&d| !d).count();
+    let k = block_means.len();
+    let needed = ((MIN_KEPT_SHARE * k as f64).ceil() as usize).max(3);
+    let kept_all_disturbed = undisturbed < needed.min(k);
+    let mut estimate = BlockEstimate {
+        estimate: 0.0,
+        kept_blocks: 0,
+        kept_all_disturbed,
+        std_dev: 0.0,
+        interval: None,
+        dependence: None,
+        block_means,
+        block_iters,
+        disturbed,
     };
-    Some(BlockEstimate {
-        estimate,
-        regime_blocks: regime.len(),
-        std_dev: std_dev(&block_medians),
-        block_medians,
-        interval,
-        dependence,
-    })
-}
-
-/// The block medians of the fast regime, in time order.
-fn fast_regime(block_medians: &[f64], offset: f64) -> Vec<f64> {
-    let mut sorted = block_medians.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let anchor = percentile(&sorted, REGIME_ANCHOR_PERCENTILE) + offset;
-    if anchor.is_nan() || anchor <= 0.0 {
-        // No time to be relative to: every block counts.
-        return block_medians.to_vec();
-    }
-    let limit = anchor * (1.0 + REGIME_WIDTH) - offset;
-    let regime: Vec<f64> = block_medians
+    let kept: Vec<(f64, f64)> = estimate.kept().collect();
+    let total: f64 = kept.iter().map(|(_, iters)| iters).sum();
+    let ratio = kept.iter().map(|(mean, iters)| mean * iters).sum::<f64>() / total;
+    // The ratio estimator's error, linearised: each block's deviation from
+    // the ratio, weighted by its share of the iterations.
+    let average = total / kept.len() as f64;
+    let deviations: Vec<f64> = kept
         .iter()
-        .copied()
-        .filter(|&m| m <= limit)
+        .map(|(mean, iters)| iters / average * (mean - ratio))
         .collect();
-    if regime.len() < 2 {
-        // One block is no regime (and has no interval): with so few blocks,
-        // every block counts.
-        return block_medians.to_vec();
+    if let Some((interval, dependence)) = dependence::mean_interval(&deviations) {
+        let half_width = (interval.upper - interval.lower) / 2.0;
+        estimate.interval = Some(Interval {
+            lower: ratio - half_width,
+            upper: ratio + half_width,
+            ..interval
+        });
+        estimate.dependence = Some(dependence);
     }
-    regime
+    estimate.std_dev = std_dev(&kept.iter().map(|(mean, _)| *mean).collect::<Vec<_>>());
+    estimate.estimate = ratio;
+    estimate.kept_blocks = kept.len();
+    Some(estimate)
 }
 
 /// The sample standard deviation (k − 1) of `values`; 0 for fewer than two.
@@ -280,7 +339,13 @@ mod tests {
         assert_eq!(block_starts(17, &[0, 5, 5, 17]), [0, 5]);
     }
 
-    /// `slices` blocks of `per` values each at the per-block levels given.
+    /// No evidence either way.
+    fn unprobed(_: usize, _: usize) -> BlockEvidence {
+        BlockEvidence::default()
+    }
+
+    /// Slices of `per` samples each at the per-slice levels given, every
+    /// sample of `iters` iterations.
     fn run(levels: &[f64], per: usize) -> (Vec<f64>, Vec<usize>) {
         let values = levels
             .iter()
@@ -290,69 +355,188 @@ mod tests {
         (values, starts)
     }
 
-    #[test]
-    fn the_estimate_is_the_mean_of_the_fast_regimes_block_medians() {
-        // Turbo levels 2.5% apart stay in; a slow vCPU episode (1.6×) and
-        // a preempted block do not.
-        let levels = [100.0, 102.5, 100.0, 160.0, 161.0, 102.5, 100.0, 5000.0];
-        let (values, starts) = run(&levels, 5);
-        let e = block_estimate(&values, &starts, 0.0).unwrap();
-        assert_eq!(e.block_medians, levels);
-        assert_eq!(e.regime_blocks, 5);
-        assert_eq!(e.estimate, 101.0);
-    }
-
-    #[test]
-    fn the_regime_is_judged_on_the_time_the_machine_ran() {
-        // An empty body: corrected times around 0, the loop costs 0.5 ns; a
-        // slow episode makes the loop 1.6× slower (0.3 ns more).
-        let levels = [-0.01, 0.01, 0.0, 0.3, 0.31, 0.0];
-        let (values, starts) = run(&levels, 5);
-        let e = block_estimate(&values, &starts, 0.5).unwrap();
-        assert_eq!(e.regime_blocks, 4);
-        assert!(e.estimate.abs() < 1e-12, "{}", e.estimate);
-    }
-
-    #[test]
-    fn a_slow_episode_over_most_of_the_run_leaves_the_fast_level() {
-        // 5 of 40 blocks at the fast level, the rest 2.3× slower.
-        let mut levels = vec![390.0; 35];
-        levels.extend([170.0, 171.0, 169.0, 170.0, 170.0]);
-        let (values, starts) = run(&levels, 5);
-        let e = block_estimate(&values, &starts, 0.0).unwrap();
-        assert_eq!(e.regime_blocks, 5);
-        assert_eq!(e.estimate, 170.0);
-    }
-
-    /// Issue 12's takeover case: one slice of one sample 100× slower among
-    /// 30 normal slices moves the headline by less than 1%, and widens no
-    /// interval beyond what the other slices justify.
-    #[test]
-    fn one_preempted_slice_cannot_take_over_the_headline() {
-        let mut rng = fastrand::Rng::with_seed(12);
-        let mut values = Vec::new();
-        let mut starts = Vec::new();
-        for _ in 0..30 {
-            starts.push(values.len());
-            let level = 100.0 * (1.0 + 0.01 * (rng.f64() - 0.5));
-            values.extend((0..20).map(|_| level * (1.0 + 0.002 * rng.f64())));
+    /// Evidence from a probe reading per slice of `per` samples.
+    fn probed(probes: &[f64], per: usize) -> impl Fn(usize, usize) -> BlockEvidence + '_ {
+        move |start, _| BlockEvidence {
+            probe: Some(probes[start / per]),
         }
-        let quiet = block_estimate(&values, &starts, 0.5).unwrap();
-        for at in [0, 15 * 20, values.len()] {
-            let mut preempted_values = values.clone();
-            let mut preempted_starts = starts.clone();
-            preempted_values.insert(at, 10_000.0);
-            let slice = preempted_starts.partition_point(|&s| s < at);
-            preempted_starts.insert(slice, at);
-            for start in &mut preempted_starts[slice + 1..] {
-                *start += 1;
+    }
+
+    #[test]
+    fn slow_spells_the_probe_saw_are_left_out_and_turbo_levels_stay_in() {
+        // Turbo levels 2.5% apart stay in; two slices where the probe ran
+        // 1.6× slower (another thread on the core) and the benchmark 1.6×
+        // slower with it do not.
+        let levels = [100.0, 102.5, 100.0, 160.0, 161.0, 102.5, 100.0, 101.0];
+        let probes = [1.0, 1.02, 1.0, 1.6, 1.62, 1.01, 1.0, 1.0];
+        let (values, starts) = run(&levels, 5);
+        let iters = vec![1; values.len()];
+        let e = block_estimate(&values, &iters, &[], &starts, &probed(&probes, 5)).unwrap();
+        assert_eq!(e.block_means, levels);
+        assert_eq!(
+            e.disturbed,
+            [false, false, false, true, true, false, false, false]
+        );
+        assert_eq!((e.kept_blocks, e.left_out()), (6, 2));
+        assert!((e.estimate - 101.0).abs() < 1e-9, "{}", e.estimate);
+        // Without the probe's word the same slow slices count: the
+        // benchmark's own speed is never the evidence.
+        let e = block_estimate(&values, &iters, &[], &starts, &unprobed).unwrap();
+        assert_eq!(e.kept_blocks, 8);
+        assert!((e.estimate - 115.875).abs() < 1e-9, "{}", e.estimate);
+    }
+
+    #[test]
+    fn the_estimate_is_the_mean_cost_of_a_call_through_the_programs_phases() {
+        // 1,000 calls at 100 ns, then 1,000 at 300 ns (a table that no
+        // longer fits the cache), in slices of equal time (100 µs): one
+        // slice of the fast phase, three of the slow one. The mean cost of
+        // a call is 200 ns, not the mean of the slices (250) nor the fast
+        // phase (100).
+        let values = [100.0, 300.0, 300.0, 300.0];
+        let iters = [1000, 333, 333, 334];
+        let e = block_estimate(&values, &iters, &[], &[0, 1, 2, 3], &unprobed).unwrap();
+        assert!((e.estimate - 200.0).abs() < 1e-9, "{}", e.estimate);
+    }
+
+    #[test]
+    fn a_rare_expensive_call_counts_at_its_cost() {
+        // Every tenth call does 10× the work, one call a sample: the block's
+        // mean holds it where a median would drop it.
+        let values: Vec<f64> = (0..200)
+            .map(|i| if i % 10 == 9 { 1000.0 } else { 100.0 })
+            .collect();
+        let iters = vec![1; 200];
+        let e = block_estimate(&values, &iters, &[], &[0], &unprobed).unwrap();
+        assert_eq!(e.block_means.len(), 20);
+        assert!((e.estimate - 190.0).abs() < 1e-9, "{}", e.estimate);
+    }
+
+    #[test]
+    fn a_run_disturbed_nearly_throughout_keeps_every_block_and_says_so() {
+        // 2 slices in 20 with a quiet probe: too few to stand for the run.
+        let levels = [100.0; 20];
+        let mut probes = [1.5; 20];
+        probes[7] = 1.0;
+        probes[3] = 1.0;
+        let (values, starts) = run(&levels, 5);
+        let iters = vec![1; values.len()];
+        let e = block_estimate(&values, &iters, &[], &starts, &probed(&probes, 5)).unwrap();
+        assert!(e.kept_all_disturbed);
+        assert_eq!((e.kept_blocks, e.left_out()), (20, 0));
+        // 4 of 20 are enough.
+        probes[8] = 1.0;
+        probes[15] = 1.0;
+        let e = block_estimate(&values, &iters, &[], &starts, &probed(&probes, 5)).unwrap();
+        assert!(!e.kept_all_disturbed);
+        assert_eq!(e.kept_blocks, 4);
+    }
+
+    #[test]
+    fn preempted_samples_are_left_out_and_a_block_of_them_is_disturbed() {
+        // The thread lost the CPU during samples 7 and 12: 4 ms of another
+        // program's time in a 20 µs sample.
+        let mut values = vec![100.0; 25];
+        let iters = vec![200; 25];
+        values[7] = 20_100.0;
+        values[12] = 20_100.0;
+        let e = block_estimate(&values, &iters, &[7, 12], &[0, 5, 10, 15, 20], &unprobed).unwrap();
+        assert_eq!(e.block_means, [100.0; 5]);
+        assert_eq!(e.block_iters, [1000.0, 800.0, 800.0, 1000.0, 1000.0]);
+        assert_eq!(e.estimate, 100.0);
+        // A block whose every sample was preempted is the machine's.
+        let preempted: Vec<usize> = (5..10).collect();
+        let e =
+            block_estimate(&values, &iters, &preempted, &[0, 5, 10, 15, 20], &unprobed).unwrap();
+        assert_eq!(e.disturbed, [false, true, false, false, false]);
+        assert_eq!(e.kept_blocks, 4);
+    }
+
+    /// Coverage of the headline's 95% interval over `reps` simulated runs
+    /// of `k` slices of equal time, each slice's cost per call from
+    /// `level(rng, slice)`: the truth is the mean cost of a call, the long
+    /// run's time over its calls.
+    fn coverage(
+        seed: u64,
+        k: usize,
+        reps: usize,
+        mut series: impl FnMut(&mut fastrand::Rng, usize) -> Vec<f64>,
+    ) -> f64 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        // Slices of 1 ms: iterations are 1 ms over the cost.
+        let calls = |level: f64| (1e6 / level).round() as u64;
+        let long: Vec<f64> = (0..400).flat_map(|_| series(&mut rng, 1000)).collect();
+        let truth = long.len() as f64 * 1e6 / long.iter().map(|&l| calls(l) as f64).sum::<f64>();
+        let starts: Vec<usize> = (0..k).collect();
+        let hits = (0..reps)
+            .filter(|_| {
+                let values = series(&mut rng, k);
+                let iters: Vec<u64> = values.iter().map(|&l| calls(l)).collect();
+                let e = block_estimate(&values, &iters, &[], &starts, &unprobed).unwrap();
+                e.interval.unwrap().contains(truth)
+            })
+            .count();
+        hits as f64 / reps as f64
+    }
+
+    /// Issue 24: the interval covers at 0.93–0.97 whatever the slices'
+    /// spread (1%, 3%, 5%) and persistence (AR(1) at ρ = 0, 0.4, 0.8), and
+    /// when the machine switches between two turbo levels 2.5% apart every
+    /// block or every five blocks on average (3,000 runs of 60 blocks each:
+    /// 0.933–0.973; independent blocks sit at the top, 0.96–0.973, since a
+    /// correlation is never assumed negative). With switches every twenty
+    /// blocks it does not (see the last assertion).
+    #[test]
+    fn the_interval_covers_the_mean_cost_of_a_call_at_the_spreads_seen_here() {
+        for (i, spread) in [0.01, 0.03, 0.05].into_iter().enumerate() {
+            for (j, rho) in [0.0, 0.4, 0.8].into_iter().enumerate() {
+                let seed = 300 + (3 * i + j) as u64;
+                let ar = |rng: &mut fastrand::Rng, k: usize| {
+                    crate::testing::random::ar1(rng, k, rho, 0.0, 1.0)
+                        .into_iter()
+                        .map(|e| 100.0 * (1.0 + spread * e))
+                        .collect()
+                };
+                let covered = coverage(seed, 60, 3000, ar);
+                assert!(
+                    (0.93..=0.975).contains(&covered),
+                    "coverage {covered} at spread {spread}, ρ = {rho}"
+                );
             }
-            let preempted = block_estimate(&preempted_values, &preempted_starts, 0.5).unwrap();
-            let moved = (preempted.estimate / quiet.estimate - 1.0).abs();
-            assert!(moved < 0.01, "moved {moved} with the slice at {at}");
-            let widened = preempted.half_width().unwrap() / quiet.half_width().unwrap();
-            assert!(widened < 1.1, "interval {widened}× with the slice at {at}");
         }
+        let levels = |dwell: f64| {
+            move |rng: &mut fastrand::Rng, k: usize| {
+                let mut high = rng.bool();
+                (0..k)
+                    .map(|_| {
+                        if dwell <= 1.0 {
+                            high = rng.bool();
+                        } else if rng.f64() < 1.0 / dwell {
+                            high = !high;
+                        }
+                        let level = if high { 102.5 } else { 100.0 };
+                        level * (1.0 + 0.002 * (rng.f64() - 0.5))
+                    })
+                    .collect()
+            }
+        };
+        for (dwell, seed) in [(1.0, 200), (5.0, 201)] {
+            let covered = coverage(seed, 60, 3000, levels(dwell));
+            assert!(
+                (0.93..=0.975).contains(&covered),
+                "coverage {covered} at dwell {dwell}"
+            );
+        }
+        // Switching every 20 blocks, a run of 60 sees about three switches:
+        // no interval from one run can tell the levels' shares (the
+        // effective sample is about 3), and it covers about 0.8. Stated, not
+        // hidden: docs/methodology.md says so, and several processes
+        // (`--forks`) are the remedy.
+        let covered = coverage(202, 60, 1500, levels(20.0));
+        assert!(
+            (0.7..0.9).contains(&covered),
+            "coverage {covered} at dwell 20"
+        );
     }
 
     #[test]

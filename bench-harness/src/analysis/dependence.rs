@@ -55,7 +55,7 @@ pub(crate) fn mean_interval(series: &[f64]) -> Option<(Interval, Dependence)> {
     let n = k as f64;
     let mean = series.iter().sum::<f64>() / n;
     let variance = series.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    let correlation = rank_lag1_correlation(series);
+    let correlation = rank_lag1_correlation(series).max(clipped_lag1_correlation(series));
     let (f, g) = factors(correlation, k);
     let effective_size = n / f;
     let degrees_of_freedom = (effective_size - 1.0).max(1.0);
@@ -97,6 +97,53 @@ fn factors(rho: f64, k: usize) -> (f64, f64) {
     // With strong correlation and few values `g` nears 0: the sample
     // variance then says almost nothing, and dividing by it would explode.
     (f, g.max(0.2))
+}
+
+/// The lag-1 autocorrelation of `series` from its values, clipped to
+/// five robust standard deviations (1.4826 MADs) around the median so that
+/// a few extreme values cannot make it, corrected for the bias of short
+/// series by Kendall's `(1 + 4ρ)/k` and clamped as
+/// [`rank_lag1_correlation`]. The ranks alone miss persistence between two
+/// close levels: with the values within each level in random order, a
+/// series that switches between levels 2.5% apart every five blocks on
+/// average read a lower correlation from its ranks, and its interval
+/// covered the mean 0.87 of the time; taking the larger of the two
+/// estimates, 0.94 (60 blocks; AR(1) series at 0.93–0.97, see
+/// `blocks::tests`).
+fn clipped_lag1_correlation(series: &[f64]) -> f64 {
+    let k = series.len();
+    if k < 4 {
+        return 0.0;
+    }
+    let median_of = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let median = median_of(&mut series.to_vec());
+    let mad = median_of(&mut series.iter().map(|x| (x - median).abs()).collect());
+    let bound = 5.0 * 1.4826 * mad;
+    let clipped: Vec<f64> = series
+        .iter()
+        .map(|&x| {
+            if bound > 0.0 {
+                x.clamp(median - bound, median + bound)
+            } else {
+                x
+            }
+        })
+        .collect();
+    let mean = clipped.iter().sum::<f64>() / k as f64;
+    let centered: Vec<f64> = clipped.iter().map(|x| x - mean).collect();
+    let variance: f64 = centered.iter().map(|c| c * c).sum();
+    if variance <= 0.0 {
+        return 0.0;
+    }
+    let pearson = centered.windows(2).map(|w| w[0] * w[1]).sum::<f64>() / variance;
+    let corrected = pearson + (1.0 + 4.0 * pearson) / k as f64;
+    if corrected.is_nan() {
+        return 0.0;
+    }
+    corrected.clamp(0.0, MAX_CORRELATION)
 }
 
 /// The lag-1 autocorrelation of `series`, from its ranks (Spearman's, taken

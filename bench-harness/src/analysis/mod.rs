@@ -5,8 +5,8 @@
 //! caller's data; filtering returns a new vector so the report can show both
 //! the filtered and the full picture.
 //!
-//! - [`block_estimate`] is the headline: the mean of the block medians in
-//!   the benchmark's fast regime, with a 95% interval that allows for the
+//! - [`block_estimate`] is the headline: the mean cost of a call over the
+//!   blocks the machine did not disturb, with a 95% interval that allows for the
 //!   dependence between neighbouring blocks.
 //! - [`summarize`] gives the location, spread, percentiles and the 95%
 //!   confidence intervals of the mean and of the median ([`Summary`]).
@@ -31,6 +31,7 @@ mod dependence;
 mod distributions;
 mod heterogeneity;
 mod interval;
+pub(crate) mod levels;
 pub(crate) mod modality;
 mod moments;
 pub(crate) mod outliers;
@@ -43,7 +44,8 @@ mod tests;
 
 pub(crate) use anova::one_way_anova;
 pub(crate) use blocks::{
-    block_estimate, block_starts, within_block, BlockEstimate, BLOCKS_IN_ONE_GO,
+    block_estimate, block_starts, within_block, BlockEstimate, BlockEvidence, BLOCKS_IN_ONE_GO,
+    PROBE_SLOWER,
 };
 pub(crate) use distributions::students_t_quantile;
 pub(crate) use heterogeneity::cochran_q_p_value;

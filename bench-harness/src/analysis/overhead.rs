@@ -2,6 +2,8 @@
 
 use bench_runtime::{Measurement, Nanos, Sample};
 
+use super::BlockEvidence;
+
 /// The cost the timing loop adds to every measurement, measured at start-up
 /// on an empty routine and subtracted from every sample by the analysis.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -69,8 +71,19 @@ impl Overhead {
 /// estimator as every benchmark's, so that both are taken in the same
 /// regime of the machine) with the per-sample cost taken out, and that
 /// estimate's 95% half-width.
-pub(crate) fn loop_overhead(empty: &Measurement, per_sample: Nanos) -> Overhead {
-    loop_overhead_of(&empty.samples, &empty.slice_starts, per_sample)
+pub(crate) fn loop_overhead(
+    empty: &Measurement,
+    per_sample: Nanos,
+    preempted: &[usize],
+    evidence: &dyn Fn(usize, usize) -> BlockEvidence,
+) -> Overhead {
+    loop_overhead_of(
+        &empty.samples,
+        &empty.slice_starts,
+        per_sample,
+        preempted,
+        evidence,
+    )
 }
 
 /// [`loop_overhead`] of the samples recorded so far (the loop's job
@@ -79,12 +92,15 @@ pub(crate) fn loop_overhead_of(
     samples: &[Sample],
     slice_starts: &[usize],
     per_sample: Nanos,
+    preempted: &[usize],
+    evidence: &dyn Fn(usize, usize) -> BlockEvidence,
 ) -> Overhead {
     let values: Vec<f64> = samples
         .iter()
         .map(|s| (s.elapsed.0 - per_sample.0) / s.iters as f64)
         .collect();
-    let estimate = super::block_estimate(&values, slice_starts, 0.0);
+    let iters: Vec<u64> = samples.iter().map(|s| s.iters).collect();
+    let estimate = super::block_estimate(&values, &iters, preempted, slice_starts, evidence);
     let per_iter = estimate.as_ref().map_or(0.0, |e| e.estimate.max(0.0));
     let uncertainty = estimate.and_then(|e| e.half_width()).unwrap_or(0.0);
     Overhead {

@@ -12,8 +12,8 @@ use super::{
     ConfigRecord, CpuRecord, Document, EstimateRecord, FailureRecord, FencesRecord, ForksRecord,
     IntervalRecord, MeasurementRecord, Methodology, OutcomeKind, OutliersRecord, OverheadRecord,
     PercentilesRecord, RawSamples, RunStopRule, SampleRecord, SamplesRecord, ScheduleKind,
-    StopKind, StopRuleKind, SummaryRecord, Throughput, ThroughputUnit, WarmUpRecord, HARNESS_TAG,
-    SCHEMA_VERSION,
+    SliceRecord, StopKind, StopRuleKind, SummaryRecord, Throughput, ThroughputUnit, WarmUpRecord,
+    HARNESS_TAG, SCHEMA_VERSION,
 };
 use crate::analysis::{Interval, Summary, BLOCKS_IN_ONE_GO, CONFIDENCE_LEVEL};
 use crate::environment::Environment;
@@ -21,13 +21,16 @@ use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
 use crate::settings::Schedule;
 
-const HEADLINE: &str = "mean of the fast regime's block medians of the per-iteration times \
-     (overhead subtracted); a block is a slice of an interleaved run, or one of \
-     blocks_in_one_go equal runs of samples for a benchmark measured in one go, merged \
-     with the next until it holds 5 values; the fast regime is the blocks whose median, \
-     with the loop overhead added back, is within 10% of the 5th percentile's; 95% \
-     interval over the regime's medians in time order allowing for AR(1) dependence, \
-     widened by the loop overhead's own 95% half-width in quadrature";
+const HEADLINE: &str = "mean cost of a call: the kept blocks' time over their iterations, \
+     per-iteration times with the overhead subtracted; a block is a slice of an interleaved \
+     run, or one of blocks_in_one_go equal runs of samples for a benchmark measured in one \
+     go, merged with the next until it holds 5 values; a block's value is its samples' time \
+     over their iterations, the samples in `preempted` left out; the blocks in \
+     `disturbed_blocks` (the speed probe beside them over 15% slower than its 10th \
+     percentile in the run, or every sample preempted) are left out unless fewer than 5% \
+     of the blocks, or 3, would remain; 95% interval from the kept blocks' deviations from \
+     the headline weighted by their share of the iterations, in time order, allowing for \
+     AR(1) dependence, widened by the loop overhead's own 95% half-width in quadrature";
 
 const PERCENTILES: &str =
     "linear interpolation between closest ranks: rank h = (n - 1) * p on the sorted values \
@@ -162,8 +165,13 @@ pub(crate) fn estimate(m: &Measured) -> EstimateRecord {
         ci_high_ns: m.estimate.interval.map(|ci| ci.upper),
         relative_half_width: m.precision.and_then(finite),
         reference_ns: m.reference,
-        block_medians_ns: m.estimate.block_medians.clone(),
-        regime_blocks: Some(m.estimate.regime_blocks),
+        block_means_ns: m.estimate.block_means.clone(),
+        disturbed_blocks: (m.estimate.disturbed.iter().enumerate())
+            .filter(|(_, &disturbed)| disturbed)
+            .map(|(i, _)| i)
+            .collect(),
+        kept_blocks: Some(m.estimate.kept_blocks),
+        block_medians_ns: Vec::new(),
     }
 }
 
@@ -352,6 +360,14 @@ fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
             process_sample_starts: f.process_sample_starts.clone(),
         }),
         self_timed: m.extras.self_timed,
+        slices: (m.extras.slices.iter())
+            .map(|s| SliceRecord {
+                first_sample: s.first_sample,
+                samples: s.samples,
+                probe_ns: s.probe,
+            })
+            .collect(),
+        preempted: m.extras.preempted.clone(),
     }
 }
 

@@ -6,6 +6,7 @@ use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopR
 
 use super::{MeasurementRecord, OverheadRecord, StopKind, StopRuleKind};
 use crate::analysis::Overhead;
+use crate::instruments::SliceEvidence;
 
 impl MeasurementRecord {
     /// The sampler's measurement back, as [`super::assemble()`] wrote it
@@ -34,6 +35,18 @@ impl MeasurementRecord {
             total_time: Nanos(self.total_time_ns),
             wall_capped: false,
         }
+    }
+
+    /// The machine's evidence beside each slice, as the worker recorded it.
+    pub(crate) fn evidence(&self) -> Vec<SliceEvidence> {
+        self.slices
+            .iter()
+            .map(|s| SliceEvidence {
+                first_sample: s.first_sample,
+                samples: s.samples,
+                probe: s.probe_ns,
+            })
+            .collect()
     }
 
     /// The loop overhead to take out of these samples, given the

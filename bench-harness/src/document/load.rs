@@ -785,8 +785,8 @@ fn check_version(header: &Header) -> Result<(), LoadError> {
 }
 
 /// Checks a baseline's figures for what no run writes: no benchmarks, a
-/// benchmark twice, a measured benchmark without samples or block medians,
-/// a sample of no iterations or of no (or a negative) time, block medians
+/// benchmark twice, a measured benchmark without samples or block values,
+/// a sample of no iterations or of no (or a negative) time, block values
 /// or process estimates that are all exactly zero, and one that is not
 /// finite or is below minus the benchmark's reference (a body cannot cost less than nothing
 /// minus the loop it runs in; a body cheaper than the loop's error does
@@ -830,8 +830,8 @@ pub(crate) fn validate(document: &Document) -> Result<(), String> {
         }
         check_times(
             name,
-            "block median",
-            &m.estimate.block_medians_ns,
+            "block value",
+            m.estimate.block_values(),
             m.estimate.reference_ns,
         )?;
         if !m.estimate.time_ns.is_finite() {
@@ -849,10 +849,10 @@ pub(crate) fn validate(document: &Document) -> Result<(), String> {
         }
     }
     if let Some(reference) = &document.machine_reference {
-        let medians = &reference.block_medians_ns;
-        if medians.is_empty() || medians.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+        let values = reference.block_values();
+        if values.is_empty() || values.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
             return Err(
-                "the machine reference's block medians are missing, zero or negative".to_string(),
+                "the machine reference's block values are missing, zero or negative".to_string(),
             );
         }
     }
@@ -937,11 +937,11 @@ mod tests {
         let message = validate(&doc).unwrap_err();
         assert_eq!(
             message,
-            "benchmark 'empty' has only block medians of exactly 0 ns, which no measurement gives"
+            "benchmark 'empty' has only block values of exactly 0 ns, which no measurement gives"
         );
         for record in &mut doc.benchmarks {
             if let Some(m) = &mut record.measurement {
-                m.estimate.block_medians_ns[0] += 1e-3;
+                m.estimate.block_means_ns[0] += 1e-3;
             }
         }
         assert_eq!(validate(&doc), Ok(()));
@@ -1029,7 +1029,7 @@ mod tests {
                 .unwrap();
             let m = record.measurement.as_mut().unwrap();
             let reference = m.estimate.reference_ns;
-            m.estimate.block_medians_ns = vec![-0.4 * reference, 0.1 * reference];
+            m.estimate.block_means_ns = vec![-0.4 * reference, 0.1 * reference];
             (record.name.clone(), reference)
         };
         assert_eq!(validate(&doc), Ok(()));
@@ -1043,7 +1043,7 @@ mod tests {
                 .as_mut()
                 .unwrap()
                 .estimate
-                .block_medians_ns
+                .block_means_ns
         }
         *medians(&mut doc, &name) = vec![1.0, -reference];
         let message = validate(&doc).unwrap_err();

@@ -47,7 +47,7 @@ pub(crate) use verdicts::{comparison, groups, ComparisonRecord, GroupRecord};
 /// older reader would misread (a field removed, renamed, retyped or given a
 /// new meaning); new optional fields do not bump it. Version 3 packs the
 /// raw samples ([`SamplesRecord`]) and may leave them out (`raw_samples`).
-pub(crate) const SCHEMA_VERSION: u32 = 3;
+pub(crate) const SCHEMA_VERSION: u32 = 4;
 
 /// The value of every document's `harness` field: what tells our documents
 /// from other JSON.
@@ -171,6 +171,8 @@ impl Document {
             .chain(self.methodology.overhead.measurement.as_deref_mut());
         for m in measurements {
             m.samples.clear();
+            m.slices.clear();
+            m.preempted.clear();
         }
         self
     }
@@ -365,6 +367,12 @@ pub(crate) struct MeasurementRecord {
     /// its own durations, and no loop overhead is taken out of them.
     /// Written only when true.
     pub self_timed: bool,
+    /// The machine's evidence beside each slice, in time order: written
+    /// with the raw samples, which it judges (schema version 4 on).
+    pub slices: Vec<SliceRecord>,
+    /// The samples during which the thread was preempted, ascending:
+    /// written with the raw samples (schema version 4 on).
+    pub preempted: Vec<usize>,
 }
 
 /// A benchmark measured in several processes (`--forks`).
@@ -461,13 +469,14 @@ pub(crate) enum StopKind {
     Abandoned,
 }
 
-/// The headline: the fast regime's mean of the block medians.
+/// The headline: the mean cost of a call over the blocks the machine did
+/// not disturb.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct EstimateRecord {
     /// Nanoseconds per iteration.
     pub time_ns: f64,
-    /// The 95% interval of `time_ns`; null with fewer than two blocks in
-    /// the fast regime.
+    /// The 95% interval of `time_ns`; null with fewer than two blocks
+    /// kept.
     pub ci_low_ns: Option<f64>,
     pub ci_high_ns: Option<f64>,
     /// The interval's larger distance from `time_ns`, relative to
@@ -476,11 +485,41 @@ pub(crate) struct EstimateRecord {
     /// What relative figures are relative to: `time_ns`, or the loop's cost
     /// per iteration when the body is cheaper than that.
     pub reference_ns: f64,
-    /// Each block's median, in time order.
+    /// Each block's iteration-weighted mean, in time order (schema
+    /// version 4 on; empty in older documents).
+    pub block_means_ns: Vec<f64>,
+    /// The indices of the blocks the machine's evidence marked as
+    /// disturbed (schema version 4 on; written when there are any).
+    pub disturbed_blocks: Vec<usize>,
+    /// How many blocks `time_ns` counts (schema version 4 on).
+    pub kept_blocks: Option<usize>,
+    /// Each block's median, in time order: what versions before 4 wrote
+    /// instead of `block_means_ns` (read, never written).
     pub block_medians_ns: Vec<f64>,
-    /// How many of the blocks are in the fast regime, the ones `time_ns`
-    /// averages (schema version 2 on).
-    pub regime_blocks: Option<usize>,
+}
+
+impl EstimateRecord {
+    /// Each block's value, in time order: its mean, or its median in a
+    /// document written before means were.
+    pub(crate) fn block_values(&self) -> &[f64] {
+        if self.block_means_ns.is_empty() {
+            &self.block_medians_ns
+        } else {
+            &self.block_means_ns
+        }
+    }
+}
+
+/// The machine's evidence beside one slice of samples: what decides
+/// whether the blocks it holds count in the headline.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SliceRecord {
+    /// Index in `samples` of the slice's first sample.
+    pub first_sample: usize,
+    /// The samples it recorded.
+    pub samples: usize,
+    /// The speed probe beside it, ns per iteration of the empty loop.
+    pub probe_ns: f64,
 }
 
 /// Location, spread and intervals of per-iteration values.
@@ -658,6 +697,8 @@ json_struct!(MeasurementRecord {
     cpus: default,
     forks: skip,
     self_timed: skip,
+    slices: skip,
+    preempted: skip,
 });
 json_struct!(ForksRecord {
     process_estimates_ns,
@@ -711,8 +752,15 @@ json_struct!(EstimateRecord {
     ci_high_ns,
     relative_half_width,
     reference_ns,
-    block_medians_ns,
-    regime_blocks: skip,
+    block_means_ns: default,
+    disturbed_blocks: skip,
+    kept_blocks: default,
+    block_medians_ns: skip,
+});
+json_struct!(SliceRecord {
+    first_sample,
+    samples,
+    probe_ns,
 });
 json_struct!(SummaryRecord {
     n,

@@ -5,7 +5,7 @@
 //! test kernels::sort_1k ... bench:      7,078.12 ns/iter (+/- 8.40)
 //! ```
 //!
-//! The figure is the headline (the mean of the fast regime's block medians) in
+//! The figure is the headline (the mean cost of a call, see `analysis::blocks`) in
 //! nanoseconds with two decimals and thousands separators, as libtest has
 //! written its median since Rust 1.77 (whole nanoseconds before, which
 //! turned every sub-nanosecond benchmark into `0 ns/iter`). The `+/-`

@@ -7,6 +7,10 @@ use bench_runtime::{StopReason, Throughput};
 
 use crate::settings::BytesUnit;
 
+/// What the time column is, in the words every human-facing output uses.
+pub(crate) const HEADLINE_METHOD: &str =
+    "mean cost of a call over the slices the machine did not disturb";
+
 /// Text from outside the program (benchmark names and `args` values, a
 /// baseline file's fields, filters, panic messages) as it may be printed on
 /// a terminal: control characters (C0, DEL, C1), the line and paragraph

@@ -6,9 +6,10 @@
 
 use std::io::{self, Write};
 
-use super::format::{headline_time, p_value, percent, result_rate, stop_word, time};
+use super::format::{
+    headline_time, p_value, percent, result_rate, stop_word, time, HEADLINE_METHOD,
+};
 use crate::analysis::compare::Verdict;
-use crate::analysis::BLOCKS_IN_ONE_GO;
 use crate::results::against::verdict_word;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport, Outcome, RunInfo};
@@ -47,15 +48,9 @@ pub(crate) fn write(
 
 /// The run's method in one line.
 fn method(out: &mut impl Write, info: &RunInfo) -> io::Result<()> {
-    let (schedule, blocks) = match info.schedule {
-        Schedule::Interleaved => (
-            format!("interleaved (seed {})", info.seed),
-            "per-slice medians in the fast regime".to_string(),
-        ),
-        Schedule::Sequential => (
-            "sequential".to_string(),
-            format!("the medians of {BLOCKS_IN_ONE_GO} blocks in the fast regime"),
-        ),
+    let schedule = match info.schedule {
+        Schedule::Interleaved => format!("interleaved (seed {})", info.seed),
+        Schedule::Sequential => "sequential".to_string(),
     };
     let stop = if info.target_precision > 0.0 {
         format!("until ±{}", percent(info.target_precision))
@@ -64,7 +59,7 @@ fn method(out: &mut impl Write, info: &RunInfo) -> io::Result<()> {
     };
     writeln!(
         out,
-        "bench-harness {} · timer: {} · time: mean of {blocks} ± 95% CI for this run on this \
+        "bench-harness {} · timer: {} · time: {HEADLINE_METHOD} ± 95% CI for this run on this \
          machine, loop overhead subtracted ({} per sample + {} per iteration) · {schedule}, {stop}",
         info.harness_version,
         escape(info.clock_name),

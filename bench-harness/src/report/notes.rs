@@ -129,13 +129,36 @@ impl fmt::Display for Note {
                 drift,
             } => write!(
                 f,
-                "this benchmark's speed changed while measuring: slice medians range from {} to \
-                 {} (CV {}); the estimate averages its fast regime, the slices within 10% of \
-                 its fastest: look for state that grows between iterations (a collection, a \
-                 cache), or rerun",
+                "this benchmark's own cost changed from slice to slice while the machine's \
+                 speed probe was steady: slice means range from {} to {} (CV {}); the time is \
+                 the mean cost of a call over all of them: look for state that grows between \
+                 calls (a collection, a cache) if the cost should be steady",
                 time(fastest.0),
                 time(slowest.0),
                 percent(*drift),
+            ),
+            Note::Levels {
+                fast_share,
+                fast,
+                slow_share,
+                slow,
+            } => write!(
+                f,
+                "the cost per call sits at two levels: {} of calls at {}, {} at {}; the time \
+                 is the mean cost of a call over both (a rare expensive call, or phases in \
+                 and out of a cache, are the program's own cost)",
+                percent_whole(*fast_share),
+                time(fast.0),
+                percent_whole(*slow_share),
+                time(slow.0),
+            ),
+            Note::MachineDisturbed { disturbed, blocks } => write!(
+                f,
+                "the machine was disturbed in {disturbed} of {blocks} slices (the speed probe \
+                 beside them ran over {} slow, or the thread was descheduled), too many to \
+                 leave out: the time includes the machine's slow spells; rerun on a quieter \
+                 machine",
+                percent_whole(crate::analysis::PROBE_SLOWER),
             ),
             Note::Multimodal { mvalue } => write!(
                 f,
@@ -209,7 +232,8 @@ pub(crate) struct NoteGroup {
 
 /// The kinds in the order their lines are printed: what makes a figure
 /// wrong or imprecise first, then what to look into.
-const ORDER: [&str; 14] = [
+const ORDER: [&str; 16] = [
+    "machine_disturbed",
     "not_precise",
     "few_samples",
     "one_sample",
@@ -218,6 +242,7 @@ const ORDER: [&str; 14] = [
     "short_samples",
     "near_overhead",
     "warm_up_unsettled",
+    "levels",
     "speed_changed",
     "multimodal",
     "high_spread",
@@ -242,7 +267,7 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
     if !unreliable.is_empty() {
         groups.push(NoteGroup {
             kind: "unreliable",
-            summary: "± unreliable (mostly slow slices)".to_string(),
+            summary: "± unreliable (disturbed or few slices)".to_string(),
             names: unreliable,
             remedy: "rerun when quieter, or use --forks".to_string(),
         });
@@ -332,8 +357,31 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
             ("warm-up did not settle".to_string(), "raise --warm-up-time")
         }
         Note::SpeedChanged { .. } => (
-            "speed changed while measuring".to_string(),
-            "look for state that grows, or rerun",
+            "own cost changed between slices".to_string(),
+            "look for state that grows",
+        ),
+        Note::Levels {
+            fast_share,
+            fast,
+            slow_share,
+            slow,
+        } if notes.len() == 1 => (
+            format!(
+                "2 levels: {} of calls at {}, {} at {}",
+                percent_whole(*fast_share),
+                time(fast.0),
+                percent_whole(*slow_share),
+                time(slow.0),
+            ),
+            "the time is their mean",
+        ),
+        Note::Levels { .. } => (
+            "cost per call at 2 levels".to_string(),
+            "the time is their mean; --details has them",
+        ),
+        Note::MachineDisturbed { .. } => (
+            "machine disturbed nearly throughout".to_string(),
+            "rerun when quieter",
         ),
         Note::Multimodal { .. } => (
             "multimodal samples".to_string(),
@@ -467,10 +515,30 @@ mod tests {
                     slowest: Nanos(13.0),
                     drift: 0.12,
                 },
-                "this benchmark's speed changed while measuring: slice medians range from 10.00 \
-                 ns to 13.00 ns (CV 12.0%); the estimate averages its fast regime, the slices \
-                 within 10% of its fastest: look for state that grows between iterations (a \
-                 collection, a cache), or rerun",
+                "this benchmark's own cost changed from slice to slice while the machine's \
+                 speed probe was steady: slice means range from 10.00 ns to 13.00 ns (CV \
+                 12.0%); the time is the mean cost of a call over all of them: look for state \
+                 that grows between calls (a collection, a cache) if the cost should be steady",
+            ),
+            (
+                Note::Levels {
+                    fast_share: 0.9,
+                    fast: Nanos(100.0),
+                    slow_share: 0.1,
+                    slow: Nanos(1000.0),
+                },
+                "the cost per call sits at two levels: 90% of calls at 100.0 ns, 10% at 1.000 \
+                 µs; the time is the mean cost of a call over both (a rare expensive call, or \
+                 phases in and out of a cache, are the program's own cost)",
+            ),
+            (
+                Note::MachineDisturbed {
+                    disturbed: 38,
+                    blocks: 40,
+                },
+                "the machine was disturbed in 38 of 40 slices (the speed probe beside them ran \
+                 over 15% slow, or the thread was descheduled), too many to leave out: the time \
+                 includes the machine's slow spells; rerun on a quieter machine",
             ),
             (
                 Note::Multimodal { mvalue: 2.46 },
@@ -648,9 +716,10 @@ mod tests {
     fn a_row_whose_slices_were_mostly_slow_is_grouped_first() {
         let mut slow = noted("slow", vec![not_precise(0.01)]);
         if let crate::results::Outcome::Measured(m) = &mut slow.outcome {
-            // Five blocks, one in the fast regime: not reliable.
-            m.estimate.block_medians = vec![1.0, 2.0, 2.0, 2.0, 2.0];
-            m.estimate.regime_blocks = 1;
+            // Five blocks, four of them disturbed: not reliable.
+            m.estimate.block_means = vec![1.0, 2.0, 2.0, 2.0, 2.0];
+            m.estimate.disturbed = vec![false, true, true, true, true];
+            m.estimate.kept_blocks = 1;
             assert!(!m.reliable());
         }
         let groups = grouped(&[noted("fine", vec![]), slow]);

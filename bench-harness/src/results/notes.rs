@@ -85,15 +85,39 @@ pub enum Note {
         /// That spread, as a fraction.
         spread: f64,
     },
-    /// The slice medians, between `fastest` and `slowest`, vary by `drift`
-    /// (relative standard deviation): the benchmark's own speed changed.
+    /// The means of the blocks the machine did not disturb, between
+    /// `fastest` and `slowest`, vary by `drift` (relative standard
+    /// deviation): the benchmark's own cost changed from slice to slice.
     SpeedChanged {
-        /// The fastest slice's median.
+        /// The fastest block's mean.
         fastest: Nanos,
-        /// The slowest slice's median.
+        /// The slowest block's mean.
         slowest: Nanos,
-        /// The slice medians' relative standard deviation.
+        /// The block means' relative standard deviation.
         drift: f64,
+    },
+    /// The program's cost per call sits at two levels (every tenth call
+    /// doing more work, phases in and out of the cache): the headline is
+    /// their mean, and the row names both.
+    Levels {
+        /// The faster level's share of the calls.
+        fast_share: f64,
+        /// Its mean cost per call.
+        fast: Nanos,
+        /// The slower level's share of the calls.
+        slow_share: f64,
+        /// Its mean cost per call.
+        slow: Nanos,
+    },
+    /// The machine's evidence marked so many of the blocks as disturbed
+    /// (its speed probe slow beside them, or the thread descheduled) that
+    /// too few were left to stand alone: every block counts, slow spells
+    /// included.
+    MachineDisturbed {
+        /// The blocks marked as disturbed.
+        disturbed: usize,
+        /// All blocks.
+        blocks: usize,
     },
     /// The values within slices look multimodal (Gregg's mvalue).
     Multimodal {
@@ -172,6 +196,8 @@ impl Note {
             Note::ShortSamples { .. } => "short_samples",
             Note::HighSpread { .. } => "high_spread",
             Note::SpeedChanged { .. } => "speed_changed",
+            Note::Levels { .. } => "levels",
+            Note::MachineDisturbed { .. } => "machine_disturbed",
             Note::Multimodal { .. } => "multimodal",
             Note::LowCpu { .. } => "low_cpu",
             Note::ProcessesDiffer { .. } => "processes_differ",
@@ -187,10 +213,6 @@ pub(super) const LOW_CPU_RATIO: f64 = 0.9;
 /// Above this coefficient of variation (within slices, outliers excluded)
 /// the spread is reported as high.
 pub(crate) const HIGH_CV: f64 = 0.05;
-
-/// Above this coefficient of variation of the slice medians, the machine's
-/// speed is reported (once, under the table) as having changed during the run.
-pub(crate) const MACHINE_DRIFT: f64 = 0.02;
 
 /// Above this one, the benchmark itself gets a note: more than machine noise.
 const BENCH_DRIFT: f64 = 0.10;
@@ -209,6 +231,34 @@ fn measuring_time(measurement: &Measurement) -> Nanos {
 fn practical_width(values: &[f64], reference: f64) -> f64 {
     let sorted = sorted(values.iter().copied());
     (analysis::percentile(&sorted, 95.0) - analysis::percentile(&sorted, 5.0)) / reference
+}
+
+/// The program's two levels of cost per call, over the samples of the
+/// blocks the headline counts, as a note.
+fn program_levels(m: &Measured) -> Option<Note> {
+    let estimate = &m.estimate;
+    let n = m.per_iter.len();
+    let mut bounds = analysis::block_starts(n, &m.measurement.slice_starts);
+    bounds.push(n);
+    let (mut values, mut calls) = (Vec::new(), Vec::new());
+    for (block, w) in bounds.windows(2).enumerate() {
+        if estimate.disturbed[block] && !estimate.kept_all_disturbed {
+            continue;
+        }
+        values.extend_from_slice(&m.per_iter[w[0]..w[1]]);
+        calls.extend(
+            m.measurement.samples[w[0]..w[1]]
+                .iter()
+                .map(|s| s.iters as f64),
+        );
+    }
+    let levels = analysis::levels::two_levels(&values, &calls)?;
+    Some(Note::Levels {
+        fast_share: levels.fast.0,
+        fast: Nanos(levels.fast.1),
+        slow_share: levels.slow.0,
+        slow: Nanos(levels.slow.1),
+    })
 }
 
 /// The notes `m` gets. `within` are its values with each slice's level
@@ -290,6 +340,20 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
         });
     }
 
+    let estimate = &m.estimate;
+    if estimate.kept_all_disturbed {
+        notes.push(Note::MachineDisturbed {
+            disturbed: estimate.disturbed.iter().filter(|&&d| d).count(),
+            blocks: estimate.block_means.len(),
+        });
+    }
+    // Two levels of cost explain whatever spread, drift or modes the
+    // samples show: the row names them instead.
+    if let Some(levels) = program_levels(m) {
+        notes.push(levels);
+        return notes;
+    }
+
     // Slice-based figures need slices of several samples: with one or two, a
     // slice's median is one sample's noise, not the machine's speed.
     let slices_hold_enough = median_slice_len(measurement) >= MIN_SLICE_SAMPLES;
@@ -298,9 +362,8 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
         notes.push(Note::HighSpread { spread });
     }
 
-    let medians = &m.estimate.block_medians;
     if let Some(drift) = m.drift.filter(|&d| slices_hold_enough && d > BENCH_DRIFT) {
-        let (low, high) = min_max(medians.iter().copied());
+        let (low, high) = min_max(estimate.kept().map(|(mean, _)| mean));
         notes.push(Note::SpeedChanged {
             fastest: Nanos(low),
             slowest: Nanos(high),

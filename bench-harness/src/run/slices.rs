@@ -9,7 +9,7 @@ use bench_runtime::{Clock, Driver, Measurement, Nanos, Routine, Sample, Sampler}
 use super::watch::Reporter;
 use crate::analysis::{self, Overhead};
 use crate::failure::Failure;
-use crate::instruments::{Extras, Instruments};
+use crate::instruments::{self, Evidence, Extras, Instruments};
 
 pub(super) enum Command {
     /// Measure for this long, then pause (or finish). `new_block`: this
@@ -55,7 +55,8 @@ impl Driver for Slices {
         loop {
             let slice_start = now();
             let before = self.sampler.samples().len();
-            self.instruments.slice_started();
+            let probe = bench_runtime::hidden::speed_probe(&clock);
+            self.instruments.slice_started(before, probe);
             run_slice(
                 &mut self.sampler,
                 routine,
@@ -65,7 +66,10 @@ impl Driver for Slices {
                 &mut self.instruments,
                 &mut self.reporter,
             );
-            self.instruments.slice_ended(now() - slice_start);
+            let probe = bench_runtime::hidden::speed_probe(&clock);
+            let recorded = self.sampler.samples().len();
+            self.instruments
+                .slice_ended(now() - slice_start, recorded, probe);
             self.publish_overhead();
             let samples = self.sampler.samples();
             let reply = Reply::Paused {
@@ -103,8 +107,16 @@ impl Slices {
         }
         self.publish_at = samples.len() + (samples.len() / 10).max(1);
         let mut overhead = publish.lock().unwrap_or_else(|e| e.into_inner());
-        *overhead =
-            analysis::loop_overhead_of(samples, self.sampler.slice_starts(), overhead.per_sample);
+        let evidence = self.instruments.extras.evidence();
+        let level = instruments::probe_level(evidence.slices.iter());
+        let judge = |start, end| evidence.block(level, start, end);
+        *overhead = analysis::loop_overhead_of(
+            samples,
+            self.sampler.slice_starts(),
+            overhead.per_sample,
+            evidence.preempted,
+            &judge,
+        );
     }
 }
 
@@ -148,12 +160,12 @@ fn run_slice(
         let recorded = sampler.samples().len() > recorded_before;
         if bounded {
             if (after - start).0 >= slice.0 && (recorded || !sampler.is_measuring()) {
-                precision.apply(sampler);
+                precision.apply(sampler, instruments.extras.evidence());
                 reporter.precision(precision.last);
                 break;
             }
         } else {
-            precision.apply(sampler);
+            precision.apply(sampler, instruments.extras.evidence());
             reporter.precision(precision.last);
         }
         // The check's own sorting is not part of the next sample's cost.
@@ -162,7 +174,8 @@ fn run_slice(
 }
 
 /// The precision stopping rule: the 95% confidence interval of the headline
-/// (the mean of the fast regime's block medians, see [`analysis::block_estimate`]) must be
+/// (the mean cost of a call over the undisturbed blocks, see
+/// [`analysis::block_estimate`]) must be
 /// narrower than `target` relative to the headline, or to the loop's own
 /// cost per iteration when the body is cheaper than that (an empty body can
 /// be precise too). Checked when the sample count has grown by a tenth since
@@ -196,42 +209,56 @@ impl PrecisionCheck {
 
     /// Stops `sampler` if it waits on this rule, the check is due and the
     /// estimate is precise.
-    fn apply(&mut self, sampler: &mut Sampler) {
+    fn apply(&mut self, sampler: &mut Sampler, evidence: Evidence<'_>) {
         if sampler.wants_precision_check()
             && sampler.samples().len() >= self.next_at
-            && self.check(sampler.samples(), sampler.slice_starts())
+            && self.check(sampler.samples(), sampler.slice_starts(), evidence)
         {
             sampler.stop_precise();
         }
     }
 
-    /// True when the samples, cut into blocks at `slice_starts`, pin the
-    /// headline down to the target.
-    pub(crate) fn check(&mut self, samples: &[Sample], slice_starts: &[usize]) -> bool {
+    /// True when the samples, cut into blocks at `slice_starts` and judged
+    /// by the machine's `evidence` beside their slices, pin the headline
+    /// down to the target.
+    pub(crate) fn check(
+        &mut self,
+        samples: &[Sample],
+        slice_starts: &[usize],
+        evidence: Evidence<'_>,
+    ) -> bool {
         self.next_at = samples.len() + (samples.len() / 10).max(1);
         let overhead = *self.overhead.lock().unwrap_or_else(|e| e.into_inner());
-        let half_width = headline_now(samples, slice_starts, overhead).and_then(|(_, h)| h);
+        let half_width =
+            headline_now(samples, slice_starts, overhead, evidence).and_then(|(_, h)| h);
         self.last = half_width;
         half_width.is_some_and(|h| h <= self.target)
     }
 }
 
 /// The headline time per iteration and the relative half-width of its
-/// interval, with `overhead` (the loop overhead as known now) taken out:
+/// interval, with `overhead` (the loop overhead as known now) taken out and
+/// the blocks judged by the machine's `evidence` beside their slices
+/// (against this benchmark's own probe level, as the run knows it yet):
 /// the figures the report prints, as far as the run knows them yet.
 pub(crate) fn headline_now(
     samples: &[Sample],
     slice_starts: &[usize],
     overhead: Overhead,
+    evidence: Evidence<'_>,
 ) -> Option<(f64, Option<f64>)> {
     let values: Vec<f64> = samples
         .iter()
         .map(|s| overhead.corrected_per_iter(s))
         .collect();
+    let iters: Vec<u64> = samples.iter().map(|s| s.iters).collect();
+    let level = instruments::probe_level(evidence.slices.iter());
+    let judge = |start, end| evidence.block(level, start, end);
     // The interval the report prints: the same estimate, with the loop
     // overhead's uncertainty (as known while measuring) in it.
-    let estimate = analysis::block_estimate(&values, slice_starts, overhead.per_iter.0)?
-        .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
+    let estimate =
+        analysis::block_estimate(&values, &iters, evidence.preempted, slice_starts, &judge)?
+            .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
     let half_width = estimate.half_width_relative_to(overhead.reference(estimate.estimate));
     Some((estimate.estimate, half_width))
 }
@@ -264,6 +291,16 @@ mod tests {
         slice: f64,
         cost: impl Fn(usize, usize) -> f64,
     ) -> PrecisionCheck {
+        drive_probed(sampler, slice, cost, |_| 1.0)
+    }
+
+    /// [`drive`], with the speed probe beside slice `s` reading `probe(s)`.
+    fn drive_probed(
+        sampler: &mut Sampler,
+        slice: f64,
+        cost: impl Fn(usize, usize) -> f64,
+        probe: impl Fn(usize) -> f64,
+    ) -> PrecisionCheck {
         let now = Cell::new(0.0);
         let sample = Cell::new(0);
         let slice_number = Cell::new(0);
@@ -275,16 +312,20 @@ mod tests {
             Nanos(elapsed)
         };
         let mut clock = || Nanos(now.get());
+        let mut instruments = Instruments::none();
         while !sampler.is_done() {
+            let speed = probe(slice_number.get());
+            instruments.slice_started(sampler.samples().len(), speed);
             run_slice(
                 sampler,
                 &mut routine,
                 &mut clock,
                 Nanos(slice),
                 &mut precision,
-                &mut Instruments::none(),
+                &mut instruments,
                 &mut Reporter::none(),
             );
+            instruments.slice_ended(Nanos(slice), sampler.samples().len(), speed);
             slice_number.set(slice_number.get() + 1);
             sampler.resume();
         }
@@ -331,19 +372,31 @@ mod tests {
     }
 
     #[test]
-    fn slow_episodes_are_left_out_and_do_not_hold_the_run() {
-        // Odd slices are 20% slower (a slow vCPU, competing load): they are
-        // outside the fast regime, and the rest pins the time down as soon
-        // as the budget is spent.
+    fn slow_episodes_the_probe_saw_are_left_out_and_do_not_hold_the_run() {
+        // Odd slices are 20% slower, and the speed probe beside them 60%
+        // slower (another thread on the core): they are left out, and the
+        // rest pins the time down as soon as the budget is spent.
+        let level = |slice: usize| if slice % 2 == 0 { 10.0 } else { 12.0 };
         let mut sampler = Sampler::new(config());
-        let precision = drive(&mut sampler, 100_000.0, |k, slice| {
-            let level = if slice % 2 == 0 { 10.0 } else { 12.0 };
-            level * if k % 2 == 0 { 1.001 } else { 0.999 }
-        });
+        let precision = drive_probed(
+            &mut sampler,
+            100_000.0,
+            |k, slice| level(slice) * if k % 2 == 0 { 1.001 } else { 0.999 },
+            |slice| if slice % 2 == 0 { 0.33 } else { 0.53 },
+        );
         let m = sampler.finish().unwrap();
         assert_eq!(m.stop, StopReason::Precise);
         assert!(precision.last.unwrap() <= 0.01);
-        assert!(m.slice_starts.len() <= 24, "{}", m.slice_starts.len());
+        let probed = m.slice_starts.len();
+        assert!(probed <= 24, "{probed}");
+        // The same slow slices with a steady probe are the benchmark's own:
+        // they count, and the two levels take longer to pin down.
+        let mut sampler = Sampler::new(config());
+        drive(&mut sampler, 100_000.0, |k, slice| {
+            level(slice) * if k % 2 == 0 { 1.001 } else { 0.999 }
+        });
+        let m = sampler.finish().unwrap();
+        assert!(m.slice_starts.len() > probed, "{}", m.slice_starts.len());
     }
 
     #[test]

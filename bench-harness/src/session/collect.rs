@@ -13,7 +13,7 @@ use std::time::Instant;
 use crate::analysis::{loop_overhead, Overhead};
 use crate::failure::Failure;
 use crate::forks::{self, ChildArgs};
-use crate::instruments::Extras;
+use crate::instruments::{self, Extras};
 use crate::report::progress::{self, Figure, Progress};
 use crate::results::{differs_alone, BenchResult, Context, Measured, Outcome, RunInfo};
 use crate::run;
@@ -105,8 +105,13 @@ pub(super) fn collect(
                         .lock()
                         .unwrap_or_else(|e| e.into_inner());
                     let figure = match &result {
-                        Ok((m, _)) => run::headline_now(&m.samples, &m.slice_starts, overhead)
-                            .map(|(nanos, plus_minus)| Figure::Time { nanos, plus_minus }),
+                        Ok((m, extras)) => run::headline_now(
+                            &m.samples,
+                            &m.slice_starts,
+                            overhead,
+                            extras.evidence(),
+                        )
+                        .map(|(nanos, plus_minus)| Figure::Time { nanos, plus_minus }),
                         Err(_) => Some(Figure::Failed),
                     };
                     if let Some(figure) = figure {
@@ -120,11 +125,22 @@ pub(super) fn collect(
         display.end();
     }
 
+    // The speed probe's fast level over every slice of the run: what each
+    // block's probe is judged against.
+    let probe_level = instruments::probe_level(
+        measured
+            .iter()
+            .flatten()
+            .filter_map(|reported| reported.as_ref().ok())
+            .flat_map(|(_, extras)| &extras.slices),
+    );
     let mut take = |job: usize| measured[job].take();
     let mut harness_allocations = Default::default();
     let mut loop_measured = None;
     if let Some(Ok((empty, extras))) = take(plan.overhead_job) {
-        info.overhead = loop_overhead(&empty, info.overhead.per_sample);
+        let evidence = extras.evidence();
+        let judge = |start, end| evidence.block(probe_level, start, end);
+        info.overhead = loop_overhead(&empty, info.overhead.per_sample, evidence.preempted, &judge);
         harness_allocations = extras.allocations_per_sample();
         if !empty.samples.is_empty() {
             // Only the clock reads taken out: what remains is the loop.
@@ -135,12 +151,16 @@ pub(super) fn collect(
                     ..info.overhead
                 },
                 timer: info.precision,
+                probe_level,
             };
             let config = jobs[plan.overhead_job].config.clone();
-            loop_measured = Some(Measured::analyse(empty, config, &reads_only));
+            loop_measured = Some(Measured::analyse(empty, config, &reads_only, evidence));
         }
     }
-    let context = context(&info);
+    let context = Context {
+        probe_level,
+        ..context(&info)
+    };
     // `iter_custom`'s durations are the body's own: nothing to subtract.
     let self_timed = Context {
         overhead: Overhead::NONE,
@@ -152,7 +172,8 @@ pub(super) fn collect(
         } else {
             &context
         };
-        let mut measured = Measured::analyse(m, jobs[job].config.clone(), context);
+        let mut measured =
+            Measured::analyse(m, jobs[job].config.clone(), context, extras.evidence());
         measured.attach(extras, harness_allocations);
         measured
     };
@@ -228,5 +249,6 @@ fn context(info: &RunInfo) -> Context {
     Context {
         overhead: info.overhead,
         timer: info.precision,
+        probe_level: None,
     }
 }

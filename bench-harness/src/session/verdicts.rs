@@ -172,7 +172,7 @@ pub(super) fn compare(
         baseline
             .machine_reference
             .as_ref()
-            .map(|then| compare::compare(&then.block_medians_ns, &now.estimate.block_medians, 0.0))
+            .map(|then| compare::compare(then.block_values(), &now.estimate.block_means, 0.0))
     });
     let threshold = comparison_threshold(options.noise_threshold, machine_change.as_ref());
     BaselineComparison {
@@ -239,13 +239,13 @@ pub(super) fn compare_with(
     // its blocks are not independent of each other (see Measured::pool).
     let new_values = match &new.forks {
         Some(forks) if forks.process_estimates.len() >= 2 => &forks.process_estimates,
-        _ => &new.estimate.block_medians,
+        _ => &new.estimate.block_means,
     };
     Some(match old {
         Some(old) => {
             let old_values = match &old.forks {
                 Some(forks) if forks.process_estimates_ns.len() >= 2 => &forks.process_estimates_ns,
-                _ => &old.estimate.block_medians_ns,
+                _ => old.estimate.block_values(),
             };
             Compared::Against(compare::compare(old_values, new_values, noise_threshold))
         }

@@ -11,6 +11,7 @@ use crate::analysis::compare;
 use crate::analysis::Overhead;
 use crate::environment::{Build, Environment};
 use crate::failure::Failure;
+use crate::instruments::Evidence;
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, Compared, Context, GroupReport, Measured, Outcome, RunInfo};
 use crate::settings::Schedule;
@@ -96,14 +97,23 @@ fn sample(iters: u64, cost: f64) -> Sample {
 }
 
 pub(crate) fn measured(name: &str, measurement: Measurement) -> BenchResult {
+    measured_with(name, measurement, Evidence::default())
+}
+
+/// [`measured`], with the machine's evidence beside its samples (probes
+/// relative to a fast level of 1).
+pub(crate) fn measured_with(
+    name: &str,
+    measurement: Measurement,
+    evidence: Evidence<'_>,
+) -> BenchResult {
     let context = Context {
         overhead: OVERHEAD,
         timer: TIMER,
+        probe_level: Some(1.0),
     };
-    BenchResult::new(
-        name,
-        Outcome::Measured(Box::new(Measured::analyse(measurement, config(), &context))),
-    )
+    let measured = Measured::analyse(measurement, config(), &context, evidence);
+    BenchResult::new(name, Outcome::Measured(Box::new(measured)))
 }
 
 /// Six slices of eight samples at slightly different machine speeds, one
@@ -252,7 +262,7 @@ pub(crate) fn formats_run() -> (Vec<BenchResult>, BaselineReport) {
         let Some(m) = result.measured() else {
             continue;
         };
-        let now = &m.estimate.block_medians;
+        let now = &m.estimate.block_means;
         let then: Vec<f64> = match result.name.as_str() {
             "fib_20" => now.iter().map(|t| t / 1.1).collect(),
             "slow::one_sample" => {

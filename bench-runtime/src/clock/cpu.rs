@@ -56,6 +56,22 @@ pub fn thread_cpu_time() -> Option<CpuTime> {
     })
 }
 
+/// How many times the calling thread has been preempted so far (involuntary
+/// context switches), or `None` where the OS does not count them per
+/// thread. A sample during which it rose was descheduled: its time holds
+/// another program's.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub fn involuntary_switches() -> Option<u64> {
+    crate::sys::time::thread_involuntary_switches()
+}
+
+/// How many times the calling thread has been preempted so far, or `None`
+/// where the OS does not count them per thread.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub fn involuntary_switches() -> Option<u64> {
+    None
+}
+
 /// The calling thread's CPU time so far, or `None` where the OS has no
 /// per-thread figure.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]

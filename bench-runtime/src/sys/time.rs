@@ -39,6 +39,21 @@ pub(crate) fn thread_cpu_time() -> Option<Duration> {
     Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
 }
 
+/// How many times the calling thread has been preempted (involuntary
+/// context switches, `getrusage(RUSAGE_THREAD)`'s `ru_nivcsw`): a wait the
+/// thread chose (a sleep, a lock) is a voluntary switch and does not count.
+pub(crate) fn thread_involuntary_switches() -> Option<u64> {
+    let mut usage = MaybeUninit::<libc::rusage>::uninit();
+    // SAFETY: `usage` is valid for writes of one `rusage`, which getrusage
+    // fills completely when it returns 0.
+    if unsafe { libc::getrusage(libc::RUSAGE_THREAD, usage.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: getrusage returned 0, so it filled in `usage`.
+    let usage = unsafe { usage.assume_init() };
+    u64::try_from(usage.ru_nivcsw).ok()
+}
+
 /// The calling thread's user and system time, `getrusage(RUSAGE_THREAD)`:
 /// figures the kernel samples at the timer tick.
 pub(crate) fn thread_user_and_system_time() -> Option<(Duration, Duration)> {

@@ -61,7 +61,7 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
         serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(document["schema_version"], 3);
     assert_eq!(document["raw_samples"], "full");
-    assert!(document["machine_reference"]["block_medians_ns"].is_array());
+    assert!(document["machine_reference"]["block_means_ns"].is_array());
     // The loop overhead is in the open: its raw samples and estimate, which
     // is the cost per iteration that was subtracted, with its uncertainty.
     let overhead = &document["methodology"]["overhead"];
@@ -714,15 +714,15 @@ fn impossible_figures_in_a_baseline_are_refused_in_one_line() {
         (
             "zero-medians",
             |d| {
-                d["benchmarks"][0]["measurement"]["estimate"]["block_medians_ns"] =
+                d["benchmarks"][0]["measurement"]["estimate"]["block_means_ns"] =
                     [0.0, 0.0][..].into()
             },
-            "has only block medians of exactly 0 ns",
+            "has only block values of exactly 0 ns",
         ),
         (
             "negative-medians",
             |d| {
-                d["benchmarks"][0]["measurement"]["estimate"]["block_medians_ns"] =
+                d["benchmarks"][0]["measurement"]["estimate"]["block_means_ns"] =
                     [-5e6, -4e6][..].into()
             },
             "has a block median of -5000000 ns, not a time",
@@ -730,10 +730,10 @@ fn impossible_figures_in_a_baseline_are_refused_in_one_line() {
         (
             "no-medians",
             |d| {
-                d["benchmarks"][0]["measurement"]["estimate"]["block_medians_ns"] =
+                d["benchmarks"][0]["measurement"]["estimate"]["block_means_ns"] =
                     serde_json::json!([])
             },
-            "has an empty list of block medians",
+            "has an empty list of block values",
         ),
         (
             "no-samples",
@@ -799,9 +799,9 @@ fn impossible_figures_in_a_baseline_are_refused_in_one_line() {
     // A number no f64 holds (JSON has no infinity) is refused too.
     let path = baseline_path(&target, "infinite");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let text =
-        good.to_string()
-            .replacen("\"block_medians_ns\":[", "\"block_medians_ns\":[1e999,", 1);
+    let text = good
+        .to_string()
+        .replacen("\"block_means_ns\":[", "\"block_means_ns\":[1e999,", 1);
     std::fs::write(&path, text).unwrap();
     let out = fixture(
         &target,

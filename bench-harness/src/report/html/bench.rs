@@ -84,7 +84,7 @@ fn measured(
     let old = baseline.and_then(|b| b.per_iter(&result.name));
     let mut keep = vec![m.headline()];
     keep.extend(interval.iter().flat_map(|&(a, b)| [a, b]));
-    keep.extend(&m.estimate.block_medians);
+    keep.extend(&m.estimate.block_means);
     let range = TimeRange::of(&m.per_iter, &m.outliers.fences, &keep);
     let p = &m.summary.percentiles;
     out.push_str(r#"<div class="plots"><figure>"#);
@@ -130,7 +130,7 @@ fn measured(
         blocks: starts
             .iter()
             .copied()
-            .zip(m.estimate.block_medians.iter().copied())
+            .zip(m.estimate.block_means.iter().copied())
             .collect(),
         headline: m.headline(),
         interval,
@@ -139,7 +139,7 @@ fn measured(
     }));
     let _ = write!(
         out,
-        "<figcaption>Each sample against {}: {} slices (thin lines), each block's median (short bars), the headline and its CI; the \
+        "<figcaption>Each sample against {}: {} slices (thin lines), each block's mean (short bars), the headline and its CI; the \
          warm-up's {} samples ({}) were discarded and are shaded, not drawn{}.</figcaption></figure>",
         if m.extras.slice_clock.is_empty() {
             "this benchmark's own measuring time (the slices' times are not known)"
@@ -245,10 +245,15 @@ fn facts(out: &mut String, m: &Measured) {
         (
             "time",
             format!(
-                "{} (mean of {} of {} block medians, fast regime)",
+                "{} (mean cost of a call over {} of {} blocks; {})",
                 headline_time(m),
-                m.estimate.regime_blocks,
-                m.estimate.block_medians.len()
+                m.estimate.kept_blocks,
+                m.estimate.block_means.len(),
+                if m.estimate.kept_all_disturbed {
+                    "the machine was disturbed nearly throughout, so all count"
+                } else {
+                    "the rest the machine disturbed"
+                }
             ),
         ),
         (

@@ -25,7 +25,7 @@ use crate::audit;
 use crate::document::Document;
 use crate::environment::Environment;
 use crate::fs;
-use crate::report::format::{percent, result_rate, time};
+use crate::report::format::{percent, result_rate, time, HEADLINE_METHOD};
 use crate::results::{against::AgainstOutcome, against::AgainstReport};
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, RunInfo};
 use crate::settings::Schedule;
@@ -325,12 +325,9 @@ fn machine_and_method(out: &mut String, page: &Page<'_>) {
         }
         out.push_str("</ul>");
     }
-    let (schedule, unit) = match info.schedule {
-        Schedule::Interleaved => (
-            format!("interleaved rounds (--seed {})", info.seed),
-            "slice",
-        ),
-        Schedule::Sequential => ("sequential".to_string(), "twentieth of the run"),
+    let schedule = match info.schedule {
+        Schedule::Interleaved => format!("interleaved rounds (--seed {})", info.seed),
+        Schedule::Sequential => "sequential".to_string(),
     };
     let stop = if info.target_precision > 0.0 {
         format!(
@@ -342,9 +339,9 @@ fn machine_and_method(out: &mut String, page: &Page<'_>) {
     };
     let _ = write!(
         out,
-        "<p>Timer {} at {:.3} GHz · resolution {} · read pair {} · samples ≥ {}. Time: the mean of \
-         each {unit}'s median in the fast regime (slow episodes left out), ± its 95% CI for this run on \
-         this machine; loop overhead subtracted: {} per sample + {} ± {} per iteration; {}, {}{}.</p></section>",
+        "<p>Timer {} at {:.3} GHz · resolution {} · read pair {} · samples ≥ {}. Time: the \
+         {HEADLINE_METHOD}, ± its 95% CI for this run on this machine; loop overhead subtracted: \
+         {} per sample + {} ± {} per iteration; {}, {}{}.</p></section>",
         escape(info.clock_name),
         info.clock_hz / 1e9,
         time(info.precision.resolution.0),

@@ -78,8 +78,8 @@ impl Cells {
 }
 
 /// Whether `m`'s time can be read as precise: its ± target was reached,
-/// it has enough samples for a spread, and its slices were mostly in the
-/// fast regime.
+/// it has enough samples for a spread, and the machine left most of its
+/// slices undisturbed.
 pub(crate) fn credible(m: &Measured) -> bool {
     m.reliable()
         && m.precision.is_some()

@@ -55,7 +55,7 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::format::{escape, percent, result_rate, time};
+use super::format::{escape, percent, result_rate, time, HEADLINE_METHOD};
 use super::tree::{self, Line};
 use compact::INDENT;
 use comparison::signed_percent;
@@ -63,7 +63,7 @@ use text::wrap;
 
 use crate::audit::Warning;
 use crate::failure::Failure;
-use crate::results::{BenchResult, ComplexityReport, Outcome, RunInfo, MACHINE_DRIFT};
+use crate::results::{BenchResult, ComplexityReport, Outcome, RunInfo};
 use crate::settings::Schedule;
 
 const TIME_WIDTH: usize = 10;
@@ -268,12 +268,9 @@ impl<'w> Terminal<'w> {
             time(info.precision.overhead.0),
             time(info.sample_floor.0),
         );
-        let (schedule, unit) = match info.schedule {
-            Schedule::Interleaved => (
-                format!("interleaved rounds (--seed {})", info.seed),
-                "slice",
-            ),
-            Schedule::Sequential => ("sequential".to_string(), "twentieth of the run"),
+        let schedule = match info.schedule {
+            Schedule::Interleaved => format!("interleaved rounds (--seed {})", info.seed),
+            Schedule::Sequential => "sequential".to_string(),
         };
         let mut stop = if info.target_precision > 0.0 && !self.details {
             format!("until ±{}", percent(info.target_precision))
@@ -293,14 +290,14 @@ impl<'w> Terminal<'w> {
         }
         let method = if self.details {
             format!(
-                "time: mean of each {unit}'s median in the fast regime (slow episodes left out) · ± 95% CI for this run on this machine · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",
+                "time: {HEADLINE_METHOD} (its speed probe slow beside them, or the thread preempted) · ± 95% CI for this run on this machine · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",
                 time(info.overhead.per_sample.0),
                 time(info.overhead.per_iter.0),
                 time(info.overhead.per_iter_uncertainty.0),
             )
         } else {
             format!(
-                "time: mean of each {unit}'s median in the fast regime, loop overhead subtracted · ± 95% CI for this run · {schedule}, {stop}"
+                "time: {HEADLINE_METHOD}, loop overhead subtracted · ± 95% CI for this run · {schedule}, {stop}"
             )
         };
         for line in self.fitted(&clock).into_iter().chain(self.fitted(&method)) {
@@ -365,26 +362,31 @@ impl<'w> Terminal<'w> {
         // The compact view says this with the other notes, under the table.
         if self.details && !unreliable.is_empty() {
             self.note(&format!(
-                "note: not reliable (± marked ?): {}: most of their slices ran in slow episodes, or too few were independent, so the ± may not hold even for this run; rerun on a quieter machine, raise --max-time, or measure with --forks",
+                "note: not reliable (± marked ?): {}: the machine disturbed most of their slices, or too few were independent, so the ± may not hold even for this run; rerun on a quieter machine, raise --max-time, or measure with --forks",
                 unreliable.join(", "),
             ))?;
         }
-        let mut drifts: Vec<f64> = results.iter().filter_map(|r| r.measured()?.drift).collect();
-        drifts.sort_by(f64::total_cmp);
-        let drifted = drifts.iter().filter(|&&d| d > MACHINE_DRIFT).count();
-        if drifted > 0 {
+        let (left_out, blocks) = results.iter().filter_map(BenchResult::measured).fold(
+            (0, 0),
+            |(left_out, blocks), m| {
+                (
+                    left_out + m.estimate.left_out(),
+                    blocks + m.estimate.block_means.len(),
+                )
+            },
+        );
+        if left_out > 0 {
+            let share = left_out as f64 / blocks as f64;
             let text = if self.details {
                 format!(
-                    "note: the machine's speed changed during the run: slice medians varied by more than {} (CV) in {drifted} of {} benchmarks (median {}); each time is its fast regime's, but the machine's speed also moves between runs, so compare implementations within one interleaved run rather than across runs",
-                    percent(MACHINE_DRIFT),
-                    drifts.len(),
-                    percent(crate::analysis::percentile(&drifts, 50.0)),
+                    "note: the machine was slow beside {left_out} of {blocks} slices ({}): the speed probe run beside each slice was over {} slower than its fast level, or the thread was descheduled; those slices are left out of every time, and the machine's speed also moves between runs, so compare implementations within one interleaved run rather than across runs",
+                    percent(share),
+                    percent(crate::analysis::PROBE_SLOWER),
                 )
             } else {
                 format!(
-                    "note: the machine's speed varied in {drifted} of {} benchmarks (CV > {}): compare within one run",
-                    drifts.len(),
-                    percent(MACHINE_DRIFT),
+                    "note: the machine was slow in {} of slices (its speed probe): left out of every time",
+                    percent(share),
                 )
             };
             self.note(&text)?;

@@ -205,10 +205,10 @@ impl Terminal<'_> {
         };
         writeln!(
             self.out,
-            "    95% CI       time {} over {} of {} blocks (fast regime) · pooled median {} · pooled mean {}",
+            "    95% CI       time {} over {} of {} blocks (undisturbed) · pooled median {} · pooled mean {}",
             interval(m.estimate.interval),
-            m.estimate.regime_blocks,
-            m.estimate.block_medians.len(),
+            m.estimate.kept_blocks,
+            m.estimate.block_means.len(),
             interval(s.median_interval),
             interval(s.mean_interval),
         )?;

@@ -253,12 +253,24 @@ fn a_row_whose_slices_were_mostly_slow_is_marked_unreliable() {
             });
         }
     }
+    // The speed probe beside each slow slice ran 2.3× slower too.
+    let slices: Vec<crate::instruments::SliceEvidence> = (slice_starts.iter().enumerate())
+        .map(|(slice, &first_sample)| crate::instruments::SliceEvidence {
+            first_sample,
+            samples: 6,
+            probe: if slice % 10 == 0 { 1.0 } else { 2.3 },
+        })
+        .collect();
     m.samples = samples;
     m.slice_starts = slice_starts;
-    let slow = measured("mostly_slow", m);
+    let evidence = crate::instruments::Evidence {
+        slices: &slices,
+        preempted: &[],
+    };
+    let slow = crate::testing::fixed_run::measured_with("mostly_slow", m, evidence);
     let measured_slow = slow.measured().unwrap();
     assert!(!measured_slow.reliable());
-    assert_eq!(measured_slow.estimate.regime_blocks, 4);
+    assert_eq!(measured_slow.estimate.kept_blocks, 4);
     let steady = measured("steady", interleaved());
     assert!(steady.measured().unwrap().reliable());
     let results = [slow, steady];

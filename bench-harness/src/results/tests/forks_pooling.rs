@@ -7,7 +7,8 @@ use bench_runtime::{
 };
 
 use crate::analysis::Overhead;
-use crate::results::{Context, Measured};
+use crate::instruments::Evidence;
+use crate::results::{Context, Measured, Note};
 
 /// Each process's four blocks sit at its level plus these offsets.
 const BLOCK_OFFSETS: [f64; 4] = [0.0, 0.04, -0.04, 0.02];
@@ -26,6 +27,7 @@ fn context(overhead: Overhead) -> Context {
             resolution: Nanos(1.0),
             overhead: Nanos(30.0),
         },
+        probe_level: None,
     }
 }
 
@@ -68,7 +70,12 @@ fn process_of(rounds: usize, level: f64, overhead: Overhead, stop: StopReason) -
         total_time: Nanos(5e6),
         wall_capped: false,
     };
-    Measured::analyse(measurement, config(), &context(overhead))
+    Measured::analyse(
+        measurement,
+        config(),
+        &context(overhead),
+        Evidence::default(),
+    )
 }
 
 fn overheads() -> [Overhead; 3] {
@@ -98,7 +105,7 @@ fn samples_are_pooled_with_each_process_overhead_taken_out() {
     assert_eq!(forks.process_overheads, overheads());
     assert_eq!(forks.process_sample_starts, [0, 40, 80]);
     assert_eq!(m.measurement.slice_starts.len(), 12);
-    assert_eq!(m.estimate.block_medians.len(), 12);
+    assert_eq!(m.estimate.block_means.len(), 12);
     // Every sample back at its scripted cost, whichever overhead timed it.
     for (i, &value) in m.per_iter.iter().enumerate() {
         let level = [10.0, 10.01, 9.99][i / 40];
@@ -167,7 +174,7 @@ fn each_process_counts_once_however_many_slices_it_took() {
         process_of(3, 11.0, Overhead::NONE, StopReason::Precise),
     ];
     let m = Measured::pool(processes, &context(Overhead::NONE));
-    assert_eq!(m.estimate.block_medians.len(), 16);
+    assert_eq!(m.estimate.block_means.len(), 16);
     // Not (4 × 10.005 + 12 × 11.005) / 16 = 10.755.
     assert!((m.headline() - 10.505).abs() < 1e-9, "{}", m.headline());
     let ci = m.estimate.interval.unwrap();
@@ -197,9 +204,13 @@ fn processes_that_differ_widen_the_interval_and_get_a_note() {
     );
     assert!((ci.upper + ci.lower - 2.0 * m.headline()).abs() < 1e-9);
     assert!((m.precision.unwrap() - 1.242_068_856 / 10.505).abs() < 1e-6);
+    // Each process's time is its mean cost of a call: 0.005 ns of jitter
+    // above its level.
     assert!(
-        m.notes.iter().any(|n| n.to_string().starts_with(
-            "the processes differ more than their slices explain: 3 processes measured 10.00 ns to 11.00 ns"
+        m.notes.iter().any(|n| matches!(
+            n,
+            Note::ProcessesDiffer { processes: 3, fastest, slowest, .. }
+                if (fastest.0 - 10.005).abs() < 1e-9 && (slowest.0 - 11.005).abs() < 1e-9
         )),
         "{:?}",
         m.notes
@@ -264,7 +275,12 @@ fn identical_autocorrelated_processes_are_rarely_said_to_differ() {
                         total_time: Nanos(1e6),
                         wall_capped: false,
                     };
-                    Measured::analyse(measurement, config(), &context(Overhead::NONE))
+                    Measured::analyse(
+                        measurement,
+                        config(),
+                        &context(Overhead::NONE),
+                        Evidence::default(),
+                    )
                 })
                 .collect();
             let m = Measured::pool(processes, &context(Overhead::NONE));

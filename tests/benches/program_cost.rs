@@ -1,0 +1,209 @@
+//! Bodies whose cost per call depends on the program's own state, and one
+//! of fixed cost: the headline must be the mean cost of a call for each
+//! (issue 24). `program_cost --truth NAME` times NAME's body in a plain loop
+//! over whole cycles of its state instead, the truth the e2e test compares
+//! the headline with.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::time::Instant;
+
+use bench_harness::known_cost::imul_chain;
+use bench_harness::{benchmark, black_box, Bencher};
+use bench_runtime::clock::cpu::thread_cpu_time;
+
+thread_local! {
+    static CALLS: Cell<u64> = const { Cell::new(0) };
+    static RANDOM: Cell<u64> = const { Cell::new(0x2545_f491_4f6c_dd1d) };
+    static CHASE: RefCell<Option<Chase>> = const { RefCell::new(None) };
+    static MAP: RefCell<HashMap<u64, u64>> = RefCell::new(HashMap::new());
+    static VEC: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// This thread's calls so far, this one included.
+fn call_number() -> u64 {
+    CALLS.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    })
+}
+
+/// Every tenth call does ten times the work (about 23 µs a call, so each
+/// sample holds one call).
+#[benchmark]
+fn every_tenth_call_ten_times() -> u64 {
+    let work = if call_number() % 10 == 0 { 10 } else { 1 };
+    (0..work).fold(0, |acc, _| acc ^ imul_chain::<25_000>(black_box(3)))
+}
+
+/// Between 1 and 20 chains of 100 multiplies, at random.
+#[benchmark]
+fn random_cost_per_call() -> u64 {
+    let x = RANDOM.with(|r| {
+        let mut x = r.get();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        r.set(x);
+        x
+    });
+    (0..1 + x % 20).fold(0, |acc, _| acc ^ imul_chain::<100>(black_box(3)))
+}
+
+/// Calls per phase of [`cache_phases`].
+const PHASE: u64 = 1 << 18;
+
+/// A pointer chase through a random cycle of 16 KiB, then through one of
+/// 128 MiB, [`PHASE`] calls each: in and out of the cache.
+struct Chase {
+    small: Vec<u32>,
+    large: Vec<u32>,
+    at: u32,
+}
+
+/// A random cycle through `n` slots (Sattolo's shuffle).
+fn cycle(n: usize, seed: u64) -> Vec<u32> {
+    let mut next: Vec<u32> = (0..n as u32).collect();
+    let mut x = seed;
+    for i in (1..n).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        next.swap(i, (x % i as u64) as usize);
+    }
+    next
+}
+
+/// This thread's tables, built the first time (untimed: in the
+/// benchmark's set-up, or the truth loop's warm-up).
+fn chase_tables() {
+    CHASE.with(|chase| {
+        chase.borrow_mut().get_or_insert_with(|| Chase {
+            small: cycle(4 << 10, 7),
+            large: cycle(32 << 20, 11),
+            at: 0,
+        });
+    });
+}
+
+/// One step of the chase, in the table of this call's phase.
+fn chase_step() -> u32 {
+    let n = call_number();
+    CHASE.with(|chase| {
+        let mut chase = chase.borrow_mut();
+        let chase = chase.as_mut().expect("the tables are built first");
+        let table = if (n / PHASE) % 2 == 0 {
+            &chase.small
+        } else {
+            &chase.large
+        };
+        chase.at = table[chase.at as usize % table.len()];
+        chase.at
+    })
+}
+
+#[benchmark]
+fn cache_phases(b: &mut Bencher) {
+    chase_tables();
+    b.iter(chase_step)
+}
+
+/// Keys per map of [`growing_map`].
+const MAP_KEYS: u64 = 1 << 18;
+
+/// A `HashMap` insert per call, the map replaced every [`MAP_KEYS`] keys.
+#[benchmark]
+fn growing_map() -> usize {
+    let n = call_number();
+    MAP.with(|map| {
+        let mut map = map.borrow_mut();
+        if n % MAP_KEYS == 0 {
+            *map = HashMap::new();
+        }
+        map.insert(n, n);
+        map.len()
+    })
+}
+
+/// Elements per vector of [`growing_vec`].
+const VEC_LEN: u64 = 1 << 22;
+
+/// A `Vec` push per call, the vector replaced every [`VEC_LEN`] elements.
+#[benchmark]
+fn growing_vec() -> usize {
+    let n = call_number();
+    VEC.with(|v| {
+        let mut v = v.borrow_mut();
+        if n % VEC_LEN == 0 {
+            *v = Vec::new();
+        }
+        v.push(n);
+        v.len()
+    })
+}
+
+/// A fixed cost: 1,000 dependent multiplies.
+#[benchmark]
+fn reference() -> u64 {
+    imul_chain::<1000>(black_box(3))
+}
+
+/// The body called `name` and the calls of one whole cycle of its state.
+fn body(name: &str) -> Option<(fn() -> u64, u64)> {
+    Some(match name {
+        "every_tenth_call_ten_times" => (every_tenth_call_ten_times, 10),
+        "random_cost_per_call" => (random_cost_per_call, 1 << 16),
+        "cache_phases" => (
+            || {
+                chase_tables();
+                u64::from(chase_step())
+            },
+            2 * PHASE,
+        ),
+        "growing_map" => (|| growing_map() as u64, MAP_KEYS),
+        "growing_vec" => (|| growing_vec() as u64, VEC_LEN),
+        "reference" => (reference, 1 << 14),
+        _ => return None,
+    })
+}
+
+/// The mean cost of a call of `name`'s body in a plain loop over whole
+/// cycles of its state, at least a second of them, after one cycle of
+/// warm-up, in nanoseconds of the thread's CPU time (another program's turn
+/// on the CPU is not the body's cost, as the harness leaves preempted
+/// samples out): the lowest of three such runs.
+fn truth(name: &str) -> Option<f64> {
+    let (body, cycle) = body(name)?;
+    for _ in 0..cycle {
+        black_box(body());
+    }
+    let cpu = || thread_cpu_time().map_or(0.0, |t| t.total().0);
+    let run = || {
+        let (start, wall) = (cpu(), Instant::now());
+        let mut calls = 0;
+        while calls == 0 || wall.elapsed().as_secs_f64() < 1.0 {
+            for _ in 0..cycle {
+                black_box(body());
+            }
+            calls += cycle;
+        }
+        (cpu() - start) / calls as f64
+    };
+    (0..3).map(|_| run()).reduce(f64::min)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--truth") {
+        let name = args.get(2).map_or("", String::as_str);
+        match truth(name) {
+            Some(ns) => println!("{ns}"),
+            None => {
+                eprintln!("error: no body named '{name}'");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
+    bench_harness::main();
+}

@@ -1,0 +1,77 @@
+//! The headline is the mean cost of a call, whatever the program's own
+//! state does to it (issue 24): bodies whose every tenth call does ten
+//! times the work, whose cost is random, that run in and out of the cache,
+//! that grow a map or a vector, against the same bodies timed in a plain
+//! loop over whole cycles of their state (`program_cost --truth NAME`).
+
+use bench_tests::{program_cost_binary, run_alone, scratch_dir};
+
+/// The bodies of `tests/benches/program_cost.rs` whose cost varies.
+const VARYING: [&str; 5] = [
+    "every_tenth_call_ten_times",
+    "random_cost_per_call",
+    "cache_phases",
+    "growing_map",
+    "growing_vec",
+];
+
+/// The fixed-cost body: how far the machine itself moved between the
+/// harness's run and the plain loops.
+const REFERENCE: &str = "reference";
+
+/// The truth of `name`: its mean cost of a call in a plain loop, in ns.
+fn truth(name: &str) -> f64 {
+    let run = run_alone(program_cost_binary(), &["--truth", name]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    run.stdout.trim().parse().expect("the truth is a number")
+}
+
+#[test]
+fn the_headline_is_the_mean_cost_of_a_call_whatever_the_programs_state() {
+    let dir = scratch_dir("program-cost");
+    let json = dir.join("run.json");
+    let run = run_alone(
+        program_cost_binary(),
+        &[
+            "--bench",
+            "--no-history",
+            "--no-report",
+            "-q",
+            "--format",
+            "json",
+            "-o",
+            json.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let document: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let headline = |name: &str| {
+        document["benchmarks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .and_then(|b| b["measurement"]["estimate"]["time_ns"].as_f64())
+            .unwrap_or_else(|| panic!("no headline for {name}"))
+    };
+    // The machine's own drift between the run and the loops, which the
+    // tolerance allows for: on a quiet machine the reference is within 1%.
+    let machine = (headline(REFERENCE) / truth(REFERENCE) - 1.0).abs();
+    assert!(
+        machine < 0.05,
+        "the reference moved {machine:.3}: the machine is too busy"
+    );
+    let mut report = Vec::new();
+    for name in VARYING {
+        let (estimate, truth) = (headline(name), truth(name));
+        report.push(format!("{name}: {estimate:.2} ns against {truth:.2} ns"));
+        let off = (estimate / truth - 1.0).abs();
+        assert!(
+            off <= 0.10 + machine,
+            "{name}: the headline is {estimate:.2} ns, a plain loop {truth:.2} ns ({:+.1}%)\n{}",
+            100.0 * (estimate / truth - 1.0),
+            report.join("\n")
+        );
+    }
+}
