@@ -175,10 +175,12 @@ impl Unit {
 /// What a slice ended with.
 enum Slice {
     /// The benchmark paused, having recorded this many samples so far,
-    /// `latest` in the slice just run.
+    /// `latest` in the slice just run, of which those at `preempted` were
+    /// preempted.
     Paused {
         recorded: usize,
         latest: Vec<Sample>,
+        preempted: Vec<usize>,
     },
     Finished(Box<Result<(Measurement, Extras), Failure>>),
 }
@@ -294,9 +296,17 @@ impl Worker {
             return lost();
         }
         match self.replies.recv() {
-            Ok(Reply::Paused { recorded, latest }) => {
+            Ok(Reply::Paused {
+                recorded,
+                latest,
+                preempted,
+            }) => {
                 self.recorded = recorded;
-                Slice::Paused { recorded, latest }
+                Slice::Paused {
+                    recorded,
+                    latest,
+                    preempted,
+                }
             }
             Ok(Reply::Finished(mut result)) => {
                 if let Some(thread) = self.thread.take() {
@@ -328,14 +338,22 @@ impl Stepper {
 
     /// Runs one slice of `length` (each slice after the first starts a new
     /// block, with its re-warming sample discarded): the samples it
-    /// recorded (none while the sampler calibrates and warms up), `None`
-    /// once the sampler has stopped, or the benchmark's failure.
+    /// recorded (none while the sampler calibrates and warms up) less those
+    /// during which the thread was preempted, as the headline leaves them
+    /// out; `None` once the sampler has stopped, or the benchmark's failure.
     pub(crate) fn slice(&mut self, length: Nanos) -> Result<Option<Vec<Sample>>, Failure> {
         let Some(worker) = &mut self.worker else {
             return Ok(None);
         };
         match worker.run_slice(length, true) {
-            Slice::Paused { latest, .. } => Ok(Some(latest)),
+            Slice::Paused {
+                latest, preempted, ..
+            } => Ok(Some(
+                (latest.into_iter().enumerate())
+                    .filter(|(i, _)| !preempted.contains(i))
+                    .map(|(_, sample)| sample)
+                    .collect(),
+            )),
             Slice::Finished(result) => {
                 self.worker = None;
                 (*result).map(|_| None)

@@ -18,10 +18,12 @@ pub(super) enum Command {
 }
 
 pub(super) enum Reply {
-    /// `recorded` samples so far; `latest`: those the last slice recorded.
+    /// `recorded` samples so far; `latest`: those the last slice recorded,
+    /// and which of them (indices into `latest`) were preempted.
     Paused {
         recorded: usize,
         latest: Vec<Sample>,
+        preempted: Vec<usize>,
     },
     Finished(Box<Result<(Measurement, Extras), Failure>>),
 }
@@ -72,9 +74,14 @@ impl Driver for Slices {
                 .slice_ended(now() - slice_start, recorded, probe);
             self.publish_overhead();
             let samples = self.sampler.samples();
+            let first = before.min(samples.len());
             let reply = Reply::Paused {
                 recorded: samples.len(),
-                latest: samples[before.min(samples.len())..].to_vec(),
+                latest: samples[first..].to_vec(),
+                preempted: (self.instruments.extras.preempted.iter())
+                    .filter(|&&i| i >= first)
+                    .map(|i| i - first)
+                    .collect(),
             };
             if self.sampler.is_done() || self.outbox.send(reply).is_err() {
                 return;
