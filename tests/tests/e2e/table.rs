@@ -138,7 +138,7 @@ fn details_show_every_statistic_and_each_note_under_its_row() {
     for line in out.stdout.lines().filter(|l| l.starts_with("note: ")) {
         assert!(
             [
-                "note: the machine's speed",
+                "note: the machine was slow",
                 "note: not reliable",
                 "note: counters"
             ]
