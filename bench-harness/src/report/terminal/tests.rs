@@ -9,7 +9,7 @@ use super::{Layout, Terminal};
 use crate::analysis::compare::{compare, compare_paired};
 use crate::audit;
 use crate::document;
-use crate::results::{BenchResult, Compared, GroupReport, Outcome};
+use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Outcome};
 use crate::testing::fixed_run::{self, environment, info, interleaved, measured};
 use crate::testing::golden;
 
@@ -379,4 +379,72 @@ fn the_against_table_fits_the_width_and_details_add_the_rest() {
         "{full}"
     );
     assert!(widest(&full) > 100, "{full}");
+}
+
+/// Rows `function/ARG` for each argument, and the function's complexity
+/// report over `points` (one per argument).
+fn fitted(function: &str, points: &[(f64, f64)]) -> (Vec<BenchResult>, ComplexityReport) {
+    let rows = points
+        .iter()
+        .map(|&(n, _)| {
+            let arg = n.to_string();
+            BenchResult {
+                path: vec![function.to_string(), arg.clone()],
+                arg: Some(arg.clone()),
+                ..measured(&format!("{function}/{arg}"), interleaved())
+            }
+        })
+        .collect();
+    let report = ComplexityReport {
+        function: function.to_string(),
+        path: vec![function.to_string()],
+        group: None,
+        points: points.to_vec(),
+        fit: crate::analysis::complexity::fit(points).map_err(|e| e.to_string()),
+    };
+    (rows, report)
+}
+
+/// A growth class is named only where the data establish it; a sum whose
+/// time per element rose from 0.08 to 0.4 ns over n = 10³ … 10⁷ fits none
+/// clearly, and the line says so with the best two.
+#[test]
+fn a_complexity_line_names_a_class_only_where_the_data_establish_it() {
+    let (mut results, linear) = fitted("scan", &[(10.0, 30.0), (100.0, 300.0), (1000.0, 3000.0)]);
+    let per_element = [0.08, 0.08, 0.1, 0.25, 0.4];
+    let sum: Vec<(f64, f64)> = [1e3, 1e4, 1e5, 1e6, 1e7]
+        .into_iter()
+        .zip(per_element)
+        .map(|(n, cost)| (n, n * cost))
+        .collect();
+    let (rows, cached) = fitted("sum", &sum);
+    results.extend(rows);
+    let reports = [linear, cached];
+    for details in [false, true] {
+        for layout in [Layout::Tree, Layout::Flat] {
+            let mut buffer = termcolor::NoColor::new(Vec::new());
+            let mut out = Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str()))
+                .with_view(120, details);
+            out.bench_table(&info(), &results, &reports, layout)
+                .unwrap();
+            let text = String::from_utf8(buffer.into_inner()).unwrap();
+            let (scan, sum) = match layout {
+                Layout::Tree => ("   complexity: ", "   complexity: "),
+                Layout::Flat => ("complexity of scan: ", "complexity of sum: "),
+            };
+            let line = |start: &str, body: &str| format!("\n{start}{body}\n");
+            assert!(
+                text.contains(&line(scan, "O(n): 3.00 ns × n, RMS 0.0%")),
+                "{text}"
+            );
+            assert!(
+                text.contains(&line(
+                    sum,
+                    "no class fits: O(n log n) RMS 34.8%, O(n) RMS 45.6%"
+                )),
+                "{text}"
+            );
+            assert!(!text.contains("× n log n"), "{text}");
+        }
+    }
 }
