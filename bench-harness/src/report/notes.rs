@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::format::{escape, percent, time};
+use super::format::{escape, percent, time, Headline};
 use crate::results::{BenchResult, Measured, Note};
 
 impl fmt::Display for Note {
@@ -195,8 +195,9 @@ impl fmt::Display for Note {
 /// apply to and what to do, so the compact table says each once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NoteGroup {
-    /// [`Note::kind`], or `unreliable` for rows whose ± cannot be trusted
-    /// (not a note of the model: [`Measured::reliable`]).
+    /// [`Note::kind`], or one of two facts the report adds: `unreliable`
+    /// for rows whose ± cannot be trusted ([`Measured::reliable`]) and
+    /// `upper_bound` for rows printed as a bound ([`bound_text`]).
     pub(crate) kind: &'static str,
     /// What the notes say, short, with a figure they share (`not precise
     /// (±1.00% not reached)`).
@@ -226,8 +227,39 @@ const ORDER: [&str; 14] = [
     "differs_alone",
 ];
 
+/// What a row printed as a bound (`<X`, `≈0 ps`: [`Headline`]) means, in
+/// full: under the row in the full table, in Markdown's notes. `None` for
+/// a row printed as a time.
+pub(crate) fn bound_text(m: &Measured) -> Option<String> {
+    let interval = m
+        .estimate
+        .interval
+        .map(|ci| format!("[{}, {}]", time(ci.lower), time(ci.upper)));
+    let what = match (Headline::of(m), interval) {
+        (Headline::Time { .. }, _) => return None,
+        (Headline::AtMost { upper }, interval) => format!(
+            "at most {}: the 95% interval of the time{} reaches zero, so only its upper end \
+             is a figure",
+            time(upper),
+            interval.map_or(String::new(), |i| format!(", {i},")),
+        ),
+        (Headline::Zero, Some(interval)) => format!(
+            "no time above zero: the 95% interval of the time, {interval}, lies at or below \
+             zero once the loop's own cost is taken out"
+        ),
+        (Headline::Zero, None) => "no time above zero: the time is below zero once the \
+             loop's own cost is taken out"
+            .to_string(),
+    };
+    Some(format!(
+        "{what}; the body costs about as little as the harness resolves: give it more work, \
+         or compare it within an A/B group"
+    ))
+}
+
 /// The notes of `results` by kind: one group per kind that occurs, rows
-/// whose ± is not reliable first, then the kinds in a fixed order.
+/// whose ± is not reliable first, then rows printed as a bound, then the
+/// kinds in a fixed order.
 pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
     let measured: Vec<(String, &Measured)> = results
         .iter()
@@ -245,6 +277,19 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
             summary: "± unreliable (mostly slow slices)".to_string(),
             names: unreliable,
             remedy: "rerun when quieter, or use --forks".to_string(),
+        });
+    }
+    let bounds: Vec<String> = measured
+        .iter()
+        .filter(|(_, m)| Headline::of(m).is_bound())
+        .map(|(name, _)| name.clone())
+        .collect();
+    if !bounds.is_empty() {
+        groups.push(NoteGroup {
+            kind: "upper_bound",
+            summary: "a bound, not a time (the interval reaches zero)".to_string(),
+            names: bounds,
+            remedy: "give the body more work".to_string(),
         });
     }
     for kind in ORDER {
@@ -657,5 +702,37 @@ mod tests {
         assert_eq!(groups[0].kind, "unreliable");
         assert_eq!(groups[0].names, ["slow"]);
         assert_eq!(groups[1].kind, "not_precise");
+    }
+
+    /// The empty body of the issue: 1.063 ps in [−0.62, 2.75] ps.
+    fn empty_body() -> BenchResult {
+        let mut empty = noted("empty", vec![]);
+        if let crate::results::Outcome::Measured(m) = &mut empty.outcome {
+            m.estimate.estimate = 0.001063;
+            m.estimate.interval = Some(crate::analysis::Interval {
+                lower: -0.00062,
+                upper: 0.00275,
+                confidence: 0.95,
+            });
+        }
+        empty
+    }
+
+    #[test]
+    fn a_row_printed_as_a_bound_says_what_the_bound_means() {
+        let empty = empty_body();
+        let text = bound_text(empty.measured().unwrap()).unwrap();
+        assert!(
+            text.starts_with(
+                "at most 2.750 ps: the 95% interval of the time, [-0.620 ps, 2.750 ps], \
+                 reaches zero, so only its upper end is a figure; "
+            ),
+            "{text}"
+        );
+        let groups = grouped(&[noted("fine", vec![]), empty]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups[0].kind, "upper_bound");
+        assert_eq!(groups[0].names, ["empty"]);
+        assert_eq!(bound_text(noted("fine", vec![]).measured().unwrap()), None);
     }
 }

@@ -174,3 +174,32 @@ fn a_complexity_curve_is_drawn_only_for_a_class_the_data_establish() {
         "{sum}"
     );
 }
+
+/// A time whose interval reaches zero reads as a bound in the summary and
+/// in its section, with no ±.
+#[test]
+fn a_time_whose_interval_reaches_zero_is_a_bound_on_the_page() {
+    let mut results = results();
+    let index = results
+        .iter()
+        .position(|r| r.name == "kernels::sort_1k")
+        .unwrap();
+    if let crate::results::Outcome::Measured(m) = &mut results[index].outcome {
+        m.estimate.estimate = 0.001063;
+        m.estimate.interval = Some(crate::analysis::Interval {
+            lower: -0.00062,
+            upper: 0.00275,
+            confidence: 0.95,
+        });
+    }
+    let html = page_of(&results);
+    assert!(
+        html.contains(r#"<td class="num warn">&lt;2.750 ps</td><td class="num">-</td>"#),
+        "{html}"
+    );
+    let text = section(&html, &bench_id(index));
+    assert!(
+        text.contains("<b>&lt;2.750 ps</b> <span class=\"warn\">(a bound"),
+        "{text}"
+    );
+}

@@ -14,7 +14,7 @@ use termcolor::{Color, ColorSpec};
 use super::text::{columns, fit_names, shorten_end, shorten_middle, wrap, wrap_after};
 use super::{complexity_text, signed_percent, Layout, Terminal};
 use crate::analysis::compare::Verdict;
-use crate::report::format::{escape, headline_time, percent, result_rate};
+use crate::report::format::{escape, result_rate, Headline};
 use crate::report::notes::{self, NoteGroup};
 use crate::report::tree::{self, Line};
 use crate::results::{BenchResult, Compared, ComplexityReport, Measured, Note, Outcome};
@@ -44,11 +44,14 @@ struct Cells {
 
 impl Cells {
     fn of(result: &BenchResult, m: &Measured) -> Cells {
+        let headline = Headline::of(m);
+        // A bound (`<X`) has no ± of its own: the cell is empty, or `?`.
         let credible = credible(m);
-        let plus_minus = match m.precision {
-            Some(p) if credible => format!("±{}", percent(p)),
-            Some(p) => format!("±{}?", percent(p)),
-            None => "-?".to_string(),
+        let plus_minus = match (headline.plus_minus(), credible) {
+            (Some(p), true) => p,
+            (Some(p), false) => format!("{p}?"),
+            (None, _) if headline.is_bound() => (if credible { "" } else { "?" }).to_string(),
+            (None, _) => "-?".to_string(),
         };
         let (change, verdict) = match &result.comparison {
             Some(Compared::Against(c)) => {
@@ -66,13 +69,13 @@ impl Cells {
             None => (String::new(), None),
         };
         Cells {
-            time: headline_time(m),
+            time: headline.time(),
             plus_minus,
             rate: result_rate(result).unwrap_or_default(),
             change,
             verdict,
-            credible,
-            noted: !m.notes.is_empty() || !m.reliable(),
+            credible: credible && !headline.is_bound(),
+            noted: !m.notes.is_empty() || !m.reliable() || headline.is_bound(),
         }
     }
 }

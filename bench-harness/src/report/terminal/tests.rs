@@ -448,3 +448,51 @@ fn a_complexity_line_names_a_class_only_where_the_data_establish_it() {
         }
     }
 }
+
+/// A body costing 1.063 ps whose interval is [−0.62, 2.75] ps once the
+/// loop's cost is taken out: it used to print `1.063 ps ±0.55%` (relative
+/// to the loop's cost). Its time is a bound, and the row says so.
+#[test]
+fn a_time_whose_interval_reaches_zero_prints_as_a_bound() {
+    let mut empty = measured("empty", interleaved());
+    if let Outcome::Measured(m) = &mut empty.outcome {
+        m.estimate.estimate = 0.001063;
+        m.estimate.interval = Some(crate::analysis::Interval {
+            lower: -0.00062,
+            upper: 0.00275,
+            confidence: 0.95,
+        });
+    }
+    let results = [empty, measured("steady", interleaved())];
+    for details in [false, true] {
+        let mut buffer = termcolor::NoColor::new(Vec::new());
+        let mut table = Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str()))
+            .with_view(100, details);
+        table
+            .bench_table(&info(), &results, &[], Layout::Flat)
+            .unwrap();
+        let text = String::from_utf8(buffer.into_inner()).unwrap();
+        let row = text.lines().find(|l| l.starts_with("empty ")).unwrap();
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(fields[1..3], ["<2.750", "ps"], "{text}");
+        // No ± beside it: `-` in the full table, nothing but the mark in
+        // the compact one.
+        assert!(!row.contains('±'), "{row}");
+        assert_eq!(fields[3], if details { "-" } else { "*" }, "{row}");
+        let steady = text.lines().find(|l| l.starts_with("steady ")).unwrap();
+        let steady: Vec<&str> = steady.split_whitespace().collect();
+        assert!(steady[3].starts_with('±'), "{text}");
+        if details {
+            assert!(
+                text.contains("\n  note: at most 2.750 ps: the 95% interval of the time, "),
+                "{text}"
+            );
+        } else {
+            assert!(row.ends_with('*'), "{row}");
+            assert!(
+                text.contains("\nnote: a bound, not a time (the interval reaches zero): empty; "),
+                "{text}"
+            );
+        }
+    }
+}
