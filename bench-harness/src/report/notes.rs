@@ -191,6 +191,41 @@ impl fmt::Display for Note {
     }
 }
 
+/// Whether `note` changes how its row's figures are read, which earns the
+/// row the compact table's `*`. Informational notes are listed under the
+/// table all the same, without marking the row: a mark on nearly every row
+/// tells nothing. The match has no catch-all, so a new kind needs a
+/// decision here.
+pub(crate) fn changes_reading(note: &Note) -> bool {
+    match note {
+        // The run stopped before its rule was met: the time is known less
+        // well than asked, or rests on a few samples (one: no ± at all).
+        Note::NotPrecise { .. }
+        | Note::FewSamples { .. }
+        | Note::OneSample
+        | Note::BudgetUnspent { .. }
+        | Note::SampleCap { .. } => true,
+        // The figure itself is in doubt: the clock's own cost distorts the
+        // samples, or the body is within the loop overhead's noise.
+        Note::ShortSamples { .. } | Note::NearOverhead { .. } => true,
+        // Not one steady cost: the time is one phase's or a mix of modes.
+        Note::SpeedChanged { .. } | Note::Multimodal { .. } => true,
+        // Not the cost of a call run alone on the CPU: it waited, its
+        // process moved it, or its A/B group did.
+        Note::LowCpu { .. } | Note::ProcessesDiffer { .. } | Note::DiffersAlone { .. } => true,
+        // Informational: how the warm-up went, and how much single
+        // iterations vary, which the interval already carries.
+        Note::WarmUpUnsettled { .. } | Note::HighSpread { .. } => false,
+    }
+}
+
+/// Whether the compact table marks `m`'s row `*`: a note that changes how
+/// to read it ([`changes_reading`]), a ± that may not hold
+/// ([`Measured::reliable`]), or a time printed as a bound ([`bound_text`]).
+pub(crate) fn marked(m: &Measured) -> bool {
+    m.notes.iter().any(changes_reading) || !m.reliable() || Headline::of(m).is_bound()
+}
+
 /// Notes of one kind over a whole run: what they say, the benchmarks they
 /// apply to and what to do, so the compact table says each once.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -734,5 +769,24 @@ mod tests {
         assert_eq!(groups[0].kind, "upper_bound");
         assert_eq!(groups[0].names, ["empty"]);
         assert_eq!(bound_text(noted("fine", vec![]).measured().unwrap()), None);
+    }
+
+    /// Of every kind, only the informational ones leave a row unmarked.
+    #[test]
+    fn only_notes_that_change_the_reading_mark_a_row() {
+        let unmarked: Vec<&str> = every_kind()
+            .iter()
+            .filter(|(note, _)| !changes_reading(note))
+            .map(|(note, _)| note.kind())
+            .collect();
+        assert_eq!(unmarked, ["warm_up_unsettled", "high_spread"]);
+        let row = |notes| noted("r", notes).measured().map(marked).unwrap();
+        assert!(!row(vec![]));
+        assert!(!row(vec![Note::HighSpread { spread: 0.2 }]));
+        assert!(row(vec![
+            Note::HighSpread { spread: 0.2 },
+            Note::LowCpu { share: 0.5 }
+        ]));
+        assert!(empty_body().measured().is_some_and(marked));
     }
 }

@@ -1,7 +1,8 @@
 //! The default table: one line per benchmark that fits the terminal's
 //! width (name, time, ±, throughput when declared, change against the
-//! baseline when given, `*` for a row with a note), then each kind of note
-//! once. `--details` prints the full table instead ([`super::rows`]).
+//! baseline when given, `*` for a row with a note that changes how to read
+//! it: [`notes::marked`]), then each kind of note once. `--details` prints
+//! the full table instead ([`super::rows`]).
 //!
 //! A figure that cannot be trusted as precise (its ± target missed, too few
 //! samples, its slices mostly slow) is yellow rather than green and its ±
@@ -39,7 +40,7 @@ struct Cells {
     change: String,
     verdict: Option<Verdict>,
     credible: bool,
-    noted: bool,
+    marked: bool,
 }
 
 impl Cells {
@@ -75,7 +76,7 @@ impl Cells {
             change,
             verdict,
             credible: credible && !headline.is_bound(),
-            noted: !m.notes.is_empty() || !m.reliable() || headline.is_bound(),
+            marked: notes::marked(m),
         }
     }
 }
@@ -153,7 +154,7 @@ impl Terminal<'_> {
             plus_minus: widest(|c| &c.plus_minus).max(1),
             rate: optional(widest(|c| &c.rate), "throughput"),
             change: optional(widest(|c| &c.change), "change"),
-            mark: usize::from(cells.iter().flatten().any(|c| c.noted)),
+            mark: usize::from(cells.iter().flatten().any(|c| c.marked)),
         };
         let room = self
             .width
@@ -254,7 +255,7 @@ impl Terminal<'_> {
             self.colour(Color::Yellow, false)?;
         }
         let more = rate || change;
-        if more || cells.noted {
+        if more || cells.marked {
             write!(
                 self.out,
                 "  {:<w$}",
@@ -265,9 +266,9 @@ impl Terminal<'_> {
             write!(self.out, "  {}", cells.plus_minus)?;
         }
         self.out.reset()?;
-        if widths.mark > 0 && (more || cells.noted) {
+        if widths.mark > 0 && (more || cells.marked) {
             self.colour(Color::Yellow, false)?;
-            write!(self.out, " {}", if cells.noted { '*' } else { ' ' })?;
+            write!(self.out, " {}", if cells.marked { '*' } else { ' ' })?;
             self.out.reset()?;
         }
         if widths.rate > 0 && more {

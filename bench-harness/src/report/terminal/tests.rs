@@ -496,3 +496,55 @@ fn a_time_whose_interval_reaches_zero_prints_as_a_bound() {
         }
     }
 }
+
+/// `*` marks a row whose note changes how to read it; a row with only
+/// informational notes (a warm-up that did not settle, a high spread) is
+/// not marked, and its notes are still listed under the table.
+#[test]
+fn only_a_note_that_changes_the_reading_marks_a_row() {
+    use crate::results::Note;
+    use bench_runtime::Nanos;
+    let with_notes = |name: &str, notes: Vec<Note>| {
+        let mut result = measured(name, interleaved());
+        if let Outcome::Measured(m) = &mut result.outcome {
+            m.notes = notes;
+        }
+        result
+    };
+    let results = [
+        with_notes(
+            "informed",
+            vec![
+                Note::HighSpread { spread: 0.12 },
+                Note::WarmUpUnsettled {
+                    warm_up_time: Nanos(1e8),
+                    final_cv: Some(0.08),
+                    window: 10,
+                    threshold: 0.05,
+                },
+            ],
+        ),
+        with_notes("waited", vec![Note::LowCpu { share: 0.4 }]),
+        with_notes("plain", vec![]),
+    ];
+    let mut buffer = termcolor::NoColor::new(Vec::new());
+    let mut table =
+        Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str())).with_view(100, false);
+    table
+        .bench_table(&info(), &results, &[], Layout::Flat)
+        .unwrap();
+    table.bench_summary(&results, 1.0).unwrap();
+    let text = String::from_utf8(buffer.into_inner()).unwrap();
+    let row = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap();
+    assert!(row("waited ").ends_with(" *"), "{text}");
+    assert!(!row("informed ").contains('*'), "{text}");
+    assert!(!row("plain ").contains('*'), "{text}");
+    for note in [
+        "note: high spread within slices: informed;",
+        "note: warm-up did not settle: informed;",
+        "note: CPU time 40% of wall time: waited;",
+    ] {
+        assert!(text.contains(note), "{note}:\n{text}");
+    }
+    assert!(text.contains(" · * = read its note"), "{text}");
+}
