@@ -145,14 +145,24 @@ fn against(report: &AgainstReport) -> AgainstRecord {
 /// A complexity report as the document records it.
 pub(crate) fn complexity(report: &ComplexityReport) -> ComplexityRecord {
     let fit = report.fit.as_ref().ok();
+    let best = fit.map(|f| f.best);
     ComplexityRecord {
         function: report.function.clone(),
         group: report.group.clone(),
         points: report.points.clone(),
-        class: fit.map(|f| f.class.name().to_string()),
-        label: fit.map(|f| f.class.label().to_string()),
-        coefficient_ns: fit.map(|f| f.coefficient),
-        rms: fit.map(|f| f.rms),
+        class: best.map(|f| f.class.name().to_string()),
+        label: best.map(|f| f.class.label().to_string()),
+        coefficient_ns: best.map(|f| f.coefficient),
+        rms: best.map(|f| f.rms),
+        established: fit.map(|f| f.established()),
+        runner_up: fit
+            .and_then(|f| f.runner_up)
+            .map(|f| super::ClassFitRecord {
+                class: f.class.name().to_string(),
+                label: f.class.label().to_string(),
+                coefficient_ns: f.coefficient,
+                rms: f.rms,
+            }),
         error: report.fit.as_ref().err().cloned(),
     }
 }

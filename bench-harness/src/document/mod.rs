@@ -140,8 +140,9 @@ pub(crate) struct ComplexityRecord {
     pub group: Option<String>,
     /// `[argument, headline ns]` of each measured benchmark fitted.
     pub points: Vec<(f64, f64)>,
-    /// `constant`, `logarithmic`, `linear`, `linearithmic`, `quadratic`,
-    /// `cubic`; absent when no fit was possible.
+    /// The class with the smallest RMS: `constant`, `logarithmic`,
+    /// `linear`, `linearithmic`, `quadratic`, `cubic`; absent when no fit
+    /// was possible. A claim only when `established`.
     pub class: Option<String>,
     /// `O(1)` … `O(n³)`.
     pub label: Option<String>,
@@ -150,8 +151,24 @@ pub(crate) struct ComplexityRecord {
     /// Root-mean-square of the residuals relative to each time (over the
     /// mean time where some time is not positive).
     pub rms: Option<f64>,
+    /// Whether the data establish `class` (`analysis::complexity`'s rule:
+    /// an RMS of at most 15%, the runner-up's at least twice it); the
+    /// report names no class otherwise. `None` without a fit, and in
+    /// documents written before the rule.
+    pub established: Option<bool>,
+    /// The class with the next smallest RMS.
+    pub runner_up: Option<ClassFitRecord>,
     /// Why no fit was possible.
     pub error: Option<String>,
+}
+
+/// One growth class's fit.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ClassFitRecord {
+    pub class: String,
+    pub label: String,
+    pub coefficient_ns: f64,
+    pub rms: f64,
 }
 
 impl Document {
@@ -626,7 +643,15 @@ json_struct!(ComplexityRecord {
     label: default,
     coefficient_ns: default,
     rms: default,
+    established: default,
+    runner_up: default,
     error: default,
+});
+json_struct!(ClassFitRecord {
+    class,
+    label,
+    coefficient_ns,
+    rms,
 });
 json_enum!(RawSamples { Full = "full", None = "none" });
 json_struct!(Methodology {

@@ -248,6 +248,53 @@ fn the_assembled_document_carries_complexity_fits_and_the_machine_reference() {
     assert_eq!(parse(&to_string(&doc)).unwrap(), doc, "read back equal");
 }
 
+/// The best class is recorded whether or not the data establish it, with
+/// `established` and the runner-up, so a reader names a class only where
+/// the report does.
+#[test]
+fn a_complexity_record_says_whether_its_class_is_established() {
+    let report = |points: &[(f64, f64)]| ComplexityReport {
+        function: "sum".to_string(),
+        path: vec!["sum".to_string()],
+        group: None,
+        points: points.to_vec(),
+        fit: crate::analysis::complexity::fit(points).map_err(|e| e.to_string()),
+    };
+    // A time per element rising from 0.08 to 0.4 ns over n = 10³ … 10⁷.
+    let cached: Vec<(f64, f64)> = [1e3, 1e4, 1e5, 1e6, 1e7]
+        .into_iter()
+        .zip([0.08, 0.08, 0.1, 0.25, 0.4])
+        .map(|(n, cost)| (n, n * cost))
+        .collect();
+    let record = super::assemble::complexity(&report(&cached));
+    assert_eq!(record.class.as_deref(), Some("linearithmic"));
+    assert_eq!(record.established, Some(false));
+    let runner_up = record.runner_up.as_ref().unwrap();
+    assert_eq!(
+        (runner_up.class.as_str(), runner_up.label.as_str()),
+        ("linear", "O(n)")
+    );
+    assert!((runner_up.rms - 0.4557).abs() < 1e-4, "{runner_up:?}");
+    let text = crate::json::to_string(&record);
+    assert!(text.contains(r#""established":false"#), "{text}");
+    assert!(text.contains(r#""runner_up":{"class":"linear","#), "{text}");
+    assert_eq!(
+        crate::json::from_str::<super::ComplexityRecord>(&text).unwrap(),
+        record
+    );
+
+    let linear = report(&[(10.0, 30.0), (100.0, 300.0), (1000.0, 3000.0)]);
+    let record = super::assemble::complexity(&linear);
+    assert_eq!(
+        (record.label.as_deref(), record.established),
+        (Some("O(n)"), Some(true))
+    );
+    // No fit: neither.
+    let record = super::assemble::complexity(&report(&cached[..2]));
+    assert_eq!((record.established, record.runner_up), (None, None));
+    assert!(record.error.is_some());
+}
+
 #[test]
 fn each_note_is_stored_with_its_kind() {
     let doc = doc();

@@ -43,24 +43,101 @@ fn needs_escape(c: char) -> bool {
         )
 }
 
-/// A time in nanoseconds with four significant digits and a unit scaled to
-/// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
-/// A headline time: below zero (a body cheaper than the loop overhead's
-/// error) it is no time at all, so it reads `<X`, the upper end of its
-/// interval, or `≈0` with the unit when that is not above zero either;
-/// never a negative number. Still a value and a unit, for whoever splits
-/// the table on white space.
-pub(crate) fn headline_time(m: &crate::results::Measured) -> String {
-    let headline = m.headline();
-    if headline >= 0.0 {
-        return time(headline);
+/// How a headline reads in every output for people: a time with its ±, or
+/// only a bound where the interval says no more.
+///
+/// The ± is the interval's half-width (its wider side) relative to the time
+/// itself. Where the interval reaches zero (its lower end at or below 0, or
+/// a half-width at least the time), `T ±p%` would claim a time the data do
+/// not support (`1.063 ps ±0.55%` was printed for the interval
+/// [−0.62, 2.75] ps, the ± relative to the loop's own cost): the body costs
+/// at most the interval's upper end, and that is all that is printed, `<X`.
+/// The machine-readable outputs (JSON, CSV, bencher) keep the numbers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Headline {
+    /// A time in ns, with its relative half-width when it has an interval.
+    Time { nanos: f64, plus_minus: Option<f64> },
+    /// The interval reaches zero: the time is at most `upper` ns.
+    AtMost { upper: f64 },
+    /// No positive time at all: the whole interval is at or below zero, or
+    /// the time is negative and has no interval.
+    Zero,
+}
+
+impl Headline {
+    /// `m`'s headline as it reads.
+    pub(crate) fn of(m: &crate::results::Measured) -> Headline {
+        let interval = m.estimate.interval.map(|ci| (ci.lower, ci.upper));
+        Headline::new(m.headline(), interval)
     }
-    match m.estimate.interval.map(|ci| ci.upper) {
-        Some(upper) if upper > 0.0 => format!("<{}", time(upper)),
-        _ => "≈0 ps".to_string(),
+
+    /// A headline of `nanos` with the 95% interval `(lower, upper)`, if any.
+    pub(crate) fn new(nanos: f64, interval: Option<(f64, f64)>) -> Headline {
+        match interval {
+            // Not a number (a damaged history record): shown as it is.
+            _ if nanos.is_nan() => Headline::Time {
+                nanos,
+                plus_minus: None,
+            },
+            None if nanos >= 0.0 => Headline::Time {
+                nanos,
+                plus_minus: None,
+            },
+            None => Headline::Zero,
+            Some((_, upper)) if upper <= 0.0 => Headline::Zero,
+            Some((lower, upper)) => {
+                let half_width = (nanos - lower).max(upper - nanos);
+                if lower <= 0.0 || half_width >= nanos {
+                    Headline::AtMost { upper }
+                } else {
+                    Headline::Time {
+                        nanos,
+                        plus_minus: Some(half_width / nanos),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The time column: `25.31 ns`, `<2.750 ps`, `≈0 ps`. Never negative,
+    /// and always a value and a unit, for whoever splits a table on white
+    /// space.
+    pub(crate) fn time(&self) -> String {
+        match *self {
+            Headline::Time { nanos, .. } => time(nanos),
+            Headline::AtMost { upper } => format!("<{}", time(upper)),
+            Headline::Zero => "≈0 ps".to_string(),
+        }
+    }
+
+    /// The interval's half-width relative to the time; `None` for a bound
+    /// or without an interval.
+    pub(crate) fn relative_half_width(&self) -> Option<f64> {
+        match *self {
+            Headline::Time { plus_minus, .. } => plus_minus,
+            _ => None,
+        }
+    }
+
+    /// The ± column: `±0.45%`; `None` for a bound or without an interval.
+    pub(crate) fn plus_minus(&self) -> Option<String> {
+        self.relative_half_width()
+            .map(|p| format!("±{}", percent(p)))
+    }
+
+    /// Whether only a bound is printed (`<X` or `≈0`).
+    pub(crate) fn is_bound(&self) -> bool {
+        !matches!(self, Headline::Time { .. })
     }
 }
 
+/// [`Headline::time`] of `m`.
+pub(crate) fn headline_time(m: &crate::results::Measured) -> String {
+    Headline::of(m).time()
+}
+
+/// A time in nanoseconds with four significant digits and a unit scaled to
+/// the value: `412.0 ps`, `25.31 ns`, `1.204 µs`, `15.00 ms`, `2.000 s`.
 pub(crate) fn time(nanos: f64) -> String {
     const UNITS: [(f64, &str); 5] = [
         (1e-3, "ps"),
@@ -262,6 +339,43 @@ mod tests {
         assert_eq!(time(7.2e12), "7200.0 s");
         // Overhead-corrected estimates can dip below zero: scaled by magnitude.
         assert_eq!(time(-3.0), "-3.000 ns");
+    }
+
+    /// The empty body: 1.063 ps with the interval [−0.62, 2.75] ps
+    /// printed `±0.55%`, relative to the loop's cost. Only the bound is a
+    /// figure.
+    #[test]
+    fn an_interval_that_reaches_zero_prints_as_a_bound() {
+        let empty = Headline::new(0.001063, Some((-0.00062, 0.00275)));
+        assert_eq!(empty, Headline::AtMost { upper: 0.00275 });
+        assert_eq!(empty.time(), "<2.750 ps");
+        assert_eq!(empty.plus_minus(), None);
+        assert!(empty.is_bound());
+        // A ± wider than the time, on its upper side only.
+        let lopsided = Headline::new(1.0, Some((0.5, 2.5)));
+        assert_eq!(lopsided.time(), "<2.500 ns");
+        // Below zero, with or without an interval.
+        assert_eq!(Headline::new(-0.2, Some((-0.4, 0.1))).time(), "<100.0 ps");
+        assert_eq!(Headline::new(-0.2, Some((-0.4, -0.1))).time(), "≈0 ps");
+        assert_eq!(Headline::new(-0.2, None).time(), "≈0 ps");
+        assert_eq!(Headline::new(0.0, Some((0.0, 0.0))).time(), "≈0 ps");
+    }
+
+    /// Elsewhere, the time and its half-width relative to it.
+    #[test]
+    fn an_interval_above_zero_prints_as_a_time_and_its_plus_minus() {
+        let steady = Headline::new(25.314, Some((25.2, 25.428)));
+        assert_eq!(steady.time(), "25.31 ns");
+        assert_eq!(steady.plus_minus().as_deref(), Some("±0.45%"));
+        assert!(!steady.is_bound());
+        // Relative to the time, not to the loop's cost: 0.2 ± 0.1 ns.
+        let cheap = Headline::new(0.2, Some((0.1, 0.3)));
+        assert_eq!(cheap.plus_minus().as_deref(), Some("±50.0%"));
+        let single = Headline::new(3.0, None);
+        assert_eq!(
+            (single.time(), single.plus_minus()),
+            ("3.000 ns".to_string(), None)
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use std::io::{self, Write};
 
-use super::format::{escape, time};
+use super::format::{escape, Headline};
 use crate::history::Record;
 
 /// How many runs `--history` shows per benchmark.
@@ -68,8 +68,12 @@ pub(crate) fn write(
                 .as_deref()
                 .map_or("(no git)", |c| &c[..c.len().min(8)]);
             let dirty = if run.dirty == Some(true) { "dirty" } else { "" };
+            // As the run's table printed it: a bound where the interval
+            // reaches zero.
+            let interval = run.lower_ns.zip(run.upper_ns);
+            let headline = Headline::new(run.time_ns, interval);
             let spread = run.relative_half_width();
-            let spread = if spread > 0.0 {
+            let spread = if spread > 0.0 && !headline.is_bound() {
                 format!("±{:.1}%", spread * 100.0)
             } else {
                 String::new()
@@ -77,7 +81,7 @@ pub(crate) fn write(
             let mut line = format!(
                 "  {}  {commit:<8} {dirty:<5}  {:>10}  {spread:<6}",
                 escape(&run.timestamp),
-                time(run.time_ns),
+                headline.time(),
             );
             if several_series {
                 line.push_str(&format!(
@@ -93,4 +97,49 @@ pub(crate) fn write(
         }
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(timestamp: &str, time_ns: f64, interval: (f64, f64)) -> Record {
+        Record {
+            v: 1,
+            run: "1-1".to_string(),
+            timestamp: timestamp.to_string(),
+            commit: Some("1c9e0a4d5e6f".to_string()),
+            dirty: Some(false),
+            machine: "m".to_string(),
+            config: "release/3".to_string(),
+            harness: "0.1.0".to_string(),
+            name: "empty".to_string(),
+            time_ns,
+            lower_ns: Some(interval.0),
+            upper_ns: Some(interval.1),
+            throughput: None,
+            reference_ns: None,
+        }
+    }
+
+    /// A run whose interval reaches zero lists its bound, as its table
+    /// printed it, not a time and a ±.
+    #[test]
+    fn a_run_whose_interval_reaches_zero_is_listed_as_a_bound() {
+        let bound = run("2026-11-23T10:02:11Z", 0.001063, (-0.00062, 0.00275));
+        let time = run("2026-11-23T10:40:53Z", 7078.0, (7021.0, 7135.0));
+        let shown = [Shown {
+            name: "empty",
+            runs: vec![&bound, &time],
+            changes: vec![],
+        }];
+        let mut out = Vec::new();
+        write(&mut out, std::path::Path::new("history.jsonl"), &shown).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let line = |timestamp: &str| text.lines().find(|l| l.contains(timestamp)).unwrap();
+        let bound = line("10:02:11Z");
+        assert!(bound.trim_end().ends_with("<2.750 ps"), "{text}");
+        assert!(!bound.contains('±'), "{text}");
+        assert!(line("10:40:53Z").contains("7.078 µs  ±0.8%"), "{text}");
+    }
 }

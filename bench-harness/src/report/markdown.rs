@@ -6,9 +6,8 @@
 
 use std::io::{self, Write};
 
-use super::format::{
-    headline_time, p_value, percent, result_rate, stop_word, time, HEADLINE_METHOD,
-};
+use super::format::{p_value, percent, result_rate, stop_word, time, Headline, HEADLINE_METHOD};
+use super::notes::bound_text;
 use crate::analysis::compare::Verdict;
 use crate::results::against::verdict_word;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
@@ -94,8 +93,9 @@ fn benchmarks(out: &mut impl Write, results: &[BenchResult]) -> io::Result<Vec<S
         match &result.outcome {
             Outcome::Measured(m) => {
                 let s = &m.summary;
-                let ci = m
-                    .precision
+                let headline = Headline::of(m);
+                let ci = headline
+                    .relative_half_width()
                     .map_or(String::new(), |p| format!(" ± {}", percent(p)));
                 let throughput = match result_rate(result) {
                     Some(rate) => format!(" {rate} |"),
@@ -105,18 +105,17 @@ fn benchmarks(out: &mut impl Write, results: &[BenchResult]) -> io::Result<Vec<S
                 writeln!(
                     out,
                     "| {name} | {}{ci} |{throughput} {} | {} | {} | {} | {} |",
-                    headline_time(m),
+                    headline.time(),
                     time(s.median),
                     time(s.mean),
                     time(s.std_dev),
                     s.n,
                     stop_word(m.measurement.stop),
                 )?;
-                notes.extend(
-                    m.notes
-                        .iter()
-                        .map(|note| format!("{name}: {}", escape(&note.to_string()))),
-                );
+                let texts = bound_text(m)
+                    .into_iter()
+                    .chain(m.notes.iter().map(ToString::to_string));
+                notes.extend(texts.map(|text| format!("{name}: {}", escape(&text))));
             }
             Outcome::Failed(failure) => {
                 writeln!(out, "| {name} | **FAILED** |{blank}")?;

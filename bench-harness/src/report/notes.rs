@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::format::{escape, percent, time};
+use super::format::{escape, percent, time, Headline};
 use crate::results::{BenchResult, Measured, Note};
 
 impl fmt::Display for Note {
@@ -214,12 +214,51 @@ impl fmt::Display for Note {
     }
 }
 
+/// Whether `note` changes how its row's figures are read, which earns the
+/// row the compact table's `*`. Informational notes are listed under the
+/// table all the same, without marking the row: a mark on nearly every row
+/// tells nothing. The match has no catch-all, so a new kind needs a
+/// decision here.
+pub(crate) fn changes_reading(note: &Note) -> bool {
+    match note {
+        // The run stopped before its rule was met: the time is known less
+        // well than asked, or rests on a few samples (one: no ± at all).
+        Note::NotPrecise { .. }
+        | Note::FewSamples { .. }
+        | Note::OneSample
+        | Note::BudgetUnspent { .. }
+        | Note::SampleCap { .. } => true,
+        // The figure itself is in doubt: the clock's own cost distorts the
+        // samples, or the body is within the loop overhead's noise.
+        Note::ShortSamples { .. } | Note::NearOverhead { .. } => true,
+        // Not one steady cost: the time is the mean over phases, levels or
+        // modes of the program's own.
+        Note::SpeedChanged { .. } | Note::Multimodal { .. } | Note::Levels { .. } => true,
+        // The time includes the machine's slow spells.
+        Note::MachineDisturbed { .. } => true,
+        // Not the cost of a call run alone on the CPU: it waited, its
+        // process moved it, or its A/B group did.
+        Note::LowCpu { .. } | Note::ProcessesDiffer { .. } | Note::DiffersAlone { .. } => true,
+        // Informational: how the warm-up went, and how much single
+        // iterations vary, which the interval already carries.
+        Note::WarmUpUnsettled { .. } | Note::HighSpread { .. } => false,
+    }
+}
+
+/// Whether the compact table marks `m`'s row `*`: a note that changes how
+/// to read it ([`changes_reading`]), a ± that may not hold
+/// ([`Measured::reliable`]), or a time printed as a bound ([`bound_text`]).
+pub(crate) fn marked(m: &Measured) -> bool {
+    m.notes.iter().any(changes_reading) || !m.reliable() || Headline::of(m).is_bound()
+}
+
 /// Notes of one kind over a whole run: what they say, the benchmarks they
 /// apply to and what to do, so the compact table says each once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NoteGroup {
-    /// [`Note::kind`], or `unreliable` for rows whose ± cannot be trusted
-    /// (not a note of the model: [`Measured::reliable`]).
+    /// [`Note::kind`], or one of two facts the report adds: `unreliable`
+    /// for rows whose ± cannot be trusted ([`Measured::reliable`]) and
+    /// `upper_bound` for rows printed as a bound ([`bound_text`]).
     pub(crate) kind: &'static str,
     /// What the notes say, short, with a figure they share (`not precise
     /// (±1.00% not reached)`).
@@ -251,8 +290,39 @@ const ORDER: [&str; 16] = [
     "differs_alone",
 ];
 
+/// What a row printed as a bound (`<X`, `≈0 ps`: [`Headline`]) means, in
+/// full: under the row in the full table, in Markdown's notes. `None` for
+/// a row printed as a time.
+pub(crate) fn bound_text(m: &Measured) -> Option<String> {
+    let interval = m
+        .estimate
+        .interval
+        .map(|ci| format!("[{}, {}]", time(ci.lower), time(ci.upper)));
+    let what = match (Headline::of(m), interval) {
+        (Headline::Time { .. }, _) => return None,
+        (Headline::AtMost { upper }, interval) => format!(
+            "at most {}: the 95% interval of the time{} reaches zero, so only its upper end \
+             is a figure",
+            time(upper),
+            interval.map_or(String::new(), |i| format!(", {i},")),
+        ),
+        (Headline::Zero, Some(interval)) => format!(
+            "no time above zero: the 95% interval of the time, {interval}, lies at or below \
+             zero once the loop's own cost is taken out"
+        ),
+        (Headline::Zero, None) => "no time above zero: the time is below zero once the \
+             loop's own cost is taken out"
+            .to_string(),
+    };
+    Some(format!(
+        "{what}; the body costs about as little as the harness resolves: give it more work, \
+         or compare it within an A/B group"
+    ))
+}
+
 /// The notes of `results` by kind: one group per kind that occurs, rows
-/// whose ± is not reliable first, then the kinds in a fixed order.
+/// whose ± is not reliable first, then rows printed as a bound, then the
+/// kinds in a fixed order.
 pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
     let measured: Vec<(String, &Measured)> = results
         .iter()
@@ -270,6 +340,19 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
             summary: "± unreliable (disturbed or few slices)".to_string(),
             names: unreliable,
             remedy: "rerun when quieter, or use --forks".to_string(),
+        });
+    }
+    let bounds: Vec<String> = measured
+        .iter()
+        .filter(|(_, m)| Headline::of(m).is_bound())
+        .map(|(name, _)| name.clone())
+        .collect();
+    if !bounds.is_empty() {
+        groups.push(NoteGroup {
+            kind: "upper_bound",
+            summary: "a bound, not a time (the interval reaches zero)".to_string(),
+            names: bounds,
+            remedy: "give the body more work".to_string(),
         });
     }
     for kind in ORDER {
@@ -726,5 +809,56 @@ mod tests {
         assert_eq!(groups[0].kind, "unreliable");
         assert_eq!(groups[0].names, ["slow"]);
         assert_eq!(groups[1].kind, "not_precise");
+    }
+
+    /// The empty body of the issue: 1.063 ps in [−0.62, 2.75] ps.
+    fn empty_body() -> BenchResult {
+        let mut empty = noted("empty", vec![]);
+        if let crate::results::Outcome::Measured(m) = &mut empty.outcome {
+            m.estimate.estimate = 0.001063;
+            m.estimate.interval = Some(crate::analysis::Interval {
+                lower: -0.00062,
+                upper: 0.00275,
+                confidence: 0.95,
+            });
+        }
+        empty
+    }
+
+    #[test]
+    fn a_row_printed_as_a_bound_says_what_the_bound_means() {
+        let empty = empty_body();
+        let text = bound_text(empty.measured().unwrap()).unwrap();
+        assert!(
+            text.starts_with(
+                "at most 2.750 ps: the 95% interval of the time, [-0.620 ps, 2.750 ps], \
+                 reaches zero, so only its upper end is a figure; "
+            ),
+            "{text}"
+        );
+        let groups = grouped(&[noted("fine", vec![]), empty]);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups[0].kind, "upper_bound");
+        assert_eq!(groups[0].names, ["empty"]);
+        assert_eq!(bound_text(noted("fine", vec![]).measured().unwrap()), None);
+    }
+
+    /// Of every kind, only the informational ones leave a row unmarked.
+    #[test]
+    fn only_notes_that_change_the_reading_mark_a_row() {
+        let unmarked: Vec<&str> = every_kind()
+            .iter()
+            .filter(|(note, _)| !changes_reading(note))
+            .map(|(note, _)| note.kind())
+            .collect();
+        assert_eq!(unmarked, ["warm_up_unsettled", "high_spread"]);
+        let row = |notes| noted("r", notes).measured().map(marked).unwrap();
+        assert!(!row(vec![]));
+        assert!(!row(vec![Note::HighSpread { spread: 0.2 }]));
+        assert!(row(vec![
+            Note::HighSpread { spread: 0.2 },
+            Note::LowCpu { share: 0.5 }
+        ]));
+        assert!(empty_body().measured().is_some_and(marked));
     }
 }

@@ -192,7 +192,7 @@ fn markdown_without_verdicts_has_only_the_benchmarks() {
         "{text}"
     );
     assert!(!text.contains("throughput") && !text.contains("**Compared"));
-    assert!(!text.contains("A/B group"));
+    assert!(!text.contains("**A/B group"), "{text}");
 }
 
 #[test]

@@ -149,6 +149,22 @@ fn complexity_is_fitted_for_linear_and_quadratic_kernels() {
         "{}",
         class("quadratic")
     );
+    // Each fit says whether its class is established, by the documented
+    // rule: an RMS of at most 15% and the runner-up's at least twice it.
+    // (A loaded machine may slow one point by half, which leaves no class
+    // established: that is the rule working, not a failure.)
+    for function in ["linear", "quadratic"] {
+        let fit = class(function);
+        let rms = fit["rms"].as_f64().unwrap();
+        let runner_up = fit["runner_up"]["rms"].as_f64().unwrap();
+        assert_ne!(fit["runner_up"]["label"], fit["label"], "{fit}");
+        assert!(runner_up >= rms, "{fit}");
+        assert_eq!(
+            fit["established"],
+            rms <= 0.15 && runner_up >= 2.0 * rms,
+            "{fit}"
+        );
+    }
     assert_eq!(class("linear")["points"].as_array().unwrap().len(), 4);
     assert!(class("linear")["rms"].as_f64().unwrap() > 0.0);
 
@@ -165,9 +181,12 @@ fn complexity_is_fitted_for_linear_and_quadratic_kernels() {
         .iter()
         .find(|l| !l.starts_with("  without") && !l.starts_with("  note") && !l.starts_with("    "))
         .unwrap();
-    // The class was checked above; this run may see other noise.
-    assert!(fit.starts_with("   complexity: O("), "{}", table.stdout);
-    assert!(fit.contains(" × n"), "{}", table.stdout);
+    // The class was checked above; this run may see other noise, enough
+    // on a loaded machine for the line to name no class, with the best two.
+    let named = fit.starts_with("   complexity: O(") && fit.contains(" × n");
+    let none =
+        fit.starts_with("   complexity: no class fits: O(") && fit.matches(" RMS ").count() == 2;
+    assert!(named || none, "{}", table.stdout);
 }
 
 #[test]

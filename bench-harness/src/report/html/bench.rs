@@ -12,7 +12,9 @@ use super::trend::{self, HistoryPoint};
 use super::Baseline;
 use crate::analysis::compare::Verdict;
 use crate::analysis::{self, Interval};
-use crate::report::format::{count, headline_time, p_value, percent, result_rate, stop_word, time};
+use crate::report::format::{
+    count, headline_time, p_value, percent, result_rate, stop_word, time, Headline,
+};
 use crate::results::{BenchResult, Compared, Measured, Outcome};
 
 /// The section of `result`, anchored at `id`.
@@ -61,9 +63,14 @@ fn measured(
     history: &[HistoryPoint],
 ) {
     let interval = m.estimate.interval.map(|i| (i.lower, i.upper));
-    let ci = m
-        .precision
-        .map_or("no interval".to_string(), |p| format!("±{}", percent(p)));
+    let headline = Headline::of(m);
+    let ci = match headline.plus_minus() {
+        Some(p) => p,
+        None if headline.is_bound() => {
+            r#"<span class="warn">(a bound: the interval reaches zero)</span>"#.to_string()
+        }
+        None => "no interval".to_string(),
+    };
     let mark = if m.reliable() {
         ""
     } else {
@@ -72,7 +79,7 @@ fn measured(
     let _ = write!(
         out,
         r#"<p class="headline"><b>{}</b> {ci}{mark}{}{}</p>"#,
-        escape(&headline_time(m)),
+        escape(&headline.time()),
         interval
             .map(|(lo, hi)| format!(" · 95% CI [{}, {}]", time(lo), time(hi)))
             .unwrap_or_default(),

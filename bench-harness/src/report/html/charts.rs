@@ -448,8 +448,8 @@ pub(super) fn intervals(
     chart.finish(title)
 }
 
-/// Time against n on log–log axes: the measured points and the fitted
-/// curve `c·g(n)`.
+/// Time against n on log–log axes: the measured points, and the fitted
+/// curve `c·g(n)` when the fit names a class ([`Fit::established`]).
 pub(super) fn complexity(points: &[(f64, f64)], fit: Option<&Fit>) -> String {
     let positive: Vec<(f64, f64)> = points
         .iter()
@@ -457,11 +457,12 @@ pub(super) fn complexity(points: &[(f64, f64)], fit: Option<&Fit>) -> String {
         .filter(|&(n, t)| n > 0.0 && t > 0.0)
         .collect();
     let (n_lo, n_hi) = min_max(positive.iter().map(|p| p.0));
-    let curve: Vec<(f64, f64)> = match fit {
+    let named = fit.and_then(Fit::named);
+    let curve: Vec<(f64, f64)> = match named {
         Some(fit) if n_lo.is_finite() => (0..=60)
             .map(|k| {
                 let n = n_lo * (n_hi / n_lo).powf(k as f64 / 60.0);
-                (n, fit.coefficient * fit.class.growth(n))
+                (n, fit.predict(n))
             })
             .filter(|&(_, t)| t > 0.0 && t.is_finite())
             .collect(),
@@ -477,7 +478,11 @@ pub(super) fn complexity(points: &[(f64, f64)], fit: Option<&Fit>) -> String {
     );
     chart.line(&curve, "fit");
     chart.dots(positive, "sample big");
-    chart.finish("time against n, log–log, with the fitted growth class")
+    chart.finish(if named.is_some() {
+        "time against n, log–log, with the fitted growth class"
+    } else {
+        "time against n, log–log"
+    })
 }
 
 fn percent_label(share: f64) -> String {

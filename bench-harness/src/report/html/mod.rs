@@ -25,7 +25,7 @@ use crate::audit;
 use crate::document::Document;
 use crate::environment::Environment;
 use crate::fs;
-use crate::report::format::{percent, result_rate, time, HEADLINE_METHOD};
+use crate::report::format::{percent, result_rate, time, Headline, HEADLINE_METHOD};
 use crate::results::{against::AgainstOutcome, against::AgainstReport};
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, RunInfo};
 use crate::settings::Schedule;
@@ -252,13 +252,14 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
         );
         match result.measured() {
             Some(m) => {
+                let headline = Headline::of(m);
+                let warn = !m.reliable() || headline.is_bound();
                 let _ = write!(
                     out,
                     r#"<td class="num{}">{}</td><td class="num">{}</td>"#,
-                    if m.reliable() { "" } else { " warn" },
-                    escape(&crate::report::format::headline_time(m)),
-                    m.precision
-                        .map_or("-".to_string(), |p| format!("±{}", percent(p)))
+                    if warn { " warn" } else { "" },
+                    escape(&headline.time()),
+                    headline.plus_minus().unwrap_or_else(|| "-".to_string())
                 );
             }
             None => {

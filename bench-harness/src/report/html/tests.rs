@@ -127,3 +127,79 @@ fn a_directory_gets_the_page_and_an_index_of_targets() {
     assert!(index.contains(r#"href="calibration/index.html""#));
     assert!(index.contains(r#"href="suite/index.html""#));
 }
+
+/// The complexity section draws a fitted curve and names its class only
+/// where the data establish it.
+#[test]
+fn a_complexity_curve_is_drawn_only_for_a_class_the_data_establish() {
+    let report = |function: &str, points: Vec<(f64, f64)>| ComplexityReport {
+        function: function.to_string(),
+        path: vec![function.to_string()],
+        group: None,
+        fit: crate::analysis::complexity::fit(&points).map_err(|e| e.to_string()),
+        points,
+    };
+    let cached = [1e3, 1e4, 1e5, 1e6, 1e7]
+        .into_iter()
+        .zip([0.08, 0.08, 0.1, 0.25, 0.4])
+        .map(|(n, cost)| (n, n * cost))
+        .collect();
+    let reports = [
+        report("scan", vec![(10.0, 30.0), (100.0, 300.0), (1000.0, 3000.0)]),
+        report("sum", cached),
+    ];
+    let (environment, info, results) = (environment(), info(), results());
+    let html = render(&Page {
+        target: "suite",
+        environment: &environment,
+        info: &info,
+        results: &results,
+        complexity: &reports,
+        groups: &[],
+        baseline: None,
+        history: &[],
+    });
+    let figure = |function: &str| {
+        let start = html.find(&format!("<h3>{function}</h3>")).unwrap();
+        let end = html[start..].find("</figure>").unwrap() + start;
+        html[start..end].to_string()
+    };
+    let scan = figure("scan");
+    assert!(scan.contains(r#"<path class="fit""#), "{scan}");
+    assert!(scan.contains("O(n): 3.00 ns × n, RMS 0.0%"), "{scan}");
+    let sum = figure("sum");
+    assert!(!sum.contains(r#"<path class="fit""#), "{sum}");
+    assert!(
+        sum.contains("no class fits: O(n log n) RMS 34.8%, O(n) RMS 45.6%"),
+        "{sum}"
+    );
+}
+
+/// A time whose interval reaches zero reads as a bound in the summary and
+/// in its section, with no ±.
+#[test]
+fn a_time_whose_interval_reaches_zero_is_a_bound_on_the_page() {
+    let mut results = results();
+    let index = results
+        .iter()
+        .position(|r| r.name == "kernels::sort_1k")
+        .unwrap();
+    if let crate::results::Outcome::Measured(m) = &mut results[index].outcome {
+        m.estimate.estimate = 0.001063;
+        m.estimate.interval = Some(crate::analysis::Interval {
+            lower: -0.00062,
+            upper: 0.00275,
+            confidence: 0.95,
+        });
+    }
+    let html = page_of(&results);
+    assert!(
+        html.contains(r#"<td class="num warn">&lt;2.750 ps</td><td class="num">-</td>"#),
+        "{html}"
+    );
+    let text = section(&html, &bench_id(index));
+    assert!(
+        text.contains("<b>&lt;2.750 ps</b> <span class=\"warn\">(a bound"),
+        "{text}"
+    );
+}

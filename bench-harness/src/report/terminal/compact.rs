@@ -1,7 +1,8 @@
 //! The default table: one line per benchmark that fits the terminal's
 //! width (name, time, ±, throughput when declared, change against the
-//! baseline when given, `*` for a row with a note), then each kind of note
-//! once. `--details` prints the full table instead ([`super::rows`]).
+//! baseline when given, `*` for a row with a note that changes how to read
+//! it: [`notes::marked`]), then each kind of note once. `--details` prints
+//! the full table instead ([`super::rows`]).
 //!
 //! A figure that cannot be trusted as precise (its ± target missed, too few
 //! samples, its slices mostly slow) is yellow rather than green and its ±
@@ -14,7 +15,7 @@ use termcolor::{Color, ColorSpec};
 use super::text::{columns, fit_names, shorten_end, shorten_middle, wrap, wrap_after};
 use super::{complexity_text, signed_percent, Layout, Terminal};
 use crate::analysis::compare::Verdict;
-use crate::report::format::{escape, headline_time, percent, result_rate};
+use crate::report::format::{escape, result_rate, Headline};
 use crate::report::notes::{self, NoteGroup};
 use crate::report::tree::{self, Line};
 use crate::results::{BenchResult, Compared, ComplexityReport, Measured, Note, Outcome};
@@ -39,16 +40,19 @@ struct Cells {
     change: String,
     verdict: Option<Verdict>,
     credible: bool,
-    noted: bool,
+    marked: bool,
 }
 
 impl Cells {
     fn of(result: &BenchResult, m: &Measured) -> Cells {
+        let headline = Headline::of(m);
+        // A bound (`<X`) has no ± of its own: the cell is empty, or `?`.
         let credible = credible(m);
-        let plus_minus = match m.precision {
-            Some(p) if credible => format!("±{}", percent(p)),
-            Some(p) => format!("±{}?", percent(p)),
-            None => "-?".to_string(),
+        let plus_minus = match (headline.plus_minus(), credible) {
+            (Some(p), true) => p,
+            (Some(p), false) => format!("{p}?"),
+            (None, _) if headline.is_bound() => (if credible { "" } else { "?" }).to_string(),
+            (None, _) => "-?".to_string(),
         };
         let (change, verdict) = match &result.comparison {
             Some(Compared::Against(c)) => {
@@ -66,13 +70,13 @@ impl Cells {
             None => (String::new(), None),
         };
         Cells {
-            time: headline_time(m),
+            time: headline.time(),
             plus_minus,
             rate: result_rate(result).unwrap_or_default(),
             change,
             verdict,
-            credible,
-            noted: !m.notes.is_empty() || !m.reliable(),
+            credible: credible && !headline.is_bound(),
+            marked: notes::marked(m),
         }
     }
 }
@@ -150,7 +154,7 @@ impl Terminal<'_> {
             plus_minus: widest(|c| &c.plus_minus).max(1),
             rate: optional(widest(|c| &c.rate), "throughput"),
             change: optional(widest(|c| &c.change), "change"),
-            mark: usize::from(cells.iter().flatten().any(|c| c.noted)),
+            mark: usize::from(cells.iter().flatten().any(|c| c.marked)),
         };
         let room = self
             .width
@@ -251,7 +255,7 @@ impl Terminal<'_> {
             self.colour(Color::Yellow, false)?;
         }
         let more = rate || change;
-        if more || cells.noted {
+        if more || cells.marked {
             write!(
                 self.out,
                 "  {:<w$}",
@@ -262,9 +266,9 @@ impl Terminal<'_> {
             write!(self.out, "  {}", cells.plus_minus)?;
         }
         self.out.reset()?;
-        if widths.mark > 0 && (more || cells.noted) {
+        if widths.mark > 0 && (more || cells.marked) {
             self.colour(Color::Yellow, false)?;
-            write!(self.out, " {}", if cells.noted { '*' } else { ' ' })?;
+            write!(self.out, " {}", if cells.marked { '*' } else { ' ' })?;
             self.out.reset()?;
         }
         if widths.rate > 0 && more {

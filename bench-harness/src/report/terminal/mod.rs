@@ -400,8 +400,8 @@ impl<'w> Terminal<'w> {
             if measured().any(|m| !compact::credible(m)) {
                 closing.push_str(" · ? = ± not credible");
             }
-            if measured().any(|m| !m.notes.is_empty() || !m.reliable()) {
-                closing.push_str(" · * = noted");
+            if measured().any(crate::report::notes::marked) {
+                closing.push_str(" · * = read its note");
             }
             if tally.measured > 0 {
                 closing.push_str(" · more: --details");

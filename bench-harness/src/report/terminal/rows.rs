@@ -11,8 +11,9 @@ use termcolor::Color;
 use super::{message_lines, Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
 use crate::analysis::Summary;
 use crate::report::format::{
-    count, escape, headline_time, p_value, percent, result_rate, stop_word, time,
+    count, escape, p_value, percent, result_rate, stop_word, time, Headline,
 };
+use crate::report::notes::bound_text;
 use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
 
 impl Terminal<'_> {
@@ -44,19 +45,21 @@ impl Terminal<'_> {
 
     fn measured_row(&mut self, m: &Measured, rate: Option<String>) -> io::Result<()> {
         // An unreliable figure is not dressed like a precise one: yellow,
-        // not bold green, and its ± marked.
+        // not bold green, and its ± marked. Nor is a bound (`<X`), which
+        // has no ± of its own.
         let reliable = m.reliable();
-        if reliable {
+        let headline = Headline::of(m);
+        if reliable && !headline.is_bound() {
             self.colour(Color::Green, true)?;
         } else {
             self.colour(Color::Yellow, false)?;
         }
-        write!(self.out, "  {:>TIME_WIDTH$}", headline_time(m))?;
+        write!(self.out, "  {:>TIME_WIDTH$}", headline.time())?;
         self.out.reset()?;
         let mark = if reliable { "" } else { "?" };
-        let ci = m
-            .precision
-            .map_or("-".to_string(), |p| format!("±{}{mark}", percent(p)));
+        let ci = headline
+            .plus_minus()
+            .map_or("-".to_string(), |p| format!("{p}{mark}"));
         write!(self.out, "  {ci:>SHORT_WIDTH$}")?;
         if self.rate_width > 0 {
             let rate = rate.unwrap_or_default();
@@ -83,7 +86,8 @@ impl Terminal<'_> {
         self.instrument_lines(m)?;
         self.details(m)?;
 
-        for note in &m.notes {
+        let notes = m.notes.iter().map(ToString::to_string);
+        for note in bound_text(m).into_iter().chain(notes) {
             self.colour(Color::Yellow, false)?;
             writeln!(self.out, "  note: {note}")?;
             self.out.reset()?;

@@ -9,7 +9,7 @@ use super::{Layout, Terminal};
 use crate::analysis::compare::{compare, compare_paired};
 use crate::audit;
 use crate::document;
-use crate::results::{BenchResult, Compared, GroupReport, Outcome};
+use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Outcome};
 use crate::testing::fixed_run::{self, environment, info, interleaved, measured};
 use crate::testing::golden;
 
@@ -391,4 +391,172 @@ fn the_against_table_fits_the_width_and_details_add_the_rest() {
         "{full}"
     );
     assert!(widest(&full) > 100, "{full}");
+}
+
+/// Rows `function/ARG` for each argument, and the function's complexity
+/// report over `points` (one per argument).
+fn fitted(function: &str, points: &[(f64, f64)]) -> (Vec<BenchResult>, ComplexityReport) {
+    let rows = points
+        .iter()
+        .map(|&(n, _)| {
+            let arg = n.to_string();
+            BenchResult {
+                path: vec![function.to_string(), arg.clone()],
+                arg: Some(arg.clone()),
+                ..measured(&format!("{function}/{arg}"), interleaved())
+            }
+        })
+        .collect();
+    let report = ComplexityReport {
+        function: function.to_string(),
+        path: vec![function.to_string()],
+        group: None,
+        points: points.to_vec(),
+        fit: crate::analysis::complexity::fit(points).map_err(|e| e.to_string()),
+    };
+    (rows, report)
+}
+
+/// A growth class is named only where the data establish it; a sum whose
+/// time per element rose from 0.08 to 0.4 ns over n = 10³ … 10⁷ fits none
+/// clearly, and the line says so with the best two.
+#[test]
+fn a_complexity_line_names_a_class_only_where_the_data_establish_it() {
+    let (mut results, linear) = fitted("scan", &[(10.0, 30.0), (100.0, 300.0), (1000.0, 3000.0)]);
+    let per_element = [0.08, 0.08, 0.1, 0.25, 0.4];
+    let sum: Vec<(f64, f64)> = [1e3, 1e4, 1e5, 1e6, 1e7]
+        .into_iter()
+        .zip(per_element)
+        .map(|(n, cost)| (n, n * cost))
+        .collect();
+    let (rows, cached) = fitted("sum", &sum);
+    results.extend(rows);
+    let reports = [linear, cached];
+    for details in [false, true] {
+        for layout in [Layout::Tree, Layout::Flat] {
+            let mut buffer = termcolor::NoColor::new(Vec::new());
+            let mut out = Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str()))
+                .with_view(120, details);
+            out.bench_table(&info(), &results, &reports, layout)
+                .unwrap();
+            let text = String::from_utf8(buffer.into_inner()).unwrap();
+            let (scan, sum) = match layout {
+                Layout::Tree => ("   complexity: ", "   complexity: "),
+                Layout::Flat => ("complexity of scan: ", "complexity of sum: "),
+            };
+            let line = |start: &str, body: &str| format!("\n{start}{body}\n");
+            assert!(
+                text.contains(&line(scan, "O(n): 3.00 ns × n, RMS 0.0%")),
+                "{text}"
+            );
+            assert!(
+                text.contains(&line(
+                    sum,
+                    "no class fits: O(n log n) RMS 34.8%, O(n) RMS 45.6%"
+                )),
+                "{text}"
+            );
+            assert!(!text.contains("× n log n"), "{text}");
+        }
+    }
+}
+
+/// A body costing 1.063 ps whose interval is [−0.62, 2.75] ps once the
+/// loop's cost is taken out: it used to print `1.063 ps ±0.55%` (relative
+/// to the loop's cost). Its time is a bound, and the row says so.
+#[test]
+fn a_time_whose_interval_reaches_zero_prints_as_a_bound() {
+    let mut empty = measured("empty", interleaved());
+    if let Outcome::Measured(m) = &mut empty.outcome {
+        m.estimate.estimate = 0.001063;
+        m.estimate.interval = Some(crate::analysis::Interval {
+            lower: -0.00062,
+            upper: 0.00275,
+            confidence: 0.95,
+        });
+    }
+    let results = [empty, measured("steady", interleaved())];
+    for details in [false, true] {
+        let mut buffer = termcolor::NoColor::new(Vec::new());
+        let mut table = Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str()))
+            .with_view(100, details);
+        table
+            .bench_table(&info(), &results, &[], Layout::Flat)
+            .unwrap();
+        let text = String::from_utf8(buffer.into_inner()).unwrap();
+        let row = text.lines().find(|l| l.starts_with("empty ")).unwrap();
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(fields[1..3], ["<2.750", "ps"], "{text}");
+        // No ± beside it: `-` in the full table, nothing but the mark in
+        // the compact one.
+        assert!(!row.contains('±'), "{row}");
+        assert_eq!(fields[3], if details { "-" } else { "*" }, "{row}");
+        let steady = text.lines().find(|l| l.starts_with("steady ")).unwrap();
+        let steady: Vec<&str> = steady.split_whitespace().collect();
+        assert!(steady[3].starts_with('±'), "{text}");
+        if details {
+            assert!(
+                text.contains("\n  note: at most 2.750 ps: the 95% interval of the time, "),
+                "{text}"
+            );
+        } else {
+            assert!(row.ends_with('*'), "{row}");
+            assert!(
+                text.contains("\nnote: a bound, not a time (the interval reaches zero): empty; "),
+                "{text}"
+            );
+        }
+    }
+}
+
+/// `*` marks a row whose note changes how to read it; a row with only
+/// informational notes (a warm-up that did not settle, a high spread) is
+/// not marked, and its notes are still listed under the table.
+#[test]
+fn only_a_note_that_changes_the_reading_marks_a_row() {
+    use crate::results::Note;
+    use bench_runtime::Nanos;
+    let with_notes = |name: &str, notes: Vec<Note>| {
+        let mut result = measured(name, interleaved());
+        if let Outcome::Measured(m) = &mut result.outcome {
+            m.notes = notes;
+        }
+        result
+    };
+    let results = [
+        with_notes(
+            "informed",
+            vec![
+                Note::HighSpread { spread: 0.12 },
+                Note::WarmUpUnsettled {
+                    warm_up_time: Nanos(1e8),
+                    final_cv: Some(0.08),
+                    window: 10,
+                    threshold: 0.05,
+                },
+            ],
+        ),
+        with_notes("waited", vec![Note::LowCpu { share: 0.4 }]),
+        with_notes("plain", vec![]),
+    ];
+    let mut buffer = termcolor::NoColor::new(Vec::new());
+    let mut table =
+        Terminal::new(&mut buffer, results.iter().map(|r| r.name.as_str())).with_view(100, false);
+    table
+        .bench_table(&info(), &results, &[], Layout::Flat)
+        .unwrap();
+    table.bench_summary(&results, 1.0).unwrap();
+    let text = String::from_utf8(buffer.into_inner()).unwrap();
+    let row = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap();
+    assert!(row("waited ").ends_with(" *"), "{text}");
+    assert!(!row("informed ").contains('*'), "{text}");
+    assert!(!row("plain ").contains('*'), "{text}");
+    for note in [
+        "note: high spread within slices: informed;",
+        "note: warm-up did not settle: informed;",
+        "note: CPU time 40% of wall time: waited;",
+    ] {
+        assert!(text.contains(note), "{note}:\n{text}");
+    }
+    assert!(text.contains(" · * = read its note"), "{text}");
 }
