@@ -26,7 +26,7 @@ const HEADLINE: &str = "mean cost of a call: the kept blocks' time over their it
      run, or one of blocks_in_one_go equal runs of samples for a benchmark measured in one \
      go, merged with the next until it holds 5 values; a block's value is its samples' time \
      over their iterations, the samples in `preempted` left out; the blocks in \
-     `disturbed_blocks` (the speed probe beside them over 15% slower than its 10th \
+     `disturbed_blocks` (the speed probe beside them over 15% slower than its 2nd \
      percentile in the run, or every sample preempted) are left out unless fewer than 5% \
      of the blocks, or 3, would remain; 95% interval from the kept blocks' deviations from \
      the headline weighted by their share of the iterations, in time order, allowing for \
