@@ -1,5 +1,7 @@
 //! File-system helpers: the harness's own files (baselines, their kept
-//! executables, `--output`) are written atomically, so an interrupted or
+//! executables, `--output`, the report) are written atomically, the
+//! history is appended to and read only as a regular file
+//! ([`append_regular`], [`read_regular`]), so an interrupted or
 //! failed run never leaves a truncated file, and two runs writing the same
 //! file at once leave one whole file. `--output` may also name what is not
 //! a file (`/dev/null`, a FIFO, `/dev/stdout`): that is written in place,
@@ -186,6 +188,130 @@ fn replace_atomically(
         let _ = fs::remove_file(&temporary);
     }
     written
+}
+
+/// Reads the regular file at `path`, at most `limit` bytes of it: `None`
+/// when there is none. Anything else where a regular file is meant is an
+/// error naming what it is, found without reading it: a symbolic link
+/// (never followed: a planted link must not lead a read or a write
+/// elsewhere), a FIFO (opening one waits for a writer), a device
+/// (`/dev/zero` never ends), a directory. A file larger than `limit` is an
+/// error too: a bound for a file that is not what it seems.
+pub(crate) fn read_regular(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let file = match open_regular(path, OpenMode::Read) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        other => other?,
+    };
+    let length = file.metadata()?.len();
+    if length > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "it holds {length} bytes, more than the {limit} this reads (it is not what \
+                 bench-harness writes)"
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(length as usize);
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(Some(bytes))
+}
+
+/// Appends `bytes` to the regular file at `path` (created, with its
+/// directory, when missing) with one `write` on a file opened with
+/// `O_APPEND`, never through a symbolic link and never into a FIFO, a
+/// device or a directory (see [`read_regular`]); `before` is given the
+/// open file first (to look at its end).
+pub(crate) fn append_regular(
+    path: &Path,
+    bytes: &[u8],
+    before: &mut dyn FnMut(&fs::File) -> io::Result<Vec<u8>>,
+) -> io::Result<()> {
+    create_directories(directory_of(path))?;
+    let mut file = open_regular(path, OpenMode::Append)?;
+    let mut batch = before(&file)?;
+    batch.extend_from_slice(bytes);
+    file.write_all(&batch)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum OpenMode {
+    Read,
+    Append,
+}
+
+/// Opens `path` as a regular file, refusing anything else (see
+/// [`read_regular`]) without blocking and without following a final
+/// symbolic link, and checked on the open file, so that nothing is swapped
+/// in between the look and the open.
+fn open_regular(path: &Path, mode: OpenMode) -> io::Result<fs::File> {
+    match fs::symlink_metadata(path) {
+        Ok(metadata) if !metadata.file_type().is_file() => {
+            return Err(not_a_regular_file(&metadata))
+        }
+        Err(error) if !(mode == OpenMode::Append && error.kind() == io::ErrorKind::NotFound) => {
+            return Err(error)
+        }
+        _ => {}
+    }
+    let mut options = fs::OpenOptions::new();
+    match mode {
+        OpenMode::Read => options.read(true),
+        OpenMode::Append => options.read(true).append(true).create(true),
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY);
+    }
+    let file = options.open(path).map_err(|error| {
+        #[cfg(unix)]
+        if error.raw_os_error() == Some(libc::ELOOP) {
+            return io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "it is a symbolic link, which is never followed here; remove it",
+            );
+        }
+        error
+    })?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(not_a_regular_file(&metadata));
+    }
+    Ok(file)
+}
+
+/// The error for something other than a regular file where one is meant.
+fn not_a_regular_file(metadata: &fs::Metadata) -> io::Error {
+    let kind = metadata.file_type();
+    let what = if kind.is_dir() {
+        "a directory"
+    } else if kind.is_symlink() {
+        "a symbolic link, which is never followed here"
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_fifo() {
+                "a FIFO"
+            } else if kind.is_char_device() || kind.is_block_device() {
+                "a device"
+            } else if kind.is_socket() {
+                "a socket"
+            } else {
+                "not a regular file"
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            "not a regular file"
+        }
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {what}, not a regular file; remove it"),
+    )
 }
 
 /// `fs::create_dir_all`, with an error that names the culprit when a
@@ -484,6 +610,45 @@ mod tests {
             assert_eq!(error.kind(), io::ErrorKind::NotADirectory, "{path:?}");
         }
         assert_eq!(fs::read(&file).unwrap(), b"x", "the file is left alone");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_file_is_read_or_appended_to() {
+        let dir = temp_dir("regular");
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("history.jsonl");
+        let none = |_: &fs::File| Ok(Vec::new());
+        append_regular(&file, b"one\n", &mut { none }).unwrap();
+        append_regular(&file, b"two\n", &mut { none }).unwrap();
+        assert_eq!(read_regular(&file, 100).unwrap().unwrap(), b"one\ntwo\n");
+        assert!(read_regular(&dir.join("missing"), 100).unwrap().is_none());
+        let error = read_regular(&file, 4).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);
+        // A link (even to a regular file), a FIFO, a directory: refused,
+        // without blocking, the link's target untouched.
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let fifo = dir.join("fifo");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        for (path, what) in [
+            (&link, "symbolic link"),
+            (&fifo, "a FIFO"),
+            (&dir, "a directory"),
+        ] {
+            let read = read_regular(path, 100).unwrap_err().to_string();
+            assert!(read.contains(what), "{read}");
+            let appended = append_regular(path, b"x", &mut { none })
+                .unwrap_err()
+                .to_string();
+            assert!(appended.contains(what), "{appended}");
+        }
+        assert_eq!(fs::read(&file).unwrap(), b"one\ntwo\n");
         fs::remove_dir_all(dir).unwrap();
     }
 

@@ -1,0 +1,256 @@
+//! The reliability review of issue 26 (`shared/reviews/reliability.md`):
+//! each failure it found, attacked again the way it reported, and each
+//! class through at least one door it did not list. Every test runs the
+//! fixture binary as a user would and asserts what the user sees.
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use bench_tests::{run_with_env, scratch_dir, Run, QUICK};
+use serde_json::Value;
+
+use crate::common::fixture_binary;
+
+/// The fixture with QUICK budgets, CARGO_TARGET_DIR=`target`, `env` and
+/// `args`.
+fn fixture(target: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
+    let mut all = QUICK.to_vec();
+    all.extend_from_slice(args);
+    let mut vars = vec![("CARGO_TARGET_DIR", target.as_os_str())];
+    vars.extend_from_slice(env);
+    run_with_env(fixture_binary(), &all, &vars)
+}
+
+/// A command running the fixture with QUICK budgets and `args`, colour
+/// off, CARGO_TARGET_DIR=`target`, in directory `dir`.
+fn fixture_command(target: &Path, dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(fixture_binary());
+    command
+        .args(QUICK)
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", target)
+        .stdin(Stdio::null());
+    command
+}
+
+/// Runs `command`, killing it (and failing the test) past `limit`.
+fn finish_within(mut command: Command, limit: Duration) -> Run {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let started = Instant::now();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Run {
+                code: status.code(),
+                stdout: out.join().unwrap(),
+                stderr: err.join().unwrap(),
+            };
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "still running after {limit:?}; stderr: {}",
+                err.join().unwrap()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn output_to_run(output: Output) -> Run {
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn history_file(target: &Path) -> PathBuf {
+    target.join("bench-harness/history/fixture.jsonl")
+}
+
+/// The last record of the fixture's history under `target`.
+fn last_record(target: &Path) -> Value {
+    let text = std::fs::read_to_string(history_file(target)).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+fn baseline_names(target: &Path, name: &str) -> Vec<String> {
+    let path = target.join(format!("bench-harness/baselines/{name}/fixture.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}: {path:?}"));
+    let document: Value = serde_json::from_str(&text).unwrap();
+    document["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {path:?}");
+}
+
+fn write_script(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn one_line_error(stderr: &str) -> &str {
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    errors[0]
+}
+
+// Failures 5, 8, 16 and 24: the history file.
+
+#[test]
+fn a_planted_symlink_at_the_history_is_not_followed() {
+    let scratch = scratch_dir("rel-history-symlink");
+    let target = scratch.join("target");
+    let victim = scratch.join("victim");
+    std::fs::write(&victim, "precious\n").unwrap();
+    std::fs::create_dir_all(history_file(&target).parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&victim, history_file(&target)).unwrap();
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(
+        out.stderr
+            .contains("warning: this run was not added to the history")
+            && out.stderr.contains("symbolic link"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_fifo_at_the_history_hangs_nothing() {
+    let scratch = scratch_dir("rel-history-fifo");
+    let target = scratch.join("target");
+    std::fs::create_dir_all(history_file(&target).parent().unwrap()).unwrap();
+    mkfifo(&history_file(&target));
+    let limit = Duration::from_secs(60);
+    for extra in [&[][..], &["--no-history"]] {
+        let mut args = vec!["--exact", "passes"];
+        args.extend_from_slice(extra);
+        let out = finish_within(fixture_command(&target, &scratch, &args), limit);
+        assert_eq!(out.code, Some(0), "{extra:?}: {}", out.stderr);
+        assert!(out.stdout.contains("passes"), "{}", out.stdout);
+    }
+    let mut history = Command::new(fixture_binary());
+    history
+        .args(["--history", "passes"])
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null());
+    let out = finish_within(history, limit);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("it is a FIFO, not a regular file"),
+        "{error}"
+    );
+}
+
+/// A door the review did not list: a link to a FIFO, read by `--history`.
+#[test]
+fn a_link_to_a_fifo_at_the_history_hangs_nothing() {
+    let scratch = scratch_dir("rel-history-fifo-link");
+    let target = scratch.join("target");
+    let fifo = scratch.join("fifo");
+    mkfifo(&fifo);
+    std::fs::create_dir_all(history_file(&target).parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&fifo, history_file(&target)).unwrap();
+    let mut history = Command::new(fixture_binary());
+    history
+        .args(["--history", "passes"])
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null());
+    let out = finish_within(history, Duration::from_secs(30));
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(error.contains("symbolic link"), "{error}");
+}
+
+/// A character device like /dev/zero, made in a scratch directory (never
+/// the machine's own /dev), at the history path: refused without reading
+/// it. Needs the right to make device files; the run's memory is capped
+/// so that a harness that reads it cannot take the machine's.
+#[test]
+fn a_device_at_the_history_is_not_read() {
+    let scratch = scratch_dir("rel-history-device");
+    let target = scratch.join("target");
+    let history = history_file(&target);
+    std::fs::create_dir_all(history.parent().unwrap()).unwrap();
+    let made = Command::new("mknod")
+        .arg(&history)
+        .args(["c", "1", "5"])
+        .status()
+        .unwrap();
+    if !made.success() {
+        eprintln!("skipped: this user cannot make a device file");
+        return;
+    }
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 1000000; exec \"$0\" \"$@\"")
+        .arg(fixture_binary())
+        .args(QUICK)
+        .args(["--exact", "passes"])
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null());
+    let started = Instant::now();
+    let out = finish_within(command, Duration::from_secs(60));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("it is a device, not a regular file"),
+        "{}",
+        out.stderr
+    );
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn many_damaged_history_lines_give_one_short_note() {
+    let scratch = scratch_dir("rel-history-damaged");
+    let target = scratch.join("target");
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut text = std::fs::read_to_string(history_file(&target)).unwrap();
+    text.push_str(&"not a record\n".repeat(200_000));
+    std::fs::write(history_file(&target), text).unwrap();
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let note = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("skipped 200000 lines"))
+        .unwrap_or_else(|| panic!("{}", out.stderr));
+    assert!(note.len() < 400, "{} characters", note.len());
+}
