@@ -106,7 +106,7 @@ pub(crate) fn parse(text: &str) -> Parsed {
             continue;
         }
         match crate::json::from_str::<Record>(line) {
-            Ok(record) if record.v <= FORMAT_VERSION && record.time_ns.is_finite() => {
+            Ok(record) if record.v <= FORMAT_VERSION && record.is_plausible() => {
                 parsed.records.push(record)
             }
             _ => parsed.skipped.push(index + 1),

@@ -254,3 +254,73 @@ fn many_damaged_history_lines_give_one_short_note() {
         .unwrap_or_else(|| panic!("{}", out.stderr));
     assert!(note.len() < 400, "{} characters", note.len());
 }
+
+// Failure 14: --history panicked on multi-byte text and printed escapes raw.
+
+/// A real record of the fixture's history with `field` set to `value`.
+fn forged_record(target: &Path, field: &str, value: Value) -> String {
+    let mut record = last_record(target);
+    record[field] = value;
+    record.to_string()
+}
+
+#[test]
+fn history_with_multibyte_or_escape_fields_neither_panics_nor_reaches_the_terminal() {
+    let scratch = scratch_dir("rel-history-text");
+    let target = scratch.join("target");
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let forged = [
+        forged_record(&target, "commit", "日本語日本語日本語".into()),
+        forged_record(&target, "machine", "日本語日本語".into()),
+        forged_record(&target, "commit", "\u{1b}[2J\u{1b}[31mX\nfake".into()),
+        forged_record(&target, "machine", "\u{1b}[2J".into()),
+    ];
+    let mut text = std::fs::read_to_string(history_file(&target)).unwrap();
+    for line in &forged {
+        text.push_str(line);
+        text.push('\n');
+    }
+    std::fs::write(history_file(&target), text).unwrap();
+    let out = run_with_env(
+        fixture_binary(),
+        &["--history", "passes"],
+        &[("CARGO_TARGET_DIR", target.as_os_str())],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(
+        !out.stdout.contains('\u{1b}') && !out.stderr.contains('\u{1b}'),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("passes: 1 run"), "{}", out.stdout);
+}
+
+/// A door the review did not list: figures no run can write (a negative
+/// time, 1e300 ns) are skipped like a damaged line, not shown.
+#[test]
+fn history_with_impossible_figures_skips_them() {
+    let scratch = scratch_dir("rel-history-figures");
+    let target = scratch.join("target");
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut text = std::fs::read_to_string(history_file(&target)).unwrap();
+    for value in [-5e17, 1e300] {
+        text.push_str(&forged_record(&target, "time_ns", value.into()));
+        text.push('\n');
+    }
+    std::fs::write(history_file(&target), text).unwrap();
+    let out = run_with_env(
+        fixture_binary(),
+        &["--history", "passes"],
+        &[("CARGO_TARGET_DIR", target.as_os_str())],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("passes: 1 run"), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("skipped 2 lines that are not a whole record (lines 2, 3)"),
+        "{}",
+        out.stderr
+    );
+}
