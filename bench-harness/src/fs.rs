@@ -218,6 +218,19 @@ pub(crate) fn read_regular(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>
     Ok(Some(bytes))
 }
 
+/// The first `n` bytes (or fewer) of the regular file at `path`, opened as
+/// [`read_regular`] opens it; `None` when there is none.
+pub(crate) fn read_prefix(path: &Path, n: u64) -> io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let file = match open_regular(path, OpenMode::Read) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        other => other?,
+    };
+    let mut bytes = Vec::new();
+    file.take(n).read_to_end(&mut bytes)?;
+    Ok(Some(bytes))
+}
+
 /// Appends `bytes` to the regular file at `path` (created, with its
 /// directory, when missing) with one `write` on a file opened with
 /// `O_APPEND`, never through a symbolic link and never into a FIFO, a
@@ -623,6 +636,7 @@ mod tests {
         append_regular(&file, b"one\n", &mut { none }).unwrap();
         append_regular(&file, b"two\n", &mut { none }).unwrap();
         assert_eq!(read_regular(&file, 100).unwrap().unwrap(), b"one\ntwo\n");
+        assert_eq!(read_prefix(&file, 3).unwrap().unwrap(), b"one");
         assert!(read_regular(&dir.join("missing"), 100).unwrap().is_none());
         let error = read_regular(&file, 4).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);

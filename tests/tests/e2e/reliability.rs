@@ -126,6 +126,94 @@ fn one_line_error(stderr: &str) -> &str {
     errors[0]
 }
 
+// Failure 2: the report overwrote a foreign index.html.
+
+#[test]
+fn a_report_directory_with_foreign_files_is_refused_and_left_alone() {
+    let scratch = scratch_dir("rel-report-foreign");
+    let target = scratch.join("target");
+    let site = scratch.join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let mine = "<h1>my project site</h1>\n";
+    std::fs::write(site.join("index.html"), mine).unwrap();
+    for report in [site.to_str().unwrap(), "."] {
+        let mut command = fixture_command(&target, &site, &["--exact", "passes"]);
+        command.args(["--report", report]);
+        let out = output_to_run(command.output().unwrap());
+        assert_eq!(out.code, Some(2), "--report {report}: {}", out.stderr);
+        let error = one_line_error(&out.stderr);
+        assert!(
+            error.contains("holds files bench-harness did not write (index.html)"),
+            "{error}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(site.join("index.html")).unwrap(),
+            mine
+        );
+    }
+    // The default report directory made a link to the site: a warning, and
+    // the site is left alone.
+    let reports = target.join("bench-harness/report");
+    std::fs::create_dir_all(reports.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&site, &reports).unwrap();
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("warning: the report was not written"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(site.join("index.html")).unwrap(),
+        mine
+    );
+    // A directory the harness wrote is written again.
+    let own = scratch.join("own");
+    for _ in 0..2 {
+        let out = fixture(
+            &target,
+            &["--exact", "passes", "--report", own.to_str().unwrap()],
+            &[],
+        );
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+    }
+    assert!(own.join(".bench-harness-report").is_file());
+    assert!(own.join("fixture/index.html").is_file());
+}
+
+/// A door the review did not list: `--report FILE.html` naming the user's
+/// own page.
+#[test]
+fn a_report_file_that_is_not_a_report_is_refused_and_left_alone() {
+    let scratch = scratch_dir("rel-report-file");
+    let target = scratch.join("target");
+    let page = scratch.join("notes.html");
+    let mine = "<!DOCTYPE html><title>my notes</title>\n";
+    std::fs::write(&page, mine).unwrap();
+    let out = fixture(
+        &target,
+        &["--exact", "passes", "--report", page.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("is not a report bench-harness wrote"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), mine);
+    // A report page the harness wrote is replaced.
+    let own = scratch.join("own.html");
+    for _ in 0..2 {
+        let out = fixture(
+            &target,
+            &["--exact", "passes", "--report", own.to_str().unwrap()],
+            &[],
+        );
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+    }
+}
+
 // Failures 5, 8, 16 and 24: the history file.
 
 #[test]
