@@ -214,6 +214,124 @@ fn a_report_file_that_is_not_a_report_is_refused_and_left_alone() {
     }
 }
 
+// Failure 3: --against-exe NAME ran NAME from $PATH.
+
+/// A directory holding `./good` (a copy of the fixture) and a `path/good`
+/// that leaves a mark when run, for $PATH.
+fn against_dirs(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let scratch = scratch_dir(name);
+    let work = scratch.join("work");
+    let path_dir = scratch.join("path");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&path_dir).unwrap();
+    let mark = scratch.join("PWNED");
+    write_script(
+        &path_dir.join("good"),
+        &format!("#!/bin/sh\necho ran >> '{}'\nexit 3\n", mark.display()),
+    );
+    (work, path_dir, mark)
+}
+
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let mut path = dir.as_os_str().to_owned();
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    path
+}
+
+#[test]
+fn against_exe_runs_the_file_it_checked_never_one_on_path() {
+    let (work, path_dir, mark) = against_dirs("rel-against-path");
+    std::fs::copy(fixture_binary(), work.join("good")).unwrap();
+    let target = work.join("target");
+    let mut command = fixture_command(
+        &target,
+        &work,
+        &["--exact", "passes", "--against-exe", "good"],
+    );
+    command.env("PATH", path_with(&path_dir));
+    let out = output_to_run(command.output().unwrap());
+    assert!(!mark.exists(), "the program on $PATH ran: {}", out.stderr);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("compared against good"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A door the review did not list: a relative path, resolved again when a
+/// crashed worker is restarted after a benchmark of this build changed the
+/// directory.
+#[test]
+fn against_exe_restarts_the_file_it_checked_after_a_benchmark_changes_directory() {
+    let scratch = scratch_dir("rel-against-chdir");
+    let work = scratch.join("work");
+    let elsewhere = scratch.join("elsewhere");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    // A worker that ends after its first benchmark: the next one starts a
+    // fresh worker.
+    write_script(
+        &work.join("flaky.sh"),
+        r#"#!/bin/sh
+echo '{"type":"hello","worker":"bench-harness","protocol":1,"harness_version":"0.1.0","benchmarks":["changes_directory","quiet"]}'
+while IFS= read -r line; do
+  case "$line" in
+    *'"open"'*) echo '{"type":"opened","shared_overhead":true}' ;;
+    *'"slice"'*) echo '{"type":"slice","per_iter_ns":5.0,"samples":10}' ;;
+    *'"close"'*) echo '{"type":"closed"}'; exit 0 ;;
+  esac
+done
+"#,
+    );
+    let mut command = Command::new(crate::common::noisy_binary());
+    command
+        .args(QUICK)
+        .args([
+            "--exact",
+            "changes_directory",
+            "quiet",
+            "--against-exe",
+            "./flaky.sh",
+        ])
+        .current_dir(&work)
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", scratch.join("target"))
+        .env("NOISY_CHDIR", &elsewhere)
+        .stdin(Stdio::null());
+    let out = output_to_run(command.output().unwrap());
+    assert!(!out.stderr.contains("cannot start"), "{}", out.stderr);
+    // The benchmark whose worker had gone fails; the run goes on.
+    assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("compared against ./flaky.sh"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// The name exists only on $PATH: refused, and what $PATH holds never runs.
+#[test]
+fn against_exe_with_a_name_only_on_path_is_no_such_file() {
+    let (work, path_dir, mark) = against_dirs("rel-against-path-only");
+    let target = work.join("target");
+    let mut command = fixture_command(
+        &target,
+        &work,
+        &["--exact", "passes", "--against-exe", "good"],
+    );
+    command.env("PATH", path_with(&path_dir));
+    let out = output_to_run(command.output().unwrap());
+    assert!(!mark.exists(), "the program on $PATH ran");
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("--against-exe good: no such file"),
+        "{error}"
+    );
+}
+
 // Failures 5, 8, 16 and 24: the history file.
 
 #[test]

@@ -24,6 +24,7 @@ mod protocol;
 mod worker;
 
 use std::ffi::OsString;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use bench_runtime::{Nanos, StopRule};
@@ -91,17 +92,23 @@ fn compare(
             store.executable(name).map_err(|e| e.to_string())?,
             name.clone(),
         ),
-        Against::Exe(path) => {
+        Against::Exe(given) => {
+            // The file checked is the file run: a bare name is this
+            // directory's, never one found on $PATH (an absolute path is
+            // never looked up there), and stays so if a benchmark changes
+            // the directory before a crashed worker is started again.
+            let path = &std::path::absolute(given).unwrap_or_else(|_| Path::new(".").join(given));
             if !path.is_file() {
                 return Err(format!(
                     "--against-exe {}: no such file; give the path of a bench executable \
                      (target/release/deps/NAME-HASH, as `cargo bench --no-run` prints)",
-                    path.display()
+                    given.display()
                 ));
             }
-            (path.clone(), path.display().to_string())
+            (path.clone(), given.display().to_string())
         }
     };
+    let exe = std::path::absolute(&exe).unwrap_or(exe);
     let mut remote = Peer::start(&exe, &request.worker_args)?;
     let mut local = Side::new(&request.settings)?;
     let config = request.settings.sampler_config(Nanos::ZERO);
