@@ -332,6 +332,105 @@ fn against_exe_with_a_name_only_on_path_is_no_such_file() {
     );
 }
 
+// Failure 4: a measured run's git ran the repository's clean filter.
+
+/// A repository in `dir` with a tracked file changed since its commit,
+/// and `config` (git config pairs) set; returns the commit.
+fn hostile_repository(dir: &Path, attributes: &str, config: &[(&str, &str)]) -> Option<String> {
+    std::fs::create_dir_all(dir).unwrap();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+    };
+    git(&["init", "-q"])?;
+    std::fs::write(dir.join("a"), "a\n").unwrap();
+    std::fs::write(dir.join(".gitattributes"), attributes).unwrap();
+    git(&["add", "a", ".gitattributes"])?;
+    git(&["commit", "-qm", "first"])?;
+    for (key, value) in config {
+        git(&["config", key, value])?;
+    }
+    // The same size, a later time: git must read the file to know whether
+    // it changed, through the filter the attributes name.
+    std::fs::write(dir.join("a"), "b\n").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(dir.join("a"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() + Duration::from_secs(5))
+        .unwrap();
+    let head = git(&["rev-parse", "HEAD"])?;
+    Some(String::from_utf8(head.stdout).unwrap().trim().to_string())
+}
+
+#[test]
+fn git_runs_no_clean_filter_of_the_repository() {
+    let scratch = scratch_dir("rel-git-filter");
+    let mark = scratch.join("PWNED_filter");
+    let command = format!("sh -c 'echo ran >> {}'; cat", mark.display());
+    let repo = scratch.join("repo");
+    let head = hostile_repository(&repo, "* filter=evil\n", &[("filter.evil.clean", &command)])
+        .expect("git makes a repository");
+    let target = scratch.join("target");
+    let out = fixture(
+        &target,
+        &["--exact", "passes"],
+        &[("CARGO_MANIFEST_DIR", repo.as_os_str())],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!mark.exists(), "the clean filter ran");
+    let record = last_record(&target);
+    assert_eq!(record["commit"], head.as_str(), "{record}");
+    assert_eq!(record["dirty"], true, "{record}");
+}
+
+/// Doors the review did not list: a long-running filter process, an
+/// fsmonitor hook and a driver whose name has a dot, set through an
+/// included file.
+#[test]
+fn git_runs_no_filter_process_or_fsmonitor_of_the_repository() {
+    let scratch = scratch_dir("rel-git-process");
+    let mark = scratch.join("PWNED_process");
+    let hook = scratch.join("hook.sh");
+    write_script(
+        &hook,
+        &format!("#!/bin/sh\necho ran >> '{}'\nexit 1\n", mark.display()),
+    );
+    let included = scratch.join("included.config");
+    std::fs::write(
+        &included,
+        format!(
+            "[filter \"evil\"]\n\tprocess = {0}\n[filter \"a.b\"]\n\tclean = {0}\n",
+            hook.display()
+        ),
+    )
+    .unwrap();
+    let repo = scratch.join("repo");
+    let head = hostile_repository(
+        &repo,
+        "* filter=evil\na filter=a.b\n",
+        &[
+            ("include.path", included.to_str().unwrap()),
+            ("core.fsmonitor", hook.to_str().unwrap()),
+        ],
+    )
+    .expect("git makes a repository");
+    let target = scratch.join("target");
+    let out = fixture(
+        &target,
+        &["--exact", "passes"],
+        &[("CARGO_MANIFEST_DIR", repo.as_os_str())],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!mark.exists(), "a command of the repository ran");
+    assert_eq!(last_record(&target)["commit"], head.as_str());
+}
+
 // Failures 5, 8, 16 and 24: the history file.
 
 #[test]
