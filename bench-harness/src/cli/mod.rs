@@ -465,6 +465,8 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
             }
             // Hidden: a --forks child's token, read by `forks::is_child`.
             Long(crate::forks::TOKEN_FLAG) => drop(parser.value()?),
+            // Hidden: an --against worker's token, read by `against::is_worker`.
+            Long(crate::session::WORKER_TOKEN_FLAG) => drop(parser.value()?),
             // libtest flags with no meaning here.
             Short('q') | Long("quiet") => output.quiet = true,
             Long("nocapture") | Long("show-output") => {}

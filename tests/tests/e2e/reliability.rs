@@ -629,3 +629,71 @@ fn history_with_impossible_figures_skips_them() {
         out.stderr
     );
 }
+
+// Failures 9 and 26: an environment variable alone changed the binary.
+
+#[test]
+fn the_worker_variable_alone_changes_nothing() {
+    let target = scratch_dir("rel-worker-env");
+    for value in ["", "1"] {
+        let out = fixture(
+            &target,
+            &["--exact", "passes"],
+            &[("BENCH_HARNESS_AGAINST_WORKER", OsStr::new(value))],
+        );
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        assert!(!out.stdout.contains("\"hello\""), "{}", out.stdout);
+        assert!(out.stdout.contains("passes"), "{}", out.stdout);
+        assert!(
+            out.stderr.contains(
+                "BENCH_HARNESS_AGAINST_WORKER is set in the environment, but this process was \
+                 not started by --against: the variable is ignored"
+            ),
+            "{}",
+            out.stderr
+        );
+    }
+    // The smoke test runs its benchmarks.
+    let out = run_with_env(
+        fixture_binary(),
+        &["--exact", "passes"],
+        &[
+            ("CARGO_TARGET_DIR", target.as_os_str()),
+            ("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("1")),
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("passes"), "{}", out.stdout);
+}
+
+/// A door the review did not list: a token on the command line that the
+/// environment's does not match.
+#[test]
+fn a_worker_token_that_does_not_match_changes_nothing() {
+    let target = scratch_dir("rel-worker-token");
+    let out = fixture(
+        &target,
+        &["--exact", "passes", "--against-worker-token", "abc"],
+        &[("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("abd"))],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("passes"), "{}", out.stdout);
+    assert!(!out.stdout.contains("\"hello\""), "{}", out.stdout);
+}
+
+#[test]
+fn the_protocol_claim_variable_changes_nothing() {
+    let target = scratch_dir("rel-claim-env");
+    let out = fixture(
+        &target,
+        &[
+            "--exact",
+            "passes",
+            "--against-exe",
+            fixture_binary().to_str().unwrap(),
+        ],
+        &[("BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL", OsStr::new("7"))],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stderr.contains("protocol 7"), "{}", out.stderr);
+}
