@@ -697,3 +697,97 @@ fn the_protocol_claim_variable_changes_nothing() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(!out.stderr.contains("protocol 7"), "{}", out.stderr);
 }
+
+// Failure 10: --against believed any number a worker sent.
+
+/// A worker that answers the protocol for `benchmark` and sends `slice`
+/// as every slice reply.
+fn lying_worker(dir: &Path, benchmark: &str, slice: &str) -> PathBuf {
+    let path = dir.join("liar.sh");
+    write_script(
+        &path,
+        &format!(
+            r#"#!/bin/sh
+echo '{{"type":"hello","worker":"bench-harness","protocol":1,"harness_version":"0.1.0","benchmarks":["{benchmark}"]}}'
+while IFS= read -r line; do
+  case "$line" in
+    *'"open"'*) echo '{{"type":"opened","shared_overhead":true}}' ;;
+    *'"slice"'*) echo '{slice}' ;;
+    *'"close"'*) echo '{{"type":"closed"}}' ;;
+  esac
+done
+"#
+        ),
+    );
+    path
+}
+
+/// An optimised build (as `cargo bench` builds, where the review found
+/// it) against a worker that sends `slice`.
+fn against_liar(dir: &Path, slice: &str, extra: &[&str]) -> Run {
+    std::fs::create_dir_all(dir).unwrap();
+    let worker = lying_worker(dir, "chain", slice);
+    let (shorter, _) = bench_tests::against_builds();
+    let mut args = vec![
+        "--bench",
+        "--measure-time",
+        "0.05",
+        "--max-time",
+        "2",
+        "--exact",
+        "chain",
+        "--against-exe",
+        worker.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run_with_env(
+        shorter,
+        &args,
+        &[("CARGO_TARGET_DIR", dir.join("target").as_os_str())],
+    )
+}
+
+#[test]
+fn impossible_worker_figures_fail_the_benchmark() {
+    let scratch = scratch_dir("rel-against-figures");
+    for (case, slice) in [
+        (
+            "negative",
+            r#"{"type":"slice","per_iter_ns":-5.0,"samples":10}"#,
+        ),
+        (
+            "huge",
+            r#"{"type":"slice","per_iter_ns":1e300,"samples":10}"#,
+        ),
+    ] {
+        let out = against_liar(&scratch.join(case), slice, &["--fail-on-regression"]);
+        // 1: the gate has nothing compared; 101: a benchmark failed.
+        assert!(
+            matches!(out.code, Some(1 | 101)),
+            "{case}: {:?}\n{}\n{}",
+            out.code,
+            out.stdout,
+            out.stderr
+        );
+        assert!(
+            out.stdout.contains("an impossible time per iteration"),
+            "{case}: {}",
+            out.stdout
+        );
+        assert!(!out.stdout.contains("faster"), "{}", out.stdout);
+        assert!(!out.stdout.contains("slower"), "{}", out.stdout);
+    }
+}
+
+/// A door the review did not list: a time from no samples.
+#[test]
+fn a_worker_time_from_no_samples_fails_the_benchmark() {
+    let scratch = scratch_dir("rel-against-samples");
+    let out = against_liar(
+        &scratch,
+        r#"{"type":"slice","per_iter_ns":3.0,"samples":0}"#,
+        &[],
+    );
+    assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("from no samples"), "{}", out.stdout);
+}

@@ -318,11 +318,18 @@ fn pair(
         name: name.to_string(),
         overhead: Some(local.overhead()),
     };
+    let opened_at = Instant::now();
     let opened = remote.ask(&open, limit, &format!("setting up {name}"))?;
     if !expect_opened(opened, "the other build")? {
         *own_overhead = true;
     }
 
+    // The worker takes this build's loop cost out of its times: what is
+    // left of an empty body is zero give or take the estimate's noise
+    // (a few hundred picoseconds below zero on a loaded machine). More
+    // than the whole loop's cost below zero would be a loop that took less
+    // than nothing: no measurement, a worker to disbelieve.
+    let lowest = -(local.overhead().per_iter.0 + resolution);
     let doing = format!("measuring {name}");
     let mut local_slice = || {
         per_iter(
@@ -331,10 +338,16 @@ fn pair(
         )
     };
     let remote_slice = |remote: &mut Peer| {
-        per_iter(
-            remote.ask(&Request::Slice { nanos: slice.0 }, limit, &doing)?,
-            "the other build",
-        )
+        let reply = remote.ask(&Request::Slice { nanos: slice.0 }, limit, &doing)?;
+        if let Reply::Slice {
+            per_iter_ns,
+            samples,
+        } = &reply
+        {
+            check_reply(*per_iter_ns, *samples, lowest, opened_at.elapsed())
+                .map_err(|why| format!("the other build sent {why} while {doing}: it is not a worker this build can believe; rebuild it with this bench-harness"))?;
+        }
+        per_iter(reply, "the other build")
     };
     let (mut new, mut old) = (Vec::new(), Vec::new());
     let mut rounds = 0;
@@ -401,6 +414,47 @@ fn expect_opened(reply: Reply, side: &str) -> Result<bool, String> {
         Reply::Opened { shared_overhead } => Ok(shared_overhead),
         Reply::Error { message } | Reply::Failed { message } => Err(format!("{side}: {message}")),
         other => Err(format!("{side} answered {other:?} to opening a benchmark")),
+    }
+}
+
+/// Whether a worker's slice reply holds figures a measurement can have: a
+/// finite time per iteration no lower than `lowest` and no longer than the
+/// wall time since the benchmark was opened (`since_open`, with room for
+/// two clocks' disagreement), from at least one sample; else what is wrong,
+/// for the benchmark's failure. A worker is another program: its numbers
+/// are checked, never just believed.
+fn check_reply(
+    per_iter_ns: Option<f64>,
+    samples: usize,
+    lowest: f64,
+    since_open: Duration,
+) -> Result<(), String> {
+    let Some(value) = per_iter_ns else {
+        return Ok(());
+    };
+    let longest = 2.0 * since_open.as_secs_f64() * 1e9 + 1e6;
+    if !value.is_finite() || value < lowest || value > longest {
+        return Err(format!(
+            "an impossible time per iteration ({} ns; a time here is between {lowest:.3} and \
+             {longest:.0} ns)",
+            shown(value)
+        ));
+    }
+    if samples == 0 {
+        return Err(format!(
+            "a time per iteration ({} ns) from no samples",
+            shown(value)
+        ));
+    }
+    Ok(())
+}
+
+/// A number a worker sent, short whatever it is: `-5`, `1e300`.
+fn shown(value: f64) -> String {
+    if value != 0.0 && !(1e-3..1e9).contains(&value.abs()) {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
     }
 }
 
