@@ -114,6 +114,18 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
             .map(|bench| (bench.full_name(), bench.entry.options.ignore, bench.clone())),
     );
     let filtered_out = registered.len() - selected.len();
+    // Two benchmarks of one name could not be told apart in a baseline,
+    // BMF, the history or `--against`: refused before anything runs (a
+    // list shows them, to find them by).
+    let runs = matches!(args.action, Action::Bench | Action::Test);
+    if let Err(error) = registry::check_unique(
+        selected
+            .iter()
+            .filter(|s| runs && !s.ignored)
+            .map(|s| &s.bench),
+    ) {
+        return usage_error(&error);
+    }
 
     // The table goes to stdout, unless stdout carries a machine format.
     let mut table: Box<dyn WriteColor> = if args.action == Action::Bench

@@ -791,3 +791,50 @@ fn a_worker_time_from_no_samples_fails_the_benchmark() {
     assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("from no samples"), "{}", out.stdout);
 }
+
+// Failure 12: two benchmarks with one full name.
+
+#[test]
+fn two_benchmarks_of_one_name_are_refused_with_both_definitions() {
+    let target = scratch_dir("rel-duplicate-names");
+    let out = fixture(
+        &target,
+        &[
+            "--ignored",
+            "same_name",
+            "--save-baseline",
+            "dup",
+            "--format",
+            "bmf",
+        ],
+        &[],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("two benchmarks are named 'same_name/twin'")
+            && error.contains("fixture.rs:87 (args value 1)")
+            && error.contains("fixture.rs:87 (args value 2)"),
+        "{error}"
+    );
+    assert!(!target.join("bench-harness/baselines/dup").exists());
+}
+
+/// A door the review did not list: the smoke test (`cargo test --benches`).
+#[test]
+fn two_benchmarks_of_one_name_fail_the_smoke_test() {
+    let out = run_with_env(
+        fixture_binary(),
+        &["--ignored", "same_name"],
+        &[(
+            "CARGO_TARGET_DIR",
+            scratch_dir("rel-duplicate-smoke").as_os_str(),
+        )],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        one_line_error(&out.stderr).contains("two benchmarks are named 'same_name/twin'"),
+        "{}",
+        out.stderr
+    );
+}
