@@ -126,6 +126,110 @@ fn one_line_error(stderr: &str) -> &str {
     errors[0]
 }
 
+// Failure 1: a filtered --save-baseline shrank the baseline.
+
+#[test]
+fn a_filtered_save_keeps_the_whole_baseline_and_the_gate_says_what_it_compared() {
+    let target = scratch_dir("rel-filtered-save");
+    let both = ["--exact", "passes", "also_passes"];
+    let mut args = both.to_vec();
+    args.extend(["--save-baseline", "full"]);
+    let out = fixture(&target, &args, &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let out = fixture(
+        &target,
+        &["--exact", "passes", "--save-baseline", "full"],
+        &[],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("baseline 'full' not saved, the old one is kept")
+            && error.contains("(also_passes)"),
+        "{error}"
+    );
+    assert_eq!(baseline_names(&target, "full"), ["also_passes", "passes"]);
+    // Under another name it is saved.
+    let out = fixture(
+        &target,
+        &["--exact", "passes", "--save-baseline", "just-passes"],
+        &[],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    // The gate says how many of the baseline's benchmarks it compared.
+    let out = fixture(
+        &target,
+        &[
+            "--exact",
+            "passes",
+            "also_passes",
+            "--baseline",
+            "just-passes",
+            "--fail-on-regression",
+            "--noise-threshold",
+            "10",
+        ],
+        &[],
+    );
+    assert_ne!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "--fail-on-regression: 1 of baseline 'just-passes''s 1 benchmark compared; 1 \
+             measured here is not in it (new)"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+/// The same room through a door the review did not list: `--skip`, and the
+/// ignore flags, leave benchmarks out as a filter does.
+#[test]
+fn a_save_that_skips_or_ignores_some_keeps_the_whole_baseline() {
+    let target = scratch_dir("rel-skipped-save");
+    let out = fixture(
+        &target,
+        &[
+            "--include-ignored",
+            "--exact",
+            "passes",
+            "ignored_by_attribute",
+            "--save-baseline",
+            "all",
+        ],
+        &[],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for args in [
+        &[
+            "--exact",
+            "passes",
+            "ignored_by_attribute",
+            "--save-baseline",
+            "all",
+        ][..],
+        &[
+            "--include-ignored",
+            "--exact",
+            "passes",
+            "ignored_by_attribute",
+            "--skip",
+            "ignored_by_attribute",
+            "--save-baseline",
+            "all",
+        ],
+    ] {
+        let out = fixture(&target, args, &[]);
+        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
+        let error = one_line_error(&out.stderr);
+        assert!(error.contains("(ignored_by_attribute)"), "{error}");
+        assert_eq!(
+            baseline_names(&target, "all"),
+            ["ignored_by_attribute", "passes"]
+        );
+    }
+}
+
 // Failure 2: the report overwrote a foreign index.html.
 
 #[test]
