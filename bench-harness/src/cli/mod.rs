@@ -424,7 +424,8 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                 if path.as_os_str().is_empty() {
                     return Err(CliError("--output needs a file name".into()));
                 }
-                output.path = Some(path);
+                // `-o -`: standard output, as without -o.
+                output.path = (path.as_os_str() != "-").then_some(path);
             }
             Long("save-baseline") => {
                 baselines.save = Some(baseline_name("--save-baseline", parser.value()?)?)

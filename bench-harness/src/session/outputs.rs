@@ -309,6 +309,8 @@ pub(super) fn check_output(path: Option<&Path>) -> Result<(), String> {
 fn output_error(path: &Path, error: &io::Error) -> String {
     let remedy = if error.kind() == io::ErrorKind::NotADirectory {
         "give a path outside that file, or move the file away"
+    } else if error.kind() == io::ErrorKind::Interrupted {
+        "run again with a reader of it, or give a file"
     } else {
         "check the directory exists and is writable, or give another path"
     };

@@ -942,3 +942,141 @@ fn two_benchmarks_of_one_name_fail_the_smoke_test() {
         out.stderr
     );
 }
+
+// Failures 21, 22, 23: --output.
+
+#[test]
+fn output_leaves_look_alike_temporaries_alone() {
+    let scratch = scratch_dir("rel-output-lookalikes");
+    let target = scratch.join("target");
+    let dir = scratch.join("out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ended = Command::new("true").spawn().unwrap();
+    let dead = ended.id();
+    ended.wait().unwrap();
+    let look_alikes = [
+        format!(".notes.txt.{dead}.17.tmp"),
+        format!(".draft.{dead}.1700000000.3.tmp"),
+        format!(".results.json.{dead}.1700000000.3.tmp"),
+        // A door the review did not list: another file's name in the
+        // harness's own pattern.
+        format!(".other.json.{dead}.1700000000.3.bench-harness.tmp"),
+    ];
+    let old = std::time::SystemTime::now() - Duration::from_secs(600);
+    for name in &look_alikes {
+        std::fs::File::create(dir.join(name))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let results = dir.join("results.json");
+    let out = fixture(
+        &target,
+        &[
+            "--exact",
+            "passes",
+            "--format",
+            "json",
+            "-o",
+            results.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for name in &look_alikes {
+        assert!(dir.join(name).exists(), "{name} was removed");
+    }
+}
+
+/// Sends SIGINT to `child` after `after`, and waits at most `limit` for it.
+fn interrupt_fifo_writer(target: &Path, output: &Path, name: &str) {
+    let scratch = scratch_dir(name);
+    let mut command = fixture_command(
+        target,
+        &scratch,
+        &[
+            "--exact",
+            "passes",
+            "--format",
+            "csv",
+            "-o",
+            output.to_str().unwrap(),
+        ],
+    );
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    // Measuring takes well under this; then the run waits for a reader.
+    std::thread::sleep(Duration::from_secs(4));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let interrupted = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let stderr = reader.join().unwrap();
+            assert_ne!(status.code(), Some(0), "{stderr}");
+            assert!(
+                stderr.contains("no reader opened the FIFO before Ctrl-C"),
+                "{stderr}"
+            );
+            assert!(
+                stderr.contains("waiting for a reader of the FIFO"),
+                "{stderr}"
+            );
+            return;
+        }
+        if interrupted.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the first Ctrl-C did not stop the wait for the FIFO's reader");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn output_to_a_fifo_with_no_reader_stops_at_the_first_ctrl_c() {
+    let scratch = scratch_dir("rel-output-fifo");
+    let fifo = scratch.join("fifo");
+    mkfifo(&fifo);
+    interrupt_fifo_writer(&scratch.join("target"), &fifo, "rel-output-fifo-run");
+}
+
+/// A door the review did not list: a link to a FIFO.
+#[test]
+fn output_to_a_link_to_a_fifo_with_no_reader_stops_at_the_first_ctrl_c() {
+    let scratch = scratch_dir("rel-output-fifo-link");
+    let fifo = scratch.join("fifo");
+    mkfifo(&fifo);
+    let link = scratch.join("results.csv");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    interrupt_fifo_writer(&scratch.join("target"), &link, "rel-output-fifo-link-run");
+}
+
+#[test]
+fn output_dash_is_standard_output() {
+    let scratch = scratch_dir("rel-output-dash");
+    let target = scratch.join("target");
+    let command = fixture_command(
+        &target,
+        &scratch,
+        &["--exact", "passes", "--format", "json", "-o", "-"],
+    );
+    let out = finish_within(command, Duration::from_secs(60));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!scratch.join("-").exists(), "a file named - was written");
+    let document: Value = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: stdout is not the JSON: {}", out.stdout));
+    assert_eq!(document["benchmarks"][0]["name"], "passes");
+}
