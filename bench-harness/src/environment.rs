@@ -464,37 +464,177 @@ fn git_turned_off() -> bool {
     std::env::var_os(NO_GIT_ENV).is_some_and(|value| !value.is_empty() && value != "0")
 }
 
+/// The checkout's commit: read from `.git` itself (`HEAD`, then the loose
+/// ref or `packed-refs` it names), without running git; `git rev-parse
+/// HEAD` (which runs nothing of the repository's) only where that cannot
+/// be read (a ref format this does not know).
 fn git_commit(dir: &Path) -> Option<String> {
-    let head = git(dir, &["rev-parse", "HEAD"])?;
+    // (GIT_DIR moves the repository: git knows where.)
+    let direct = std::env::var_os("GIT_DIR")
+        .is_none()
+        .then(|| read_head(dir));
+    let head = direct
+        .flatten()
+        .or_else(|| git(dir, &[], &["rev-parse", "HEAD"]))?;
     let head = head.trim();
     let is_hash = head.len() >= 40 && head.chars().all(|c| c.is_ascii_hexdigit());
     is_hash.then(|| head.to_string())
 }
 
-fn git_dirty(dir: &Path) -> Option<bool> {
-    git(dir, &["status", "--porcelain", "--untracked-files=no"]).map(|out| !out.trim().is_empty())
+/// `HEAD`'s commit read from the repository's files: the git directory
+/// found from `dir` upwards (`.git`, or a `.git` file's `gitdir:` in a
+/// worktree), its `commondir` for shared refs. `None` for anything
+/// unexpected, left to git.
+fn read_head(dir: &Path) -> Option<String> {
+    let small = |path: &Path| -> Option<String> {
+        let bytes = crate::fs::read_prefix(path, 4096).ok()??;
+        Some(String::from_utf8(bytes).ok()?.trim().to_string())
+    };
+    let (work, dot_git) = dir
+        .ancestors()
+        .map(|d| (d, d.join(".git")))
+        .find(|(_, g)| std::fs::symlink_metadata(g).is_ok())?;
+    let git_dir = if dot_git.is_dir() {
+        dot_git
+    } else {
+        let pointer = small(&dot_git)?;
+        work.join(pointer.strip_prefix("gitdir:")?.trim())
+    };
+    let common = match small(&git_dir.join("commondir")) {
+        Some(relative) => git_dir.join(relative),
+        None => git_dir.clone(),
+    };
+    let mut content = small(&git_dir.join("HEAD"))?;
+    // A symbolic ref, perhaps to another: a few steps at most.
+    for _ in 0..5 {
+        let Some(name) = content.strip_prefix("ref:").map(str::trim) else {
+            return Some(content);
+        };
+        if !name.starts_with("refs/") || name.split('/').any(|part| part == ".." || part.is_empty())
+        {
+            return None;
+        }
+        let loose = [&git_dir, &common]
+            .iter()
+            .find_map(|base| small(&base.join(name)));
+        content = match loose {
+            Some(found) => found,
+            None => {
+                let packed =
+                    crate::fs::read_regular(&common.join("packed-refs"), 1 << 26).ok()??;
+                let packed = String::from_utf8(packed).ok()?;
+                packed.lines().find_map(|line| {
+                    let (hash, named) = line.split_once(' ')?;
+                    (named == name).then(|| hash.to_string())
+                })?
+            }
+        };
+    }
+    None
 }
 
-/// `git ARGS` in `dir`: its standard output if it ran and succeeded.
+/// Whether tracked files differ from the commit, by `git status`, with
+/// every command the repository could make it run turned off (see
+/// [`git`]): the clean filters (and filter processes) its configuration
+/// names, found first, are emptied; submodules, whose own configuration
+/// this does not see, are not looked into. `None` when that cannot be
+/// made sure of.
+fn git_dirty(dir: &Path) -> Option<bool> {
+    let filters = git_filter_drivers(dir)?;
+    let mut config: Vec<String> = Vec::new();
+    for driver in &filters {
+        for key in ["clean", "smudge", "process"] {
+            config.push(format!("filter.{driver}.{key}="));
+        }
+        config.push(format!("filter.{driver}.required=false"));
+    }
+    let config: Vec<&str> = config.iter().map(String::as_str).collect();
+    git(
+        dir,
+        &config,
+        &[
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--ignore-submodules=all",
+        ],
+    )
+    .map(|out| !out.trim().is_empty())
+}
+
+/// The filter drivers the repository's configuration defines (a command
+/// `git status` would run on a changed file): `filter.NAME.clean` or
+/// `.process`. `None` when the configuration cannot be read, or names one
+/// that cannot be turned off on a command line.
+fn git_filter_drivers(dir: &Path) -> Option<Vec<String>> {
+    let output = git_output(
+        dir,
+        &[],
+        &[
+            "config",
+            "-z",
+            "--get-regexp",
+            r"^filter\..*\.(clean|process)$",
+        ],
+    )?;
+    match output.status.code() {
+        Some(0) => {}
+        // No such entry.
+        Some(1) => return Some(Vec::new()),
+        _ => return None,
+    }
+    let text = String::from_utf8(output.stdout).ok()?;
+    let mut drivers: Vec<String> = Vec::new();
+    for entry in text.split('\0').filter(|e| !e.is_empty()) {
+        let key = entry.split_once('\n').map_or(entry, |(key, _)| key);
+        let driver = key.strip_prefix("filter.")?.rsplit_once('.')?.0;
+        if driver.is_empty() || driver.contains(['=', '\n']) {
+            return None;
+        }
+        if !drivers.iter().any(|d| d == driver) {
+            drivers.push(driver.to_string());
+        }
+    }
+    Some(drivers)
+}
+
+/// `git -c CONFIG… ARGS` in `dir`: its standard output if it ran and
+/// succeeded.
 ///
-/// Read-only, and nothing of the repository's runs: `core.fsmonitor` names
-/// a command git would start (a hook of the repository's, or a daemon) and
-/// is turned off, and `--no-optional-locks` keeps `git status` from
-/// rewriting `.git/index` with the stat data it refreshed.
-fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let output = Command::new("git")
-        .args(["--no-optional-locks", "-c", "core.fsmonitor=false"])
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
+/// Read-only, and nothing of the repository's runs: `core.fsmonitor`
+/// names a command git would start (a hook of the repository's, or a
+/// daemon) and is turned off; hooks are looked for in `/dev/null`;
+/// `--no-optional-locks` keeps `git status` from rewriting `.git/index`
+/// with the stat data it refreshed (and so from a hook on that); the
+/// filters `git status` would run are emptied by [`git_dirty`].
+fn git(dir: &Path, config: &[&str], args: &[&str]) -> Option<String> {
+    let output = git_output(dir, config, args)?;
     output
         .status
         .success()
         .then(|| String::from_utf8(output.stdout).ok())
         .flatten()
+}
+
+fn git_output(dir: &Path, config: &[&str], args: &[&str]) -> Option<std::process::Output> {
+    let mut command = Command::new("git");
+    command.args([
+        "--no-optional-locks",
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "core.hooksPath=/dev/null",
+    ]);
+    for setting in config {
+        command.args(["-c", setting]);
+    }
+    command
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()
 }
 
 /// The first `model name` of a `/proc/cpuinfo` text.

@@ -95,31 +95,44 @@ pub(crate) const TOKEN_FLAG: &str = "fork-child-token";
 /// [`CHILD_ENV`] in its environment and [`TOKEN_FLAG`] on its command line,
 /// with the same token. The variable alone is ignored, with a note.
 pub(crate) fn is_child() -> bool {
-    let Some(token) = std::env::var_os(CHILD_ENV) else {
+    started_with_token(CHILD_ENV, TOKEN_FLAG, "--forks")
+}
+
+/// Whether this process was started by a run of this harness with this
+/// run's token both in variable `env` and after hidden flag `--FLAG` on the
+/// command line (before any `--`), and equal: how a `--forks` child and an
+/// `--against` worker know what they are. A variable left in a shell's
+/// environment alone changes nothing: it is ignored with a note, once;
+/// `by` names what sets it.
+pub(crate) fn started_with_token(env: &'static str, flag: &str, by: &str) -> bool {
+    let Some(token) = std::env::var_os(env) else {
         return false;
     };
-    let flag = format!("--{TOKEN_FLAG}");
+    let flag = format!("--{flag}");
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let given = args
         .iter()
         .take_while(|arg| *arg != "--")
         .position(|arg| *arg == *flag)
         .and_then(|at| args.get(at + 1));
-    let child = !token.is_empty() && given == Some(&token);
-    if !child {
-        static NOTED: std::sync::Once = std::sync::Once::new();
-        NOTED.call_once(|| {
+    let started = !token.is_empty() && given == Some(&token);
+    if !started {
+        static NOTED: std::sync::Mutex<Vec<&str>> = std::sync::Mutex::new(Vec::new());
+        let mut noted = NOTED.lock().unwrap_or_else(|e| e.into_inner());
+        if !noted.contains(&env) {
+            noted.push(env);
             console::note(&format_args!(
-                "{CHILD_ENV} is set in the environment, but this process was not started by \
-                 --forks: the variable is ignored (unset it to silence this note)"
+                "{env} is set in the environment, but this process was not started by \
+                 {by}: the variable is ignored (unset it to silence this note)"
             ));
-        });
+        }
     }
-    child
+    started
 }
 
-/// This run's token: random, the same for every child of the run.
-fn token() -> &'static str {
+/// This run's token: random, the same for every child (and `--against`
+/// worker) of the run.
+pub(crate) fn token() -> &'static str {
     static TOKEN: OnceLock<String> = OnceLock::new();
     TOKEN.get_or_init(|| {
         let nanos = std::time::SystemTime::now()

@@ -437,6 +437,42 @@ pub fn all() -> Vec<Benchmark> {
     entries().flat_map(BenchEntry::benchmarks).collect()
 }
 
+/// Refuses two of `benchmarks` with one full name: a name is what selects,
+/// compares, saves and records a benchmark, so two of one name would save
+/// a baseline its own loader refuses, and drop one from BMF and the
+/// history. The error names both definitions.
+pub(crate) fn check_unique<'a>(
+    benchmarks: impl IntoIterator<Item = &'a Benchmark>,
+) -> Result<(), String> {
+    let mut seen: std::collections::HashMap<String, &Benchmark> = Default::default();
+    for bench in benchmarks {
+        let name = bench.full_name();
+        if let Some(first) = seen.get(&name) {
+            return Err(format!(
+                "two benchmarks are named '{}': {} and {}; give them distinct names (args \
+                 whose Display differs, or #[benchmark(name = \"...\")])",
+                crate::report::format::escape(&name),
+                first.definition(),
+                bench.definition()
+            ));
+        }
+        seen.insert(name, bench);
+    }
+    Ok(())
+}
+
+impl Benchmark {
+    /// Where it is defined, for an error: `benches/a.rs:12`, with its
+    /// `args` value's position.
+    fn definition(&self) -> String {
+        let at = format!("the one at {}:{}", self.entry.file, self.entry.line);
+        match &self.arg {
+            Some(arg) => format!("{at} (args value {})", arg.index + 1),
+            None => at,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -424,7 +424,8 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                 if path.as_os_str().is_empty() {
                     return Err(CliError("--output needs a file name".into()));
                 }
-                output.path = Some(path);
+                // `-o -`: standard output, as without -o.
+                output.path = (path.as_os_str() != "-").then_some(path);
             }
             Long("save-baseline") => {
                 baselines.save = Some(baseline_name("--save-baseline", parser.value()?)?)
@@ -465,6 +466,8 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
             }
             // Hidden: a --forks child's token, read by `forks::is_child`.
             Long(crate::forks::TOKEN_FLAG) => drop(parser.value()?),
+            // Hidden: an --against worker's token, read by `against::is_worker`.
+            Long(crate::session::WORKER_TOKEN_FLAG) => drop(parser.value()?),
             // libtest flags with no meaning here.
             Short('q') | Long("quiet") => output.quiet = true,
             Long("nocapture") | Long("show-output") => {}

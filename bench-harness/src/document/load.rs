@@ -188,11 +188,17 @@ impl std::error::Error for LoadError {
 }
 
 /// Reads the document at `path`; see [`parse`].
+/// Only a regular file of at most [`MAX_BASELINE_BYTES`] is read, as
+/// [`load_baseline`] reads.
 pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
-    let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    let (file, length) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(length as usize);
+    file.take(length)
+        .read_to_end(&mut bytes)
+        .map_err(|error| LoadError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
     from_bytes(&bytes).map_err(|error| error.with_path(path))
 }
 

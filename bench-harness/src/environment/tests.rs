@@ -94,6 +94,62 @@ fn git_runs_no_repository_hook_and_writes_no_index() {
 // Dates, CPU lists and cache sizes
 // ---------------------------------------------------------------------------
 
+/// `HEAD` read from `.git` itself agrees with git: on a branch with a loose
+/// ref, after `git pack-refs` moves it to `packed-refs`, detached, and in a
+/// linked worktree (a `.git` file, refs in the common directory).
+#[test]
+fn head_read_from_the_repository_agrees_with_git() {
+    let scratch = Scratch::new("git-head");
+    let dir = scratch.path().join("main");
+    fs::create_dir_all(&dir).unwrap();
+    let git = |at: &Path, args: &[&str]| -> Option<String> {
+        let output = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(at)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", at)
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())?;
+        Some(String::from_utf8(output.stdout).unwrap().trim().to_string())
+    };
+    if git(&dir, &["init", "-q"]).is_none() {
+        eprintln!("skipped: git is not available");
+        return;
+    }
+    fs::write(dir.join("f"), "1").unwrap();
+    git(&dir, &["add", "f"]).unwrap();
+    git(&dir, &["commit", "-qm", "one"]).unwrap();
+    let head = || git(&dir, &["rev-parse", "HEAD"]).unwrap();
+    assert_eq!(read_head(&dir), Some(head()), "loose ref");
+    fs::write(dir.join("f"), "2").unwrap();
+    git(&dir, &["commit", "-qam", "two"]).unwrap();
+    git(&dir, &["pack-refs", "--all"]).unwrap();
+    assert_eq!(read_head(&dir.join("sub/dir")), Some(head()), "packed");
+    let worktree = scratch.path().join("linked");
+    git(
+        &dir,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "side",
+            worktree.to_str().unwrap(),
+        ],
+    )
+    .unwrap();
+    fs::write(worktree.join("f"), "3").unwrap();
+    git(&worktree, &["commit", "-qam", "three"]).unwrap();
+    let side = git(&worktree, &["rev-parse", "HEAD"]).unwrap();
+    assert_ne!(side, head());
+    assert_eq!(read_head(&worktree), Some(side), "worktree");
+    git(&dir, &["checkout", "-q", "--detach", "HEAD~1"]).unwrap();
+    assert_eq!(read_head(&dir), Some(head()), "detached");
+}
+
 #[test]
 fn known_dates() {
     assert_eq!(format_unix_seconds(0), "1970-01-01T00:00:00Z");

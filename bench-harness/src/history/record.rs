@@ -81,7 +81,27 @@ json_struct!(RecordedThroughput {
     per_second
 });
 
+/// The longest time per iteration a record may hold: about eleven days.
+/// Beyond it a figure is not a measurement but a damaged or forged line.
+const MAX_TIME_NS: f64 = 1e15;
+
 impl Record {
+    /// Whether the record's values are ones a run can write: finite times
+    /// within [`MAX_TIME_NS`], a commit and a machine fingerprint of hex
+    /// digits. A line that fails is skipped like a cut one: its text never
+    /// reaches a terminal or a chart.
+    pub(crate) fn is_plausible(&self) -> bool {
+        let time = |t: f64| t.is_finite() && t.abs() <= MAX_TIME_NS;
+        let hex =
+            |s: &str| !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_hexdigit());
+        time(self.time_ns)
+            && self.lower_ns.is_none_or(time)
+            && self.upper_ns.is_none_or(time)
+            && self.reference_ns.is_none_or(time)
+            && self.commit.as_deref().is_none_or(hex)
+            && hex(&self.machine)
+    }
+
     /// The interval's half-width relative to the headline (its larger
     /// side); 0 without an interval.
     pub(crate) fn relative_half_width(&self) -> f64 {

@@ -19,8 +19,8 @@
 //!   zero-filled tail) the reader already skips. Syncing would cost every
 //!   run a disk flush (milliseconds to tens of milliseconds on CI disks).
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::File;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use super::record::{Record, FORMAT_VERSION};
@@ -49,21 +49,16 @@ pub(crate) fn append(path: &Path, records: &[Record]) -> io::Result<()> {
         record.write(&mut Writer::compact(&mut batch));
         batch.push(b'\n');
     }
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
-    }
-    let mut file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)?;
-    if !ends_with_newline(&file)? {
+    // Never through a planted symbolic link, never into a FIFO or a
+    // device: only a regular file is appended to.
+    crate::fs::append_regular(path, &batch, &mut |file| {
         // A cut line of a killed run: start on a line of our own.
-        batch.insert(0, b'\n');
-    }
-    // One `write`: `write_all` loops only after a short write, which a
-    // regular file gives only when the disk is full or a fatal signal came.
-    file.write_all(&batch)
+        Ok(if ends_with_newline(file)? {
+            Vec::new()
+        } else {
+            vec![b'\n']
+        })
+    })
 }
 
 /// Whether `file` is empty or ends with a newline.
@@ -111,7 +106,7 @@ pub(crate) fn parse(text: &str) -> Parsed {
             continue;
         }
         match crate::json::from_str::<Record>(line) {
-            Ok(record) if record.v <= FORMAT_VERSION && record.time_ns.is_finite() => {
+            Ok(record) if record.v <= FORMAT_VERSION && record.is_plausible() => {
                 parsed.records.push(record)
             }
             _ => parsed.skipped.push(index + 1),
@@ -126,9 +121,9 @@ pub(crate) fn parse(text: &str) -> Parsed {
 /// on stderr. An unreadable file is an error naming it.
 pub(crate) fn load(target_dir: &Path, bench_target: &str) -> Result<Vec<Record>, String> {
     let path = file(target_dir, bench_target);
-    let bytes = match fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+    let bytes = match crate::fs::read_regular(&path, MAX_HISTORY_BYTES) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(Vec::new()),
         Err(error) => {
             return Err(format!(
                 "cannot read the history {}: {error}; check its permissions, or remove it to \
@@ -138,21 +133,47 @@ pub(crate) fn load(target_dir: &Path, bench_target: &str) -> Result<Vec<Record>,
         }
     };
     let parsed = parse(&String::from_utf8_lossy(&bytes));
-    if !parsed.skipped.is_empty() {
-        let lines: Vec<String> = parsed.skipped.iter().map(ToString::to_string).collect();
-        console::note(&format_args!(
-            "history {}: skipped {} line{} that {} not a whole record (line {}){}",
-            path.display(),
-            lines.len(),
-            if lines.len() == 1 { "" } else { "s" },
-            if lines.len() == 1 { "is" } else { "are" },
-            lines.join(", "),
-            if parsed.cut_at_end {
-                "; the last was cut short by a run that was killed while writing"
-            } else {
-                ""
-            }
-        ));
+    if let Some(note) = skipped_note(&path, &parsed) {
+        console::note(&note);
     }
     Ok(parsed.records)
+}
+
+/// The largest history read: about three million records, years of runs
+/// of a large suite; a bound for a file that is not what it seems.
+pub(crate) const MAX_HISTORY_BYTES: u64 = 1 << 30;
+
+/// How many skipped lines the note names: it stays one short line however
+/// many there are.
+const NAMED_LINES: usize = 5;
+
+/// The note for the lines `parsed` skipped, if any: how many, the first
+/// few line numbers.
+pub(crate) fn skipped_note(path: &Path, parsed: &Parsed) -> Option<String> {
+    let count = parsed.skipped.len();
+    if count == 0 {
+        return None;
+    }
+    let mut lines: Vec<String> = parsed
+        .skipped
+        .iter()
+        .take(NAMED_LINES)
+        .map(ToString::to_string)
+        .collect();
+    if count > NAMED_LINES {
+        lines.push("…".to_string());
+    }
+    Some(format!(
+        "history {}: skipped {count} line{} that {} not a whole record (line{} {}){}",
+        path.display(),
+        if count == 1 { "" } else { "s" },
+        if count == 1 { "is" } else { "are" },
+        if count == 1 { "" } else { "s" },
+        lines.join(", "),
+        if parsed.cut_at_end {
+            "; the last was cut short by a run that was killed while writing"
+        } else {
+            ""
+        }
+    ))
 }

@@ -63,10 +63,9 @@ pub(crate) fn write(
             .iter()
             .any(|r| r.series_key() != benchmark.runs[0].series_key());
         for (index, run) in benchmark.runs.iter().enumerate().skip(first) {
-            let commit = run
-                .commit
-                .as_deref()
-                .map_or("(no git)", |c| &c[..c.len().min(8)]);
+            let commit = run.commit.as_deref().map_or("(no git)".into(), |c| {
+                escape(&first_chars(c, 8)).into_owned()
+            });
             let dirty = if run.dirty == Some(true) { "dirty" } else { "" };
             // As the run's table printed it: a bound where the interval
             // reaches zero.
@@ -86,7 +85,7 @@ pub(crate) fn write(
             if several_series {
                 line.push_str(&format!(
                     "  [{} {}]",
-                    &run.machine[..run.machine.len().min(8)],
+                    escape(&first_chars(&run.machine, 8)),
                     escape(&run.config)
                 ));
             }
@@ -97,6 +96,12 @@ pub(crate) fn write(
         }
     }
     out.flush()
+}
+
+/// The first `n` characters of `text` (not bytes: a record read back may
+/// hold any text).
+fn first_chars(text: &str, n: usize) -> String {
+    text.chars().take(n).collect()
 }
 
 #[cfg(test)]

@@ -40,6 +40,12 @@ pub(super) fn check(output: &OutputOptions, place: Option<&Place>) -> Result<(),
         Place::File(file) => file.clone(),
         Place::Directory(dir) => dir.join("index.html"),
     };
+    if let Err(foreign) = check_ours(place) {
+        return Err(format!(
+            "cannot write --report {}: {foreign}",
+            path.display()
+        ));
+    }
     let result = fs::check_writable(&probe);
     result.map_err(|e| {
         format!(
@@ -49,12 +55,146 @@ pub(super) fn check(output: &OutputOptions, place: Option<&Place>) -> Result<(),
     })
 }
 
+/// The file a report directory holds to say bench-harness writes it: a
+/// directory with it is the harness's to write in.
+const MARKER: &str = ".bench-harness-report";
+
+/// What the marker says to whoever finds it.
+const MARKER_TEXT: &str = "bench-harness writes the HTML reports in this directory, and \
+                           replaces index.html and TARGET/index.html at each run.\n";
+
+/// Checks that writing the report to `place` overwrites nothing the harness
+/// did not write: a directory is new, empty, holds the [`MARKER`], or holds
+/// only reports (an index of targets and targets' pages, as a version
+/// before the marker left them); a file is new or a report page. Else the
+/// error says what is in the way and the fix.
+fn check_ours(place: &Place) -> Result<(), String> {
+    match place {
+        Place::File(file) => match is_report_page(file) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(format!(
+                "{} is not a report bench-harness wrote, and would be replaced; give a new \
+                 .html path, or remove it",
+                file.display()
+            )),
+            Err(error) => Err(format!(
+                "{}: {error}; give a new .html path",
+                file.display()
+            )),
+        },
+        Place::Directory(dir) => {
+            let entries = match std::fs::read_dir(dir) {
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+                // Not a directory, or unreadable: writing says what.
+                Err(_) => return Ok(()),
+                Ok(entries) => entries,
+            };
+            let marked = std::fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.is_file());
+            if marked {
+                return Ok(());
+            }
+            let mut foreign: Vec<String> = Vec::new();
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let ours = match entry.file_type() {
+                    Ok(kind) if kind.is_dir() => is_target_dir(&path),
+                    Ok(kind) if kind.is_file() => {
+                        entry.file_name() == "index.html" && is_report_page(&path).unwrap_or(false)
+                    }
+                    _ => false,
+                };
+                if !ours {
+                    foreign.push(entry.file_name().to_string_lossy().into_owned());
+                }
+            }
+            if foreign.is_empty() {
+                return Ok(());
+            }
+            foreign.sort();
+            let shown: Vec<String> = foreign
+                .iter()
+                .take(3)
+                .map(|name| crate::report::format::escape(name).into_owned())
+                .collect();
+            Err(format!(
+                "{} holds files bench-harness did not write ({}{}), and its index.html would be \
+                 replaced; give a new or empty directory, or one it wrote (it holds {MARKER})",
+                dir.display(),
+                shown.join(", "),
+                if foreign.len() > shown.len() {
+                    ", …"
+                } else {
+                    ""
+                }
+            ))
+        }
+    }
+}
+
+/// A target's report directory of an earlier run: nothing in it but a
+/// report page `index.html`.
+fn is_target_dir(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().all(|entry| {
+            entry.file_name() == "index.html"
+                && entry.file_type().is_ok_and(|t| t.is_file())
+                && is_report_page(&entry.path()).unwrap_or(false)
+        })
+    })
+}
+
+/// Whether `path` is missing or a page bench-harness wrote (its title says
+/// so, in its first bytes); an error for what is not a regular file.
+fn is_report_page(path: &Path) -> Result<bool, std::io::Error> {
+    let Some(start) = fs::read_prefix(path, 4096)? else {
+        return Ok(true);
+    };
+    let start = String::from_utf8_lossy(&start);
+    Ok(start.starts_with("<!DOCTYPE html>")
+        && start
+            .split_once("<title>")
+            .and_then(|(_, title)| title.split_once("</title>"))
+            .is_some_and(|(title, _)| {
+                title.ends_with("bench-harness report") || title.ends_with("bench-harness reports")
+            }))
+}
+
+/// Writes the [`MARKER`] into a report directory that has none.
+fn mark(dir: &Path) -> std::io::Result<()> {
+    let marker = dir.join(MARKER);
+    if std::fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    fs::write_atomically(&marker, MARKER_TEXT.as_bytes())
+}
+
 /// Writes `html` to `place` and says where; returns an error line when an
 /// explicit `--report` could not be written. The default place failing
 /// (a read-only target directory) is a warning, not a failed run.
 pub(super) fn write(output: &OutputOptions, place: &Place, html: &str) -> Option<String> {
     let target = baseline::target_name();
-    match html::write(place, &target, html) {
+    // Checked again: the run took a while.
+    if let Err(foreign) = check_ours(place) {
+        return match &output.report {
+            Some(given) => Some(format!(
+                "cannot write --report {}: {foreign}",
+                given.display()
+            )),
+            None => {
+                console::status(&format_args!(
+                    "warning: the report was not written: {foreign}; or give --report DIR, or \
+                     --no-report"
+                ));
+                None
+            }
+        };
+    }
+    let written = match place {
+        Place::Directory(dir) => mark(dir),
+        Place::File(_) => Ok(()),
+    }
+    .and_then(|()| html::write(place, &target, html));
+    match written {
         Ok(path) => {
             console::status(&format_args!("wrote the report to {}", path.display()));
             None

@@ -20,6 +20,9 @@ mod show_history;
 mod smoke;
 mod verdicts;
 
+/// The hidden flag that carries an `--against` worker's token.
+pub(crate) use against::TOKEN_FLAG as WORKER_TOKEN_FLAG;
+
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -111,6 +114,18 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
             .map(|bench| (bench.full_name(), bench.entry.options.ignore, bench.clone())),
     );
     let filtered_out = registered.len() - selected.len();
+    // Two benchmarks of one name could not be told apart in a baseline,
+    // BMF, the history or `--against`: refused before anything runs (a
+    // list shows them, to find them by).
+    let runs = matches!(args.action, Action::Bench | Action::Test);
+    if let Err(error) = registry::check_unique(
+        selected
+            .iter()
+            .filter(|s| runs && !s.ignored)
+            .map(|s| &s.bench),
+    ) {
+        return usage_error(&error);
+    }
 
     // The table goes to stdout, unless stdout carries a machine format.
     let mut table: Box<dyn WriteColor> = if args.action == Action::Bench
@@ -306,6 +321,7 @@ fn bench(
         loop_overhead: loop_overhead.as_ref(),
         baseline: baseline_report.as_ref(),
         groups: &groups,
+        registered,
     };
     let mut errors = outputs::write(args, &store, &written);
     if !args.output.no_history && !info.partial && !forks::is_child() {
@@ -359,6 +375,11 @@ fn bench(
         return Ok(bench_runtime::signal::EXIT_INTERRUPTED);
     }
     let gate = args.baselines.fail_on_regression;
+    if let (true, Some(name), Some(baseline)) = (gate, &args.baselines.compare, &baseline) {
+        // (Only when some are new: a filter selecting a few of the
+        // baseline's benchmarks is no news.)
+        gate_coverage(name, baseline, results);
+    }
     let uncovered = match (&args.baselines.compare, &baseline) {
         (Some(name), Some(b)) => verdicts::coverage(name, b, results, registered, gate),
         _ => false,
@@ -440,6 +461,38 @@ fn locate_store() -> baseline::Store {
         Ok(dir) => baseline::Store::at(dir),
         Err(_) => store,
     }
+}
+
+/// Under `--fail-on-regression`, when some benchmarks measured here are not
+/// in the baseline, one line saying how much of it the gate rests on: how
+/// many of its benchmarks were compared, and how many are new.
+fn gate_coverage(name: &str, baseline: &crate::document::Document, results: &[BenchResult]) {
+    let held = baseline
+        .benchmarks
+        .iter()
+        .filter(|b| b.measurement.is_some())
+        .count();
+    let count = |new: bool| {
+        results
+            .iter()
+            .filter(|r| match &r.comparison {
+                Some(Compared::New) => new,
+                Some(Compared::Against(_)) => !new,
+                _ => false,
+            })
+            .count()
+    };
+    let new = count(true);
+    if new == 0 {
+        return;
+    }
+    console::status(&format_args!(
+        "--fail-on-regression: {} of baseline '{name}''s {held} benchmark{} compared; {new} \
+         measured here {} not in it (new)",
+        count(false),
+        if held == 1 { "" } else { "s" },
+        if new == 1 { "is" } else { "are" }
+    ));
 }
 
 fn usage_error(error: &dyn std::fmt::Display) -> i32 {

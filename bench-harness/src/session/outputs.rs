@@ -35,6 +35,8 @@ pub(super) struct Run<'a> {
     pub(super) baseline: Option<&'a BaselineReport>,
     /// The in-run A/B groups' comparisons.
     pub(super) groups: &'a [GroupReport],
+    /// Every benchmark this binary has, by full name, selected or not.
+    pub(super) registered: &'a [String],
 }
 
 impl Run<'_> {
@@ -109,6 +111,25 @@ fn save_baseline(
             failed.join(", ")
         ));
     }
+    let left_out = left_out_of(store, name, run);
+    if !left_out.is_empty() {
+        let shown: Vec<&str> = left_out.iter().map(String::as_str).take(3).collect();
+        return Err(format!(
+            "baseline '{name}' not saved, the old one is kept: it holds {} benchmark{} of this \
+             binary that this run did not measure ({}{}), and saving would drop {} from it; save \
+             without the filter (or --skip, or with the same ignore flags), or under another \
+             name",
+            left_out.len(),
+            if left_out.len() == 1 { "" } else { "s" },
+            shown.join(", "),
+            if left_out.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            },
+            if left_out.len() == 1 { "it" } else { "them" },
+        ));
+    }
     // The document first: when it cannot be written, the old baseline
     // stays whole, its executable included.
     let path = store
@@ -129,6 +150,29 @@ fn save_baseline(
             .map_err(|e| e.to_string())?;
         Ok(format!("{saved} (no executable kept: --no-keep-exe)"))
     }
+}
+
+/// The benchmarks saved baseline `name` holds that this binary still has
+/// but this run did not measure (a filter, `--skip` or the ignore flags
+/// left them out): saving the run over it would shrink it without a word,
+/// and the next gated run would compare only what is left. None when there
+/// is no such baseline yet, or it cannot be read (it is replaced, as
+/// before).
+fn left_out_of(store: &Store, name: &str, run: &Run<'_>) -> Vec<String> {
+    let Ok(existing) = document::load_baseline(&store.path(name)) else {
+        return Vec::new();
+    };
+    existing
+        .benchmarks
+        .into_iter()
+        .map(|b| b.name)
+        .filter(|held| run.registered.contains(held))
+        .filter(|held| {
+            !run.results
+                .iter()
+                .any(|r| r.name == *held && r.measured().is_some())
+        })
+        .collect()
 }
 
 /// An `--against` run's output: its document, as JSON, to `--output` or
@@ -265,6 +309,8 @@ pub(super) fn check_output(path: Option<&Path>) -> Result<(), String> {
 fn output_error(path: &Path, error: &io::Error) -> String {
     let remedy = if error.kind() == io::ErrorKind::NotADirectory {
         "give a path outside that file, or move the file away"
+    } else if error.kind() == io::ErrorKind::Interrupted {
+        "run again with a reader of it, or give a file"
     } else {
         "check the directory exists and is writable, or give another path"
     };

@@ -328,9 +328,18 @@ fn ctrl_c_while_a_worker_hangs_ends_the_run_at_once() {
 #[test]
 fn a_worker_of_another_protocol_version_is_refused() {
     let (shorter, _) = against_builds();
-    let claim = [("BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL", OsStr::new("99"))];
-    let args = ["--bench", "--against-exe", shorter.to_str().unwrap()];
-    let out = run_with_env(shorter, &args, &claim);
+    // A build of another protocol, as its hello says it.
+    let dir = scratch_dir("against-protocol-99");
+    let worker = dir.join("protocol-99.sh");
+    std::fs::write(
+        &worker,
+        "#!/bin/sh\necho '{\"type\":\"hello\",\"worker\":\"bench-harness\",\"protocol\":99,\
+         \"harness_version\":\"9.0.0\",\"benchmarks\":[\"chain\"]}'\ncat >/dev/null\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&worker, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let args = ["--bench", "--against-exe", worker.to_str().unwrap()];
+    let out = run(shorter, &args);
     assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
     let error = out.stderr.lines().last().unwrap();
     assert!(error.contains("speaks worker protocol 99"), "{error}");

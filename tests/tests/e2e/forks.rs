@@ -206,14 +206,14 @@ fn ctrl_c_under_forks_stops_the_children_and_reports_what_finished() {
 }
 
 #[test]
-fn benchmarks_of_one_name_fail_under_forks_instead_of_mixing() {
+fn benchmarks_of_one_name_are_refused_under_forks_instead_of_mixing() {
     let out = bench(&["--forks", "2", "--ignored", "same_name"]);
-    assert_eq!(out.code, Some(101), "{out:?}");
+    assert_eq!(out.code, Some(2), "{out:?}");
     assert!(
-        out.stdout
-            .contains("FAILED: 2 benchmarks are named 'same_name/twin'"),
+        out.stderr
+            .contains("error: two benchmarks are named 'same_name/twin'"),
         "{}",
-        out.stdout
+        out.stderr
     );
 }
 

@@ -23,5 +23,6 @@ mod outputs;
 mod porting;
 mod program_cost;
 mod progress;
+mod reliability;
 mod suite;
 mod table;

@@ -517,7 +517,14 @@ fn a_killed_writers_temporary_is_removed_by_the_next_save() {
     let mut writer = Command::new("true").spawn().unwrap();
     let dead = writer.id();
     writer.wait().unwrap();
-    let stale = baselines.join(format!(".main.json.{dead}.1700000000000000000.tmp"));
+    let stale = baselines.join(format!(
+        ".{}.{dead}.1700000000000000000.0.bench-harness.tmp",
+        saved_path(&first.stderr)
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+    ));
     std::fs::File::create(&stale)
         .unwrap()
         .set_modified(SystemTime::now() - Duration::from_secs(600))

@@ -26,6 +26,7 @@ mod protocol;
 mod worker;
 
 use std::ffi::OsString;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use bench_runtime::{Nanos, StopRule};
@@ -46,8 +47,8 @@ use crate::run::Watch;
 use crate::select::{self, Filter};
 use crate::settings::Settings;
 use peer::Peer;
-pub(crate) use protocol::PROTOCOL_VERSION;
 use protocol::{Reply, Request};
+pub(crate) use protocol::{PROTOCOL_VERSION, TOKEN_FLAG};
 use worker::Side;
 pub(crate) use worker::{is_worker, serve};
 
@@ -93,17 +94,23 @@ fn compare(
             store.executable(name).map_err(|e| e.to_string())?,
             name.clone(),
         ),
-        Against::Exe(path) => {
+        Against::Exe(given) => {
+            // The file checked is the file run: a bare name is this
+            // directory's, never one found on $PATH (an absolute path is
+            // never looked up there), and stays so if a benchmark changes
+            // the directory before a crashed worker is started again.
+            let path = &std::path::absolute(given).unwrap_or_else(|_| Path::new(".").join(given));
             if !path.is_file() {
                 return Err(format!(
                     "--against-exe {}: no such file; give the path of a bench executable \
                      (target/release/deps/NAME-HASH, as `cargo bench --no-run` prints)",
-                    path.display()
+                    given.display()
                 ));
             }
-            (path.clone(), path.display().to_string())
+            (path.clone(), given.display().to_string())
         }
     };
+    let exe = std::path::absolute(&exe).unwrap_or(exe);
     let mut remote = Peer::start(&exe, &request.worker_args)?;
     let mut local = Side::new(&request.settings)?;
     let config = request.settings.sampler_config(Nanos::ZERO);
@@ -313,11 +320,18 @@ fn pair(
         name: name.to_string(),
         overhead: Some(local.overhead()),
     };
+    let opened_at = Instant::now();
     let opened = remote.ask(&open, limit, &format!("setting up {name}"))?;
     if !expect_opened(opened, "the other build")? {
         *own_overhead = true;
     }
 
+    // The worker takes this build's loop cost out of its times: what is
+    // left of an empty body is zero give or take the estimate's noise
+    // (a few hundred picoseconds below zero on a loaded machine). More
+    // than the whole loop's cost below zero would be a loop that took less
+    // than nothing: no measurement, a worker to disbelieve.
+    let lowest = -(local.overhead().per_iter.0 + resolution);
     let doing = format!("measuring {name}");
     let mut local_slice = || {
         per_iter(
@@ -326,10 +340,16 @@ fn pair(
         )
     };
     let remote_slice = |remote: &mut Peer| {
-        per_iter(
-            remote.ask(&Request::Slice { nanos: slice.0 }, limit, &doing)?,
-            "the other build",
-        )
+        let reply = remote.ask(&Request::Slice { nanos: slice.0 }, limit, &doing)?;
+        if let Reply::Slice {
+            per_iter_ns,
+            samples,
+        } = &reply
+        {
+            check_reply(*per_iter_ns, *samples, lowest, opened_at.elapsed())
+                .map_err(|why| format!("the other build sent {why} while {doing}: it is not a worker this build can believe; rebuild it with this bench-harness"))?;
+        }
+        per_iter(reply, "the other build")
     };
     let (mut new, mut old) = (Vec::new(), Vec::new());
     let mut rounds = 0;
@@ -396,6 +416,47 @@ fn expect_opened(reply: Reply, side: &str) -> Result<bool, String> {
         Reply::Opened { shared_overhead } => Ok(shared_overhead),
         Reply::Error { message } | Reply::Failed { message } => Err(format!("{side}: {message}")),
         other => Err(format!("{side} answered {other:?} to opening a benchmark")),
+    }
+}
+
+/// Whether a worker's slice reply holds figures a measurement can have: a
+/// finite time per iteration no lower than `lowest` and no longer than the
+/// wall time since the benchmark was opened (`since_open`, with room for
+/// two clocks' disagreement), from at least one sample; else what is wrong,
+/// for the benchmark's failure. A worker is another program: its numbers
+/// are checked, never just believed.
+fn check_reply(
+    per_iter_ns: Option<f64>,
+    samples: usize,
+    lowest: f64,
+    since_open: Duration,
+) -> Result<(), String> {
+    let Some(value) = per_iter_ns else {
+        return Ok(());
+    };
+    let longest = 2.0 * since_open.as_secs_f64() * 1e9 + 1e6;
+    if !value.is_finite() || value < lowest || value > longest {
+        return Err(format!(
+            "an impossible time per iteration ({} ns; a time here is between {lowest:.3} and \
+             {longest:.0} ns)",
+            shown(value)
+        ));
+    }
+    if samples == 0 {
+        return Err(format!(
+            "a time per iteration ({} ns) from no samples",
+            shown(value)
+        ));
+    }
+    Ok(())
+}
+
+/// A number a worker sent, short whatever it is: `-5`, `1e300`.
+fn shown(value: f64) -> String {
+    if value != 0.0 && !(1e-3..1e9).contains(&value.abs()) {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
     }
 }
 

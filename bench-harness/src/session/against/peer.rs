@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::protocol::{Reply, Request, PROTOCOL_VERSION, WORKER_ENV, WORKER_NAME};
+use super::protocol::{Reply, Request, PROTOCOL_VERSION, TOKEN_FLAG, WORKER_ENV, WORKER_NAME};
 
 /// How long a worker may take to start: load, pick its clock, measure its
 /// loop overhead.
@@ -48,9 +48,12 @@ impl Peer {
     /// waits for its hello.
     pub(super) fn start(exe: &Path, args: &[OsString]) -> Result<Peer, String> {
         let shown = exe.display();
+        let token = crate::forks::token();
         let mut child = Command::new(exe)
             .args(args)
-            .env(WORKER_ENV, "1")
+            .arg(format!("--{TOKEN_FLAG}"))
+            .arg(token)
+            .env(WORKER_ENV, token)
             .env_remove(crate::forks::CHILD_ENV)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

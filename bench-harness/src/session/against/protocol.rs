@@ -34,13 +34,14 @@ use crate::json::{self, Fields, Json, Writer};
 /// The version this build speaks; a worker that says another is refused.
 pub(crate) const PROTOCOL_VERSION: u32 = 1;
 
-/// Set in a worker's environment: the bench binary serves the protocol
-/// instead of running.
+/// Set in a worker's environment, to the run's token: the bench binary
+/// serves the protocol instead of running.
 pub(crate) const WORKER_ENV: &str = "BENCH_HARNESS_AGAINST_WORKER";
 
-/// Test hook: a worker says this protocol version in its hello instead of
-/// its own (how an incompatible build is simulated).
-pub(crate) const CLAIM_ENV: &str = "BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL";
+/// The hidden flag (without its `--`) that carries the same token on the
+/// worker's command line: a process is a worker only when both are there
+/// and equal, so the variable alone changes nothing.
+pub(crate) const TOKEN_FLAG: &str = "against-worker-token";
 
 /// The `worker` field of a hello: what tells a bench-harness worker from a
 /// program that happens to print JSON.

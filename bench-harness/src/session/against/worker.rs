@@ -1,5 +1,5 @@
-//! The worker's side: a bench binary started with [`WORKER_ENV`] set
-//! serves the protocol instead of running, timing each slice with its own
+//! The worker's side: a bench binary started with this run's token in
+//! [`WORKER_ENV`] and after `--`[`TOKEN_FLAG`] serves the protocol instead of running, timing each slice with its own
 //! clock and subtracting the loop overhead the parent sends (its own, when
 //! none is sent).
 
@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use bench_runtime::{Clock, Nanos, TimerPrecision};
 
-use super::protocol::{Reply, Request, CLAIM_ENV, PROTOCOL_VERSION, WORKER_ENV, WORKER_NAME};
+use super::protocol::{Reply, Request, PROTOCOL_VERSION, TOKEN_FLAG, WORKER_ENV, WORKER_NAME};
 use super::stepping_job;
 use crate::analysis::Overhead;
 use crate::registry;
@@ -17,9 +17,12 @@ use crate::run::{self, Stepper};
 use crate::session::plan;
 use crate::settings::Settings;
 
-/// Whether this process was started as a worker.
+/// Whether this process was started as a worker by another build's
+/// `--against`: the run's token in [`WORKER_ENV`] and on the command line,
+/// the same. The variable alone (left in a shell, any value) is ignored
+/// with a note, as `--forks`'s is.
 pub(crate) fn is_worker() -> bool {
-    std::env::var_os(WORKER_ENV).is_some()
+    crate::forks::started_with_token(WORKER_ENV, TOKEN_FLAG, "--against")
 }
 
 /// Serves requests from standard input until it ends; the exit code.
@@ -42,13 +45,9 @@ pub(crate) fn serve(settings: &Settings) -> i32 {
             return 2;
         }
     };
-    let claimed = std::env::var(CLAIM_ENV)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(PROTOCOL_VERSION);
     let hello = Reply::Hello {
         worker: WORKER_NAME.to_string(),
-        protocol: claimed,
+        protocol: PROTOCOL_VERSION,
         harness_version: env!("CARGO_PKG_VERSION").to_string(),
         benchmarks: side.names(),
     };

@@ -1,0 +1,1082 @@
+//! The reliability review of issue 26 (`shared/reviews/reliability.md`):
+//! each failure it found, attacked again the way it reported, and each
+//! class through at least one door it did not list. Every test runs the
+//! fixture binary as a user would and asserts what the user sees.
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use bench_tests::{run_with_env, scratch_dir, Run, QUICK};
+use serde_json::Value;
+
+use crate::common::fixture_binary;
+
+/// The fixture with QUICK budgets, CARGO_TARGET_DIR=`target`, `env` and
+/// `args`.
+fn fixture(target: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
+    let mut all = QUICK.to_vec();
+    all.extend_from_slice(args);
+    let mut vars = vec![("CARGO_TARGET_DIR", target.as_os_str())];
+    vars.extend_from_slice(env);
+    run_with_env(fixture_binary(), &all, &vars)
+}
+
+/// A command running the fixture with QUICK budgets and `args`, colour
+/// off, CARGO_TARGET_DIR=`target`, in directory `dir`.
+fn fixture_command(target: &Path, dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(fixture_binary());
+    command
+        .args(QUICK)
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", target)
+        .stdin(Stdio::null());
+    command
+}
+
+/// Runs `command`, killing it (and failing the test) past `limit`.
+fn finish_within(mut command: Command, limit: Duration) -> Run {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let started = Instant::now();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Run {
+                code: status.code(),
+                stdout: out.join().unwrap(),
+                stderr: err.join().unwrap(),
+            };
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "still running after {limit:?}; stderr: {}",
+                err.join().unwrap()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn output_to_run(output: Output) -> Run {
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn history_file(target: &Path) -> PathBuf {
+    target.join("bench-harness/history/fixture.jsonl")
+}
+
+/// The last record of the fixture's history under `target`.
+fn last_record(target: &Path) -> Value {
+    let text = std::fs::read_to_string(history_file(target)).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+fn baseline_names(target: &Path, name: &str) -> Vec<String> {
+    let path = target.join(format!("bench-harness/baselines/{name}/fixture.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}: {path:?}"));
+    let document: Value = serde_json::from_str(&text).unwrap();
+    document["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {path:?}");
+}
+
+fn write_script(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn one_line_error(stderr: &str) -> &str {
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    errors[0]
+}
+
+// Failure 1: a filtered --save-baseline shrank the baseline.
+
+#[test]
+fn a_filtered_save_keeps_the_whole_baseline_and_the_gate_says_what_it_compared() {
+    let target = scratch_dir("rel-filtered-save");
+    let both = ["--exact", "passes", "also_passes"];
+    let mut args = both.to_vec();
+    args.extend(["--save-baseline", "full"]);
+    let out = fixture(&target, &args, &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let out = fixture(
+        &target,
+        &["--exact", "passes", "--save-baseline", "full"],
+        &[],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("baseline 'full' not saved, the old one is kept")
+            && error.contains("(also_passes)"),
+        "{error}"
+    );
+    assert_eq!(baseline_names(&target, "full"), ["also_passes", "passes"]);
+    // Under another name it is saved.
+    let out = fixture(
+        &target,
+        &["--exact", "passes", "--save-baseline", "just-passes"],
+        &[],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    // The gate says how many of the baseline's benchmarks it compared.
+    let out = fixture(
+        &target,
+        &[
+            "--exact",
+            "passes",
+            "also_passes",
+            "--baseline",
+            "just-passes",
+            "--fail-on-regression",
+            "--noise-threshold",
+            "10",
+        ],
+        &[],
+    );
+    assert_ne!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "--fail-on-regression: 1 of baseline 'just-passes''s 1 benchmark compared; 1 \
+             measured here is not in it (new)"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+/// The same room through a door the review did not list: `--skip`, and the
+/// ignore flags, leave benchmarks out as a filter does.
+#[test]
+fn a_save_that_skips_or_ignores_some_keeps_the_whole_baseline() {
+    let target = scratch_dir("rel-skipped-save");
+    let out = fixture(
+        &target,
+        &[
+            "--include-ignored",
+            "--exact",
+            "passes",
+            "ignored_by_attribute",
+            "--save-baseline",
+            "all",
+        ],
+        &[],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for args in [
+        &[
+            "--exact",
+            "passes",
+            "ignored_by_attribute",
+            "--save-baseline",
+            "all",
+        ][..],
+        &[
+            "--include-ignored",
+            "--exact",
+            "passes",
+            "ignored_by_attribute",
+            "--skip",
+            "ignored_by_attribute",
+            "--save-baseline",
+            "all",
+        ],
+    ] {
+        let out = fixture(&target, args, &[]);
+        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
+        let error = one_line_error(&out.stderr);
+        assert!(error.contains("(ignored_by_attribute)"), "{error}");
+        assert_eq!(
+            baseline_names(&target, "all"),
+            ["ignored_by_attribute", "passes"]
+        );
+    }
+}
+
+// Failure 2: the report overwrote a foreign index.html.
+
+#[test]
+fn a_report_directory_with_foreign_files_is_refused_and_left_alone() {
+    let scratch = scratch_dir("rel-report-foreign");
+    let target = scratch.join("target");
+    let site = scratch.join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let mine = "<h1>my project site</h1>\n";
+    std::fs::write(site.join("index.html"), mine).unwrap();
+    for report in [site.to_str().unwrap(), "."] {
+        let mut command = fixture_command(&target, &site, &["--exact", "passes"]);
+        command.args(["--report", report]);
+        let out = output_to_run(command.output().unwrap());
+        assert_eq!(out.code, Some(2), "--report {report}: {}", out.stderr);
+        let error = one_line_error(&out.stderr);
+        assert!(
+            error.contains("holds files bench-harness did not write (index.html)"),
+            "{error}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(site.join("index.html")).unwrap(),
+            mine
+        );
+    }
+    // The default report directory made a link to the site: a warning, and
+    // the site is left alone.
+    let reports = target.join("bench-harness/report");
+    std::fs::create_dir_all(reports.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&site, &reports).unwrap();
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("warning: the report was not written"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(site.join("index.html")).unwrap(),
+        mine
+    );
+    // A directory the harness wrote is written again.
+    let own = scratch.join("own");
+    for _ in 0..2 {
+        let out = fixture(
+            &target,
+            &["--exact", "passes", "--report", own.to_str().unwrap()],
+            &[],
+        );
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+    }
+    assert!(own.join(".bench-harness-report").is_file());
+    assert!(own.join("fixture/index.html").is_file());
+}
+
+/// A door the review did not list: `--report FILE.html` naming the user's
+/// own page.
+#[test]
+fn a_report_file_that_is_not_a_report_is_refused_and_left_alone() {
+    let scratch = scratch_dir("rel-report-file");
+    let target = scratch.join("target");
+    let page = scratch.join("notes.html");
+    let mine = "<!DOCTYPE html><title>my notes</title>\n";
+    std::fs::write(&page, mine).unwrap();
+    let out = fixture(
+        &target,
+        &["--exact", "passes", "--report", page.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("is not a report bench-harness wrote"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), mine);
+    // A report page the harness wrote is replaced.
+    let own = scratch.join("own.html");
+    for _ in 0..2 {
+        let out = fixture(
+            &target,
+            &["--exact", "passes", "--report", own.to_str().unwrap()],
+            &[],
+        );
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+    }
+}
+
+// Failure 3: --against-exe NAME ran NAME from $PATH.
+
+/// A directory holding `./good` (a copy of the fixture) and a `path/good`
+/// that leaves a mark when run, for $PATH.
+fn against_dirs(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let scratch = scratch_dir(name);
+    let work = scratch.join("work");
+    let path_dir = scratch.join("path");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&path_dir).unwrap();
+    let mark = scratch.join("PWNED");
+    write_script(
+        &path_dir.join("good"),
+        &format!("#!/bin/sh\necho ran >> '{}'\nexit 3\n", mark.display()),
+    );
+    (work, path_dir, mark)
+}
+
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let mut path = dir.as_os_str().to_owned();
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    path
+}
+
+#[test]
+fn against_exe_runs_the_file_it_checked_never_one_on_path() {
+    let (work, path_dir, mark) = against_dirs("rel-against-path");
+    std::fs::copy(fixture_binary(), work.join("good")).unwrap();
+    let target = work.join("target");
+    let mut command = fixture_command(
+        &target,
+        &work,
+        &["--exact", "passes", "--against-exe", "good"],
+    );
+    command.env("PATH", path_with(&path_dir));
+    let out = output_to_run(command.output().unwrap());
+    assert!(!mark.exists(), "the program on $PATH ran: {}", out.stderr);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("compared against good"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A door the review did not list: a relative path, resolved again when a
+/// crashed worker is restarted after a benchmark of this build changed the
+/// directory.
+#[test]
+fn against_exe_restarts_the_file_it_checked_after_a_benchmark_changes_directory() {
+    let scratch = scratch_dir("rel-against-chdir");
+    let work = scratch.join("work");
+    let elsewhere = scratch.join("elsewhere");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    // A worker that ends after its first benchmark: the next one starts a
+    // fresh worker.
+    write_script(
+        &work.join("flaky.sh"),
+        r#"#!/bin/sh
+echo '{"type":"hello","worker":"bench-harness","protocol":1,"harness_version":"0.1.0","benchmarks":["changes_directory","quiet"]}'
+while IFS= read -r line; do
+  case "$line" in
+    *'"open"'*) echo '{"type":"opened","shared_overhead":true}' ;;
+    *'"slice"'*) echo '{"type":"slice","per_iter_ns":5.0,"samples":10}' ;;
+    *'"close"'*) echo '{"type":"closed"}'; exit 0 ;;
+  esac
+done
+"#,
+    );
+    let mut command = Command::new(crate::common::noisy_binary());
+    command
+        .args(QUICK)
+        .args([
+            "--exact",
+            "changes_directory",
+            "quiet",
+            "--against-exe",
+            "./flaky.sh",
+        ])
+        .current_dir(&work)
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", scratch.join("target"))
+        .env("NOISY_CHDIR", &elsewhere)
+        .stdin(Stdio::null());
+    let out = output_to_run(command.output().unwrap());
+    assert!(!out.stderr.contains("cannot start"), "{}", out.stderr);
+    // The benchmark whose worker had gone fails; the run goes on.
+    assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("compared against ./flaky.sh"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// The name exists only on $PATH: refused, and what $PATH holds never runs.
+#[test]
+fn against_exe_with_a_name_only_on_path_is_no_such_file() {
+    let (work, path_dir, mark) = against_dirs("rel-against-path-only");
+    let target = work.join("target");
+    let mut command = fixture_command(
+        &target,
+        &work,
+        &["--exact", "passes", "--against-exe", "good"],
+    );
+    command.env("PATH", path_with(&path_dir));
+    let out = output_to_run(command.output().unwrap());
+    assert!(!mark.exists(), "the program on $PATH ran");
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("--against-exe good: no such file"),
+        "{error}"
+    );
+}
+
+// Failure 4: a measured run's git ran the repository's clean filter.
+
+/// A repository in `dir` with a tracked file changed since its commit,
+/// and `config` (git config pairs) set; returns the commit.
+fn hostile_repository(dir: &Path, attributes: &str, config: &[(&str, &str)]) -> Option<String> {
+    std::fs::create_dir_all(dir).unwrap();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+    };
+    git(&["init", "-q"])?;
+    std::fs::write(dir.join("a"), "a\n").unwrap();
+    std::fs::write(dir.join(".gitattributes"), attributes).unwrap();
+    git(&["add", "a", ".gitattributes"])?;
+    git(&["commit", "-qm", "first"])?;
+    for (key, value) in config {
+        git(&["config", key, value])?;
+    }
+    // The same size, a later time: git must read the file to know whether
+    // it changed, through the filter the attributes name.
+    std::fs::write(dir.join("a"), "b\n").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(dir.join("a"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() + Duration::from_secs(5))
+        .unwrap();
+    let head = git(&["rev-parse", "HEAD"])?;
+    Some(String::from_utf8(head.stdout).unwrap().trim().to_string())
+}
+
+#[test]
+fn git_runs_no_clean_filter_of_the_repository() {
+    let scratch = scratch_dir("rel-git-filter");
+    let mark = scratch.join("PWNED_filter");
+    let command = format!("sh -c 'echo ran >> {}'; cat", mark.display());
+    let repo = scratch.join("repo");
+    let head = hostile_repository(&repo, "* filter=evil\n", &[("filter.evil.clean", &command)])
+        .expect("git makes a repository");
+    let target = scratch.join("target");
+    let out = fixture(
+        &target,
+        &["--exact", "passes"],
+        &[("CARGO_MANIFEST_DIR", repo.as_os_str())],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!mark.exists(), "the clean filter ran");
+    let record = last_record(&target);
+    assert_eq!(record["commit"], head.as_str(), "{record}");
+    assert_eq!(record["dirty"], true, "{record}");
+}
+
+/// Doors the review did not list: a long-running filter process, an
+/// fsmonitor hook and a driver whose name has a dot, set through an
+/// included file.
+#[test]
+fn git_runs_no_filter_process_or_fsmonitor_of_the_repository() {
+    let scratch = scratch_dir("rel-git-process");
+    let mark = scratch.join("PWNED_process");
+    let hook = scratch.join("hook.sh");
+    write_script(
+        &hook,
+        &format!("#!/bin/sh\necho ran >> '{}'\nexit 1\n", mark.display()),
+    );
+    let included = scratch.join("included.config");
+    std::fs::write(
+        &included,
+        format!(
+            "[filter \"evil\"]\n\tprocess = {0}\n[filter \"a.b\"]\n\tclean = {0}\n",
+            hook.display()
+        ),
+    )
+    .unwrap();
+    let repo = scratch.join("repo");
+    let head = hostile_repository(
+        &repo,
+        "* filter=evil\na filter=a.b\n",
+        &[
+            ("include.path", included.to_str().unwrap()),
+            ("core.fsmonitor", hook.to_str().unwrap()),
+        ],
+    )
+    .expect("git makes a repository");
+    let target = scratch.join("target");
+    let out = fixture(
+        &target,
+        &["--exact", "passes"],
+        &[("CARGO_MANIFEST_DIR", repo.as_os_str())],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!mark.exists(), "a command of the repository ran");
+    assert_eq!(last_record(&target)["commit"], head.as_str());
+}
+
+// Failures 5, 8, 16 and 24: the history file.
+
+#[test]
+fn a_planted_symlink_at_the_history_is_not_followed() {
+    let scratch = scratch_dir("rel-history-symlink");
+    let target = scratch.join("target");
+    let victim = scratch.join("victim");
+    std::fs::write(&victim, "precious\n").unwrap();
+    std::fs::create_dir_all(history_file(&target).parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&victim, history_file(&target)).unwrap();
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(
+        out.stderr
+            .contains("warning: this run was not added to the history")
+            && out.stderr.contains("symbolic link"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_fifo_at_the_history_hangs_nothing() {
+    let scratch = scratch_dir("rel-history-fifo");
+    let target = scratch.join("target");
+    std::fs::create_dir_all(history_file(&target).parent().unwrap()).unwrap();
+    mkfifo(&history_file(&target));
+    let limit = Duration::from_secs(60);
+    for extra in [&[][..], &["--no-history"]] {
+        let mut args = vec!["--exact", "passes"];
+        args.extend_from_slice(extra);
+        let out = finish_within(fixture_command(&target, &scratch, &args), limit);
+        assert_eq!(out.code, Some(0), "{extra:?}: {}", out.stderr);
+        assert!(out.stdout.contains("passes"), "{}", out.stdout);
+    }
+    let mut history = Command::new(fixture_binary());
+    history
+        .args(["--history", "passes"])
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null());
+    let out = finish_within(history, limit);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("it is a FIFO, not a regular file"),
+        "{error}"
+    );
+}
+
+/// A door the review did not list: a link to a FIFO, read by `--history`.
+#[test]
+fn a_link_to_a_fifo_at_the_history_hangs_nothing() {
+    let scratch = scratch_dir("rel-history-fifo-link");
+    let target = scratch.join("target");
+    let fifo = scratch.join("fifo");
+    mkfifo(&fifo);
+    std::fs::create_dir_all(history_file(&target).parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&fifo, history_file(&target)).unwrap();
+    let mut history = Command::new(fixture_binary());
+    history
+        .args(["--history", "passes"])
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null());
+    let out = finish_within(history, Duration::from_secs(30));
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(error.contains("symbolic link"), "{error}");
+}
+
+/// A character device like /dev/zero, made in a scratch directory (never
+/// the machine's own /dev), at the history path: refused without reading
+/// it. Needs the right to make device files; the run's memory is capped
+/// so that a harness that reads it cannot take the machine's.
+#[test]
+fn a_device_at_the_history_is_not_read() {
+    let scratch = scratch_dir("rel-history-device");
+    let target = scratch.join("target");
+    let history = history_file(&target);
+    std::fs::create_dir_all(history.parent().unwrap()).unwrap();
+    let made = Command::new("mknod")
+        .arg(&history)
+        .args(["c", "1", "5"])
+        .status()
+        .unwrap();
+    if !made.success() {
+        eprintln!("skipped: this user cannot make a device file");
+        return;
+    }
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 1000000; exec \"$0\" \"$@\"")
+        .arg(fixture_binary())
+        .args(QUICK)
+        .args(["--exact", "passes"])
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null());
+    let started = Instant::now();
+    let out = finish_within(command, Duration::from_secs(60));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("it is a device, not a regular file"),
+        "{}",
+        out.stderr
+    );
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn many_damaged_history_lines_give_one_short_note() {
+    let scratch = scratch_dir("rel-history-damaged");
+    let target = scratch.join("target");
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut text = std::fs::read_to_string(history_file(&target)).unwrap();
+    text.push_str(&"not a record\n".repeat(200_000));
+    std::fs::write(history_file(&target), text).unwrap();
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let note = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("skipped 200000 lines"))
+        .unwrap_or_else(|| panic!("{}", out.stderr));
+    assert!(note.len() < 400, "{} characters", note.len());
+}
+
+// Failure 14: --history panicked on multi-byte text and printed escapes raw.
+
+/// A real record of the fixture's history with `field` set to `value`.
+fn forged_record(target: &Path, field: &str, value: Value) -> String {
+    let mut record = last_record(target);
+    record[field] = value;
+    record.to_string()
+}
+
+#[test]
+fn history_with_multibyte_or_escape_fields_neither_panics_nor_reaches_the_terminal() {
+    let scratch = scratch_dir("rel-history-text");
+    let target = scratch.join("target");
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let forged = [
+        forged_record(&target, "commit", "日本語日本語日本語".into()),
+        forged_record(&target, "machine", "日本語日本語".into()),
+        forged_record(&target, "commit", "\u{1b}[2J\u{1b}[31mX\nfake".into()),
+        forged_record(&target, "machine", "\u{1b}[2J".into()),
+    ];
+    let mut text = std::fs::read_to_string(history_file(&target)).unwrap();
+    for line in &forged {
+        text.push_str(line);
+        text.push('\n');
+    }
+    std::fs::write(history_file(&target), text).unwrap();
+    let out = run_with_env(
+        fixture_binary(),
+        &["--history", "passes"],
+        &[("CARGO_TARGET_DIR", target.as_os_str())],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(
+        !out.stdout.contains('\u{1b}') && !out.stderr.contains('\u{1b}'),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("passes: 1 run"), "{}", out.stdout);
+}
+
+/// A door the review did not list: figures no run can write (a negative
+/// time, 1e300 ns) are skipped like a damaged line, not shown.
+#[test]
+fn history_with_impossible_figures_skips_them() {
+    let scratch = scratch_dir("rel-history-figures");
+    let target = scratch.join("target");
+    let out = fixture(&target, &["--exact", "passes"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut text = std::fs::read_to_string(history_file(&target)).unwrap();
+    for value in [-5e17, 1e300] {
+        text.push_str(&forged_record(&target, "time_ns", value.into()));
+        text.push('\n');
+    }
+    std::fs::write(history_file(&target), text).unwrap();
+    let out = run_with_env(
+        fixture_binary(),
+        &["--history", "passes"],
+        &[("CARGO_TARGET_DIR", target.as_os_str())],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("passes: 1 run"), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("skipped 2 lines that are not a whole record (lines 2, 3)"),
+        "{}",
+        out.stderr
+    );
+}
+
+// Failures 9 and 26: an environment variable alone changed the binary.
+
+#[test]
+fn the_worker_variable_alone_changes_nothing() {
+    let target = scratch_dir("rel-worker-env");
+    for value in ["", "1"] {
+        let out = fixture(
+            &target,
+            &["--exact", "passes"],
+            &[("BENCH_HARNESS_AGAINST_WORKER", OsStr::new(value))],
+        );
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        assert!(!out.stdout.contains("\"hello\""), "{}", out.stdout);
+        assert!(out.stdout.contains("passes"), "{}", out.stdout);
+        assert!(
+            out.stderr.contains(
+                "BENCH_HARNESS_AGAINST_WORKER is set in the environment, but this process was \
+                 not started by --against: the variable is ignored"
+            ),
+            "{}",
+            out.stderr
+        );
+    }
+    // The smoke test runs its benchmarks.
+    let out = run_with_env(
+        fixture_binary(),
+        &["--exact", "passes"],
+        &[
+            ("CARGO_TARGET_DIR", target.as_os_str()),
+            ("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("1")),
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("passes"), "{}", out.stdout);
+}
+
+/// A door the review did not list: a token on the command line that the
+/// environment's does not match.
+#[test]
+fn a_worker_token_that_does_not_match_changes_nothing() {
+    let target = scratch_dir("rel-worker-token");
+    let out = fixture(
+        &target,
+        &["--exact", "passes", "--against-worker-token", "abc"],
+        &[("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("abd"))],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("passes"), "{}", out.stdout);
+    assert!(!out.stdout.contains("\"hello\""), "{}", out.stdout);
+}
+
+#[test]
+fn the_protocol_claim_variable_changes_nothing() {
+    let target = scratch_dir("rel-claim-env");
+    let out = fixture(
+        &target,
+        &[
+            "--exact",
+            "passes",
+            "--against-exe",
+            fixture_binary().to_str().unwrap(),
+        ],
+        &[("BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL", OsStr::new("7"))],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stderr.contains("protocol 7"), "{}", out.stderr);
+}
+
+// Failure 10: --against believed any number a worker sent.
+
+/// A worker that answers the protocol for `benchmark` and sends `slice`
+/// as every slice reply.
+fn lying_worker(dir: &Path, benchmark: &str, slice: &str) -> PathBuf {
+    let path = dir.join("liar.sh");
+    write_script(
+        &path,
+        &format!(
+            r#"#!/bin/sh
+echo '{{"type":"hello","worker":"bench-harness","protocol":1,"harness_version":"0.1.0","benchmarks":["{benchmark}"]}}'
+while IFS= read -r line; do
+  case "$line" in
+    *'"open"'*) echo '{{"type":"opened","shared_overhead":true}}' ;;
+    *'"slice"'*) echo '{slice}' ;;
+    *'"close"'*) echo '{{"type":"closed"}}' ;;
+  esac
+done
+"#
+        ),
+    );
+    path
+}
+
+/// An optimised build (as `cargo bench` builds, where the review found
+/// it) against a worker that sends `slice`.
+fn against_liar(dir: &Path, slice: &str, extra: &[&str]) -> Run {
+    std::fs::create_dir_all(dir).unwrap();
+    let worker = lying_worker(dir, "chain", slice);
+    let (shorter, _) = bench_tests::against_builds();
+    let mut args = vec![
+        "--bench",
+        "--measure-time",
+        "0.05",
+        "--max-time",
+        "2",
+        "--exact",
+        "chain",
+        "--against-exe",
+        worker.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run_with_env(
+        shorter,
+        &args,
+        &[("CARGO_TARGET_DIR", dir.join("target").as_os_str())],
+    )
+}
+
+#[test]
+fn impossible_worker_figures_fail_the_benchmark() {
+    let scratch = scratch_dir("rel-against-figures");
+    for (case, slice) in [
+        (
+            "negative",
+            r#"{"type":"slice","per_iter_ns":-5.0,"samples":10}"#,
+        ),
+        (
+            "huge",
+            r#"{"type":"slice","per_iter_ns":1e300,"samples":10}"#,
+        ),
+    ] {
+        let out = against_liar(&scratch.join(case), slice, &["--fail-on-regression"]);
+        // 1: the gate has nothing compared; 101: a benchmark failed.
+        assert!(
+            matches!(out.code, Some(1 | 101)),
+            "{case}: {:?}\n{}\n{}",
+            out.code,
+            out.stdout,
+            out.stderr
+        );
+        assert!(
+            out.stdout.contains("an impossible time per iteration"),
+            "{case}: {}",
+            out.stdout
+        );
+        assert!(!out.stdout.contains("faster"), "{}", out.stdout);
+        assert!(!out.stdout.contains("slower"), "{}", out.stdout);
+    }
+}
+
+/// A door the review did not list: a time from no samples.
+#[test]
+fn a_worker_time_from_no_samples_fails_the_benchmark() {
+    let scratch = scratch_dir("rel-against-samples");
+    let out = against_liar(
+        &scratch,
+        r#"{"type":"slice","per_iter_ns":3.0,"samples":0}"#,
+        &[],
+    );
+    assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("from no samples"), "{}", out.stdout);
+}
+
+// Failure 12: two benchmarks with one full name.
+
+#[test]
+fn two_benchmarks_of_one_name_are_refused_with_both_definitions() {
+    let target = scratch_dir("rel-duplicate-names");
+    let out = fixture(
+        &target,
+        &[
+            "--ignored",
+            "same_name",
+            "--save-baseline",
+            "dup",
+            "--format",
+            "bmf",
+        ],
+        &[],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let error = one_line_error(&out.stderr);
+    assert!(
+        error.contains("two benchmarks are named 'same_name/twin'")
+            && error.contains("fixture.rs:87 (args value 1)")
+            && error.contains("fixture.rs:87 (args value 2)"),
+        "{error}"
+    );
+    assert!(!target.join("bench-harness/baselines/dup").exists());
+}
+
+/// A door the review did not list: the smoke test (`cargo test --benches`).
+#[test]
+fn two_benchmarks_of_one_name_fail_the_smoke_test() {
+    let out = run_with_env(
+        fixture_binary(),
+        &["--ignored", "same_name"],
+        &[(
+            "CARGO_TARGET_DIR",
+            scratch_dir("rel-duplicate-smoke").as_os_str(),
+        )],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        one_line_error(&out.stderr).contains("two benchmarks are named 'same_name/twin'"),
+        "{}",
+        out.stderr
+    );
+}
+
+// Failures 21, 22, 23: --output.
+
+#[test]
+fn output_leaves_look_alike_temporaries_alone() {
+    let scratch = scratch_dir("rel-output-lookalikes");
+    let target = scratch.join("target");
+    let dir = scratch.join("out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ended = Command::new("true").spawn().unwrap();
+    let dead = ended.id();
+    ended.wait().unwrap();
+    let look_alikes = [
+        format!(".notes.txt.{dead}.17.tmp"),
+        format!(".draft.{dead}.1700000000.3.tmp"),
+        format!(".results.json.{dead}.1700000000.3.tmp"),
+        // A door the review did not list: another file's name in the
+        // harness's own pattern.
+        format!(".other.json.{dead}.1700000000.3.bench-harness.tmp"),
+    ];
+    let old = std::time::SystemTime::now() - Duration::from_secs(600);
+    for name in &look_alikes {
+        std::fs::File::create(dir.join(name))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let results = dir.join("results.json");
+    let out = fixture(
+        &target,
+        &[
+            "--exact",
+            "passes",
+            "--format",
+            "json",
+            "-o",
+            results.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for name in &look_alikes {
+        assert!(dir.join(name).exists(), "{name} was removed");
+    }
+}
+
+/// Sends SIGINT to `child` after `after`, and waits at most `limit` for it.
+fn interrupt_fifo_writer(target: &Path, output: &Path, name: &str) {
+    let scratch = scratch_dir(name);
+    let mut command = fixture_command(
+        target,
+        &scratch,
+        &[
+            "--exact",
+            "passes",
+            "--format",
+            "csv",
+            "-o",
+            output.to_str().unwrap(),
+        ],
+    );
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    // Measuring takes well under this; then the run waits for a reader.
+    std::thread::sleep(Duration::from_secs(4));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let interrupted = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let stderr = reader.join().unwrap();
+            assert_ne!(status.code(), Some(0), "{stderr}");
+            assert!(
+                stderr.contains("no reader opened the FIFO before Ctrl-C"),
+                "{stderr}"
+            );
+            assert!(
+                stderr.contains("waiting for a reader of the FIFO"),
+                "{stderr}"
+            );
+            return;
+        }
+        if interrupted.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the first Ctrl-C did not stop the wait for the FIFO's reader");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn output_to_a_fifo_with_no_reader_stops_at_the_first_ctrl_c() {
+    let scratch = scratch_dir("rel-output-fifo");
+    let fifo = scratch.join("fifo");
+    mkfifo(&fifo);
+    interrupt_fifo_writer(&scratch.join("target"), &fifo, "rel-output-fifo-run");
+}
+
+/// A door the review did not list: a link to a FIFO.
+#[test]
+fn output_to_a_link_to_a_fifo_with_no_reader_stops_at_the_first_ctrl_c() {
+    let scratch = scratch_dir("rel-output-fifo-link");
+    let fifo = scratch.join("fifo");
+    mkfifo(&fifo);
+    let link = scratch.join("results.csv");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    interrupt_fifo_writer(&scratch.join("target"), &link, "rel-output-fifo-link-run");
+}
+
+#[test]
+fn output_dash_is_standard_output() {
+    let scratch = scratch_dir("rel-output-dash");
+    let target = scratch.join("target");
+    let command = fixture_command(
+        &target,
+        &scratch,
+        &["--exact", "passes", "--format", "json", "-o", "-"],
+    );
+    let out = finish_within(command, Duration::from_secs(60));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!scratch.join("-").exists(), "a file named - was written");
+    let document: Value = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: stdout is not the JSON: {}", out.stdout));
+    assert_eq!(document["benchmarks"][0]["name"], "passes");
+}
