@@ -50,7 +50,7 @@ fn json_matches_its_golden_file() {
 fn json_packs_the_samples_and_ends_with_a_newline() {
     let text = json_text();
     assert!(text.ends_with("}\n"));
-    assert!(text.starts_with("{\n  \"schema_version\": 3,\n  \"harness\": \"bench-harness\","));
+    assert!(text.starts_with("{\n  \"schema_version\": 4,\n  \"harness\": \"bench-harness\","));
     // The fixed run's clock ticks at 2.6 GHz. `kernels::sort_1k`'s samples
     // (10530 ns, ...) are whole ticks: written as such, ten to a line.
     assert!(text.contains(concat!(
@@ -339,7 +339,7 @@ fn the_ab_groups_are_recorded_and_read_back_equal() {
     };
     assert_eq!(group.group, "sort");
     assert_eq!(group.baseline, "kernels::sort_1k");
-    assert_eq!(group.pairing, "rounds");
+    assert_eq!(group.pairing, "slices");
     assert_eq!(group.noise_threshold_percent, 0.0);
     let members: Vec<(&str, &str, Option<&str>)> = group
         .members
@@ -772,24 +772,24 @@ fn foreign_json_is_not_ours() {
 
 #[test]
 fn a_newer_schema_is_reported_as_such_not_as_a_shape_error() {
-    // Version 4 may have changed everything: only the version is read.
+    // Version 5 may have changed everything: only the version is read.
     let (error, message) = load_error(
         "future",
-        br#"{"schema_version": 4, "harness": "bench-harness", "runs": "elsewhere"}"#,
+        br#"{"schema_version": 5, "harness": "bench-harness", "runs": "elsewhere"}"#,
     );
     assert!(
         matches!(
             error,
             LoadError::NewerSchema {
-                found: 4,
-                supported: 3,
+                found: 5,
+                supported: 4,
                 ..
             }
         ),
         "{error:?}"
     );
     assert!(
-        message.contains("schema version 4, newer than the version 3"),
+        message.contains("schema version 5, newer than the version 4"),
         "{message}"
     );
 }

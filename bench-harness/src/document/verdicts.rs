@@ -10,10 +10,12 @@ use crate::results::against::verdict_word;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport};
 
-/// How an A/B group's members were paired: one sample of each member per
-/// round (samples of at least 1 ms), the members in a shuffled order in
-/// each round, and one ratio member/baseline per round.
-pub(crate) const PAIRING_ROUNDS: &str = "rounds";
+/// How an A/B group's members were paired: one slice of each member per
+/// round, the members in a shuffled order in each round, and one ratio
+/// member/baseline per round, of the two slices' median times per
+/// iteration. (`rounds`, in documents before version 4: one sample of at
+/// least 1 ms each per round.)
+pub(crate) const PAIRING_SLICES: &str = "slices";
 
 /// `--baseline NAME`: every benchmark against the saved run.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,7 +96,7 @@ pub(crate) struct GroupRecord {
     pub group: String,
     /// The member marked `baseline`, whose ratio is 1.
     pub baseline: String,
-    /// How the members were paired: [`PAIRING_ROUNDS`].
+    /// How the members were paired: [`PAIRING_SLICES`].
     pub pairing: String,
     /// The verdicts' noise threshold, in percent: 0, since pairing cancels
     /// the machine's drift.
@@ -307,7 +309,7 @@ fn group(report: &GroupReport) -> GroupRecord {
     GroupRecord {
         group: report.group.clone(),
         baseline: report.baseline.clone(),
-        pairing: PAIRING_ROUNDS.to_string(),
+        pairing: PAIRING_SLICES.to_string(),
         noise_threshold_percent: GROUP_NOISE_THRESHOLD * 100.0,
         members,
     }

@@ -235,11 +235,11 @@ fn comparison(
 }
 
 /// An A/B group's table: each member's time as a multiple of the baseline
-/// member's, from samples paired round by round.
+/// member's, from slices paired round by round.
 fn group_table(out: &mut impl Write, group: &GroupReport) -> io::Result<()> {
     writeln!(
         out,
-        "**A/B group {}** against {} (samples paired round by round)",
+        "**A/B group {}** against {} (slices paired round by round)",
         code(&group.group),
         code(&group.baseline)
     )?;

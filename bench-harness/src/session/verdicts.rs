@@ -3,7 +3,7 @@
 //! baseline member, and the complexity fits.
 
 use crate::analysis::compare::{self, Comparison};
-use crate::analysis::mean;
+use crate::analysis::{mean, percentile};
 use crate::baseline::Store;
 use crate::cli::BaselineOptions;
 use crate::document::Document;
@@ -253,7 +253,7 @@ pub(super) fn compare_with(
     })
 }
 
-/// Each A/B unit's members against its baseline, from the samples the
+/// Each A/B unit's members against its baseline, from the slices the
 /// scheduler paired round by round: one report per group, or per argument
 /// in a group with `args` (each against the baseline at that argument). A
 /// member at an argument the baseline does not run at is listed, unpaired,
@@ -267,9 +267,15 @@ pub(super) fn group_reports(
     let per_round = |job: usize| -> Option<Vec<Option<f64>>> {
         let measured = results[job_rows[job]].measured()?;
         let log = round_logs[job].as_ref()?;
+        let needed = samples_needed(log);
         Some(
             log.iter()
-                .map(|sample| sample.map(|i| measured.per_iter[i]))
+                .map(|slice| {
+                    slice
+                        .clone()
+                        .filter(|s| s.len() >= needed)
+                        .and_then(|s| slice_median(&measured.per_iter, s))
+                })
                 .collect(),
         )
     };
@@ -338,6 +344,36 @@ pub(super) fn group_reports(
     }
     add_unpaired(&mut reports, jobs, job_rows, results);
     reports
+}
+
+/// The fewest samples a slice of this member needs to give its round a
+/// value: [`MIN_ROUND_SAMPLES`], or as many as its slices usually hold
+/// when that is fewer (a body slower than a third of a slice). A slice
+/// that a preemption cut short holds one or two samples, one of them
+/// the preempted one: its median is that sample, not the body's time.
+fn samples_needed(log: &run::RoundLog) -> usize {
+    let mut counts: Vec<usize> = log.iter().flatten().map(|s| s.len()).collect();
+    counts.sort_unstable();
+    counts
+        .get(counts.len() / 2)
+        .map_or(1, |&typical| typical.clamp(1, MIN_ROUND_SAMPLES))
+}
+
+/// The samples a round's slice needs for a median that one disturbed
+/// sample cannot move.
+const MIN_ROUND_SAMPLES: usize = 3;
+
+/// The median time per iteration of the samples `slice` (a range of
+/// indices into `per_iter`) recorded in one round: the round's value,
+/// which one preempted sample does not move. `None` for an empty slice or
+/// one beyond the samples.
+fn slice_median(per_iter: &[f64], slice: std::ops::Range<usize>) -> Option<f64> {
+    let mut values = per_iter.get(slice)?.to_vec();
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    Some(percentile(&values, 50.0))
 }
 
 /// Lists each member of a paired group that no unit took (no baseline runs

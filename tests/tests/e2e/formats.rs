@@ -113,7 +113,7 @@ fn json_and_markdown_carry_the_baseline_comparison_and_the_ab_groups() {
     assert_eq!(groups.len(), 2, "{groups:?}");
     for (group, n) in groups.iter().zip(["16", "1024"]) {
         assert_eq!(group["group"], "by_size");
-        assert_eq!(group["pairing"], "rounds");
+        assert_eq!(group["pairing"], "slices");
         let baseline = group["baseline"].as_str().unwrap();
         assert!(baseline.ends_with(&format!("once/{n}")), "{group}");
         let member = &group["members"][0];

@@ -380,7 +380,7 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
             .collect();
         let _ = write!(
             out,
-            "<h3>group {} · each member / {} (samples paired round by round)</h3>",
+            "<h3>group {} · each member / {} (slices paired round by round)</h3>",
             escape(&group.group),
             escape(&group.baseline)
         );

@@ -189,7 +189,7 @@ impl Terminal<'_> {
     }
 
     /// An A/B group's ratio table (one per argument in a group with `args`):
-    /// each member against the baseline member, from samples paired round
+    /// each member against the baseline member, from slices paired round
     /// by round. Pairing cancels the machine's drift, so a member is called
     /// slower or faster as soon as the paired test is significant and the
     /// interval excludes a ratio of 1.
@@ -197,7 +197,7 @@ impl Terminal<'_> {
         writeln!(self.out)?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         let title = format!(
-            "group {} · in-run A/B against {} (samples paired round by round)",
+            "group {} · in-run A/B against {} (slices paired round by round)",
             escape(&group.group),
             escape(&group.baseline)
         );

@@ -31,6 +31,16 @@ static TWICE: BenchEntry = member("twice", false);
 
 const ROUNDS: usize = 20;
 
+/// Samples per round: each round's slice.
+const PER_ROUND: usize = 5;
+
+/// One slice of [`PER_ROUND`] samples in each of [`ROUNDS`] rounds.
+fn every_round() -> run::RoundLog {
+    (0..ROUNDS)
+        .map(|r| Some(r * PER_ROUND..(r + 1) * PER_ROUND))
+        .collect()
+}
+
 /// A job of `entry` at argument `n`, in A/B unit `unit`.
 fn job(entry: &'static BenchEntry, n: u64, unit: Option<usize>) -> run::Job {
     run::Job {
@@ -49,15 +59,23 @@ fn job(entry: &'static BenchEntry, n: u64, unit: Option<usize>) -> run::Job {
     }
 }
 
-/// One sample per round, `cost` ns per iteration with a jitter of its
-/// own (`phase` apart), so that no two members' ratios are constant.
+/// One slice of [`PER_ROUND`] samples per round, `cost` ns per iteration
+/// with a jitter of its own per round (`phase` apart), so that no two
+/// members' ratios are constant, and one sample in each slice slowed by
+/// half (an interrupt), which the slice's median leaves out.
 fn measured(job: &run::Job, cost: f64, phase: usize) -> BenchResult {
-    let samples = (0..ROUNDS)
-        .map(|round| {
+    let samples = (0..ROUNDS * PER_ROUND)
+        .map(|k| {
+            let (round, within) = (k / PER_ROUND, k % PER_ROUND);
             let jitter = 1.0 + 0.01 * ((round + phase) % 5) as f64;
+            let interrupted = if within == (round + phase) % PER_ROUND {
+                1.5
+            } else {
+                1.0
+            };
             Sample {
                 iters: 1000,
-                elapsed: Nanos(1000.0 * cost * jitter),
+                elapsed: Nanos(1000.0 * cost * jitter * interrupted),
             }
         })
         .collect();
@@ -67,7 +85,7 @@ fn measured(job: &run::Job, cost: f64, phase: usize) -> BenchResult {
         warm_up: Default::default(),
         rewarm_samples: 0,
         setup_time: Nanos::ZERO,
-        slice_starts: vec![0],
+        slice_starts: (0..ROUNDS).map(|r| r * PER_ROUND).collect(),
         total_time: Nanos(1e6),
         wall_capped: false,
     };
@@ -97,7 +115,7 @@ fn each_argument_is_compared_with_the_baseline_at_that_argument() {
     ];
     let costs = [160.0, 10240.0, 320.0, 20480.0, 81920.0];
     let results = measured_all(&jobs, &costs);
-    let round_log: run::RoundLog = (0..ROUNDS).map(Some).collect();
+    let round_log = every_round();
     let logs = [
         Some(round_log.clone()),
         Some(round_log.clone()),
@@ -128,8 +146,14 @@ fn each_argument_is_compared_with_the_baseline_at_that_argument() {
         ]
     );
     for (name, paired) in reports.iter().flat_map(|r| &r.members).take(2) {
-        let ratio = paired.as_ref().expect("paired").ratio;
-        assert!((ratio - 2.0).abs() < 0.02, "{name}: {ratio}");
+        // The interrupted samples do not move the rounds' medians.
+        let paired = paired.as_ref().expect("paired");
+        assert!(
+            (paired.ratio - 2.0).abs() < 0.02,
+            "{name}: {}",
+            paired.ratio
+        );
+        assert_eq!(paired.verdict(0.0), compare::Verdict::Regressed, "{name}");
     }
     let unpaired = &reports[1].members[1].1;
     assert_eq!(
@@ -151,7 +175,7 @@ fn a_failed_member_without_a_baseline_is_reported_failed() {
             }),
         ),
     ];
-    let logs = [Some((0..ROUNDS).map(Some).collect()), None];
+    let logs = [Some(every_round()), None];
     let reports = group_reports(&jobs, &[0, 1], &logs, &results);
     assert_eq!(
         reports[0].members,
@@ -177,9 +201,7 @@ fn members_whose_times_are_mostly_the_loop_are_too_fast_to_compare() {
     ];
     let costs = [0.56, 0.56, 2.0, 1.0, 2.0, 0.56];
     let results = measured_all(&jobs, &costs);
-    let logs: Vec<Option<run::RoundLog>> = (0..6)
-        .map(|_| Some((0..ROUNDS).map(Some).collect()))
-        .collect();
+    let logs: Vec<Option<run::RoundLog>> = (0..6).map(|_| Some(every_round())).collect();
     let reports = group_reports(&jobs, &[0, 1, 2, 3, 4, 5], &logs, &results);
     // Both within the loop's noise: no ratio (it read 0.027, "faster").
     let too_fast = reports[0].members[0].1.as_ref().unwrap_err();
@@ -198,4 +220,38 @@ fn members_whose_times_are_mostly_the_loop_are_too_fast_to_compare() {
     let bound = reports[2].members[0].1.as_ref().expect("compared");
     assert_eq!(bound.verdict(0.01), compare::Verdict::Improved);
     assert!(bound.ratio <= 0.056 / 1.4, "{}", bound.ratio);
+}
+
+#[test]
+fn a_slice_cut_short_by_a_preemption_gives_its_round_no_value() {
+    // The member's round 7 holds one sample, preempted for 5 ms: its
+    // median would be that sample, a ratio of 500. The round is left out;
+    // the others say 2.
+    let jobs = [job(&ONCE, 16, Some(0)), job(&TWICE, 16, Some(0))];
+    let results = measured_all(&jobs, &[1000.0, 2000.0]);
+    let mut member = results[1].clone();
+    let Outcome::Measured(m) = &mut member.outcome else {
+        panic!("measured")
+    };
+    let preempted = 7 * PER_ROUND;
+    m.per_iter[preempted] = 500.0 * 2000.0;
+    let mut log = every_round();
+    log[7] = Some(preempted..preempted + 1);
+    let logs = [Some(every_round()), Some(log)];
+    let results = [results[0].clone(), member];
+    let reports = group_reports(&jobs, &[0, 1], &logs, &results);
+    let paired = reports[0].members[0].1.as_ref().expect("compared");
+    assert_eq!(paired.rounds, ROUNDS - 1, "{paired:?}");
+    assert!((paired.ratio - 2.0).abs() < 0.02, "{paired:?}");
+
+    // A body slower than a third of a slice records one sample per slice:
+    // those samples are its rounds' values.
+    let one_each: run::RoundLog = (0..ROUNDS)
+        .map(|r| Some(r * PER_ROUND..r * PER_ROUND + 1))
+        .collect();
+    let logs = [Some(one_each.clone()), Some(one_each)];
+    let results = measured_all(&jobs, &[1000.0, 2000.0]);
+    let reports = group_reports(&jobs, &[0, 1], &logs, &results);
+    let paired = reports[0].members[0].1.as_ref().expect("compared");
+    assert_eq!(paired.rounds, ROUNDS, "{paired:?}");
 }
