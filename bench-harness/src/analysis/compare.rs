@@ -33,27 +33,23 @@
 //! # The verdict
 //!
 //! Statistical significance is not practical significance: with enough
-//! blocks a 0.1% change is "significant". Each comparison therefore also
-//! takes a `noise_threshold` (a fraction: 0.02 = 2%), the smallest change
-//! that matters, and the [`Verdict`] combines both (see [`Verdict`] for the
-//! one rule).
+//! blocks a 0.1% change is "significant". Each comparison therefore takes a
+//! `noise_threshold` (a fraction: 0.02 = 2%), the smallest change that
+//! matters, and the [`Verdict`] says where the whole interval lies
+//! against it (see [`Verdict`] for the one rule).
 //!
 //! # Example
 //!
 //! Eight block medians near 100 ns against eight near 110 ns, with a 2%
 //! noise threshold: [`compare`] finds them about 10% slower, the whole
-//! interval of the change above 2%, and says [`Verdict::Regressed`] (the
-//! test `tests::the_documented_example_is_a_ten_percent_regression`).
+//! interval of the change above 2%, and says [`Verdict::Slower`] (the
+//! test `tests::the_documented_example_is_ten_percent_slower`).
 
 use std::fmt;
 
 use super::distributions::{normal_p_with_continuity, students_t_quantile, students_t_two_sided_p};
 use super::interval::CONFIDENCE_LEVEL;
 use super::moments::{mean, sample_variance};
-
-/// The significance level of the verdict's tests: 0.05, matching the 95%
-/// intervals.
-pub(crate) const SIGNIFICANCE_LEVEL: f64 = 0.05;
 
 /// Below this many values on both sides, the normal approximation of
 /// Mann–Whitney's U (and of Wilcoxon's W) is rough: the exact p-value can
@@ -117,46 +113,62 @@ pub(crate) fn effective_sample_size(series: &[f64]) -> f64 {
     n_eff.clamp(1.0, count)
 }
 
-/// What a comparison concludes, from one rule applied to a p-value and to
-/// the 95% interval of the change, given a `noise_threshold` `θ ≥ 0` (the
-/// smallest change that matters, as a fraction):
+/// What a comparison concludes, from where the 95% interval of the change
+/// lies against a `noise_threshold` `θ ≥ 0` (the smallest change that
+/// matters, as a fraction):
 ///
-/// 1. [`Regressed`](Verdict::Regressed): p < 0.05 **and** the whole interval
-///    of the ratio new/old lies above `1 + θ` (the new run is slower by more
-///    than θ).
-/// 2. [`Improved`](Verdict::Improved): p < 0.05 **and** the whole interval
-///    of new/old lies below `1 / (1 + θ)` (the *old* run is slower by more
-///    than θ: a relative change below `−θ/(1 + θ)`, −1.96% for θ = 2%).
-/// 3. [`NoChange`](Verdict::NoChange): the whole interval of new/old lies
-///    within `[1/(1 + θ), 1 + θ]`: whatever changed is smaller than θ. This
-///    can hold with p < 0.05 (a real but negligible change).
-/// 4. [`WithinNoise`](Verdict::WithinNoise) otherwise: the data cannot tell
-///    a change of practical size from noise. Measure longer, or accept.
+/// 1. [`Slower`](Verdict::Slower): the whole interval of the ratio new/old
+///    lies above `1 + θ` (the new run is slower by more than θ).
+/// 2. [`Faster`](Verdict::Faster): the whole interval of new/old lies below
+///    `1 / (1 + θ)` (the *old* run is slower by more than θ: a relative
+///    change below `−θ/(1 + θ)`, −1.96% for θ = 2%).
+/// 3. [`NoDifference`](Verdict::NoDifference): the whole interval of
+///    new/old lies within `[1/(1 + θ), 1 + θ]`: whatever changed is smaller
+///    than θ.
+/// 4. [`Unclear`](Verdict::Unclear) otherwise: the interval reaches beyond
+///    the threshold on at least one side and does not lie wholly beyond it,
+///    so the data cannot tell a change of practical size from none. It is
+///    reported with the largest change the interval still allows; more
+///    measuring, or a quieter machine, settles it.
 ///
-/// Faster-by-θ is measured from the new run (old/new > 1 + θ) so that the
-/// rule is symmetric: swapping the two runs swaps Regressed and Improved
-/// exactly. A negative or NaN threshold counts as 0. When the ratio is
-/// undefined (see [`ChangeMethod::Difference`]) the same bounds apply to
+/// An interval beyond the threshold excludes no change, so the p-value of
+/// the same test is below 0.05: the rule needs no separate test. Faster-by-θ
+/// is measured from the new run (old/new > 1 + θ) so that the rule is
+/// symmetric: swapping the two runs swaps Slower and Faster exactly. A
+/// negative or NaN threshold counts as 0, where nothing is
+/// [`NoDifference`](Verdict::NoDifference) but an exact tie. When the ratio
+/// is undefined (see [`ChangeMethod::Difference`]) the same bounds apply to
 /// `1 + change`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Verdict {
-    /// Significantly and practically slower.
-    Regressed,
-    /// Significantly and practically faster.
-    Improved,
-    /// Any change is smaller than the noise threshold.
-    NoChange,
-    /// Cannot tell a change of practical size from noise.
-    WithinNoise,
+    /// Slower by more than the threshold, the whole interval says.
+    Slower,
+    /// Faster by more than the threshold, the whole interval says.
+    Faster,
+    /// Any change is smaller than the threshold, the whole interval says.
+    NoDifference,
+    /// The interval reaches beyond the threshold and does not lie wholly
+    /// beyond it.
+    Unclear,
+}
+
+impl Verdict {
+    /// Every verdict, in the order the tallies list them.
+    pub(crate) const ALL: [Verdict; 4] = [
+        Verdict::Slower,
+        Verdict::Faster,
+        Verdict::NoDifference,
+        Verdict::Unclear,
+    ];
 }
 
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Verdict::Regressed => "regressed",
-            Verdict::Improved => "improved",
-            Verdict::NoChange => "no change",
-            Verdict::WithinNoise => "within noise",
+            Verdict::Slower => "slower",
+            Verdict::Faster => "faster",
+            Verdict::NoDifference => "no difference",
+            Verdict::Unclear => "unclear",
         })
     }
 }
@@ -263,6 +275,15 @@ pub(crate) struct Comparison {
     pub verdict: Verdict,
 }
 
+impl Comparison {
+    /// The end of the interval farther from no change, as a change: the
+    /// largest change the data still allow (`+0.036`: up to 3.6% slower).
+    pub(crate) fn largest_change(&self) -> f64 {
+        let (lower, upper) = self.change_interval;
+        farther(lower.ln_1p(), upper.ln_1p()).exp_m1()
+    }
+}
+
 /// Compares a benchmark's block medians in a baseline run (`old`) with those
 /// in a new run (`new`), each in time order, with `noise_threshold` the
 /// smallest relative change that matters (a fraction: 0.02 = 2%).
@@ -277,7 +298,7 @@ pub(crate) struct Comparison {
 ///
 /// A side with fewer than two blocks gives no spread: the t-test's figures
 /// are NaN, the interval is `(−1, ∞)` and the verdict is
-/// [`Verdict::WithinNoise`]. Values must be finite.
+/// [`Verdict::Unclear`]. Values must be finite.
 pub(crate) fn compare(old: &[f64], new: &[f64], noise_threshold: f64) -> Comparison {
     let noise_threshold = sanitize_threshold(noise_threshold);
     let (n_old, n_new) = (old.len(), new.len());
@@ -316,7 +337,7 @@ pub(crate) fn compare(old: &[f64], new: &[f64], noise_threshold: f64) -> Compari
             new_mean / old_mean - 1.0,
             (lower.exp_m1(), upper.exp_m1()),
             ChangeMethod::LogRatio,
-            decide(p_welch, lower, upper, -bound, bound),
+            decide(lower, upper, -bound, bound),
         )
     } else {
         let reference = old_mean.abs().max(f64::MIN_POSITIVE);
@@ -331,7 +352,6 @@ pub(crate) fn compare(old: &[f64], new: &[f64], noise_threshold: f64) -> Compari
             (lower, upper),
             ChangeMethod::Difference,
             decide(
-                p_welch,
                 lower,
                 upper,
                 -noise_threshold / (1.0 + noise_threshold),
@@ -413,12 +433,19 @@ pub(crate) struct PairedComparison {
 
 impl PairedComparison {
     /// The verdict at `noise_threshold` (a fraction), by the same rule as
-    /// [`compare`]'s (see [`Verdict`]), with the paired t-test's p-value and
-    /// the interval of the ratio.
+    /// [`compare`]'s (see [`Verdict`]), on the interval of the ratio.
     pub(crate) fn verdict(&self, noise_threshold: f64) -> Verdict {
         let bound = sanitize_threshold(noise_threshold).ln_1p();
         let (lower, upper) = self.log_ratio_interval;
-        decide(self.p_t, lower, upper, -bound, bound)
+        decide(lower, upper, -bound, bound)
+    }
+
+    /// The end of the interval farther from a ratio of 1, as a change:
+    /// the largest change the data still allow (`+0.036`: the member may
+    /// be up to 3.6% slower).
+    pub(crate) fn largest_change(&self) -> f64 {
+        let (lower, upper) = self.log_ratio_interval;
+        farther(lower, upper).exp_m1()
     }
 }
 
@@ -513,17 +540,26 @@ fn sanitize_threshold(noise_threshold: f64) -> f64 {
 }
 
 /// The rule of [`Verdict`], on a scale where "no change" is 0 and the
-/// practical bounds are `below < 0 ≤ above` (log ratio, or relative change).
-fn decide(p: f64, lower: f64, upper: f64, below: f64, above: f64) -> Verdict {
-    let significant = p < SIGNIFICANCE_LEVEL;
-    if significant && lower > above {
-        Verdict::Regressed
-    } else if significant && upper < below {
-        Verdict::Improved
+/// practical bounds are `below ≤ 0 ≤ above` (log ratio, or relative
+/// change). NaN bounds are unclear.
+fn decide(lower: f64, upper: f64, below: f64, above: f64) -> Verdict {
+    if lower > above {
+        Verdict::Slower
+    } else if upper < below {
+        Verdict::Faster
     } else if lower >= below && upper <= above {
-        Verdict::NoChange
+        Verdict::NoDifference
     } else {
-        Verdict::WithinNoise
+        Verdict::Unclear
+    }
+}
+
+/// Of two ends of an interval on the log scale, the one farther from 0.
+fn farther(lower: f64, upper: f64) -> f64 {
+    if lower.abs() > upper.abs() {
+        lower
+    } else {
+        upper
     }
 }
 

@@ -4,9 +4,8 @@
 //! sections: a run without `--baseline` or without A/B groups has none,
 //! and documents written before they were recorded load without them.
 
-use crate::analysis::compare::{ChangeMethod, Comparison, PairedComparison, Verdict};
+use crate::analysis::compare::{ChangeMethod, Comparison, PairedComparison};
 use crate::json::json_struct;
-use crate::results::against::verdict_word;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport};
 
@@ -56,7 +55,7 @@ pub(crate) struct ComparedRecord {
     /// baseline, not in this binary). The figures are null unless
     /// `compared`.
     pub status: String,
-    /// `regressed`, `improved`, `no change` or `within noise`.
+    /// `slower`, `faster`, `no difference` or `unclear`.
     pub verdict: Option<String>,
     /// The baseline's time and this run's: the means of their block
     /// medians (or process times under `--forks`), in nanoseconds.
@@ -98,8 +97,7 @@ pub(crate) struct GroupRecord {
     pub baseline: String,
     /// How the members were paired: [`PAIRING_SLICES`].
     pub pairing: String,
-    /// The verdicts' noise threshold, in percent: 0, since pairing cancels
-    /// the machine's drift.
+    /// The verdicts' noise threshold, in percent.
     pub noise_threshold_percent: f64,
     /// The other members, in report order.
     pub members: Vec<GroupMemberRecord>,
@@ -112,7 +110,7 @@ pub(crate) struct GroupMemberRecord {
     /// `compared`, or `not_compared` with the `reason`; the figures are
     /// null unless `compared`.
     pub status: String,
-    /// `slower`, `faster` or `no difference`.
+    /// `slower`, `faster`, `no difference` or `unclear`.
     pub verdict: Option<String>,
     /// member/baseline: the geometric mean of the rounds' ratios (above 1:
     /// the member is slower).
@@ -222,7 +220,7 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
     let compared = results.iter().filter_map(|result| {
         Some(match result.comparison.as_ref()? {
             Compared::Against(c) => ComparedRecord {
-                verdict: Some(verdict_name(c.verdict).to_string()),
+                verdict: Some(c.verdict.to_string()),
                 old_ns: finite(c.old),
                 new_ns: finite(c.new),
                 change: finite(c.change),
@@ -318,7 +316,7 @@ fn group(report: &GroupReport) -> GroupRecord {
 fn paired_member(p: &PairedComparison, bare: GroupMemberRecord) -> GroupMemberRecord {
     GroupMemberRecord {
         status: "compared".to_string(),
-        verdict: Some(verdict_word(p.verdict(GROUP_NOISE_THRESHOLD)).to_string()),
+        verdict: Some(p.verdict(GROUP_NOISE_THRESHOLD).to_string()),
         ratio: finite(p.ratio),
         ci_low: finite(p.ratio_interval.0),
         ci_high: finite(p.ratio_interval.1),
@@ -330,17 +328,6 @@ fn paired_member(p: &PairedComparison, bare: GroupMemberRecord) -> GroupMemberRe
         skipped: Some(p.skipped),
         n_eff: finite(p.n_eff),
         ..bare
-    }
-}
-
-/// The verdict's word in the document: `regressed`, `improved`, `no
-/// change`, `within noise` (as the terminal prints it).
-fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Regressed => "regressed",
-        Verdict::Improved => "improved",
-        Verdict::NoChange => "no change",
-        Verdict::WithinNoise => "within noise",
     }
 }
 

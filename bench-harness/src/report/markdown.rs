@@ -6,10 +6,11 @@
 
 use std::io::{self, Write};
 
-use super::format::{headline_time, p_value, percent, result_rate, stop_word, time};
+use super::format::{
+    group_verdict, headline_time, p_value, percent, result_rate, stop_word, time, verdict_words,
+};
 use crate::analysis::compare::Verdict;
 use crate::analysis::BLOCKS_IN_ONE_GO;
-use crate::results::against::verdict_word;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport, Outcome, RunInfo};
 use crate::settings::Schedule;
@@ -185,9 +186,10 @@ fn comparison(
         let name = code(&result.name);
         match &result.comparison {
             Some(Compared::Against(c)) => {
+                let words = verdict_words(c.verdict, c.largest_change());
                 let verdict = match c.verdict {
-                    Verdict::Regressed => format!("**{}**", c.verdict),
-                    _ => c.verdict.to_string(),
+                    Verdict::Slower => format!("**{words}**"),
+                    _ => words,
                 };
                 counts[verdict_index(c.verdict)] += 1;
                 writeln!(
@@ -215,15 +217,10 @@ fn comparison(
             code(name)
         )?;
     }
-    let mut tally: Vec<String> = [
-        Verdict::Regressed,
-        Verdict::Improved,
-        Verdict::NoChange,
-        Verdict::WithinNoise,
-    ]
-    .iter()
-    .map(|v| format!("{} {v}", counts[verdict_index(*v)]))
-    .collect();
+    let mut tally: Vec<String> = Verdict::ALL
+        .iter()
+        .map(|v| format!("{} {v}", counts[verdict_index(*v)]))
+        .collect();
     if new > 0 {
         tally.push(format!("{new} new"));
     }
@@ -239,9 +236,10 @@ fn comparison(
 fn group_table(out: &mut impl Write, group: &GroupReport) -> io::Result<()> {
     writeln!(
         out,
-        "**A/B group {}** against {} (slices paired round by round)",
+        "**A/B group {}** against {} (slices paired round by round, noise threshold {})",
         code(&group.group),
-        code(&group.baseline)
+        code(&group.baseline),
+        percent(GROUP_NOISE_THRESHOLD),
     )?;
     writeln!(out)?;
     writeln!(
@@ -258,11 +256,10 @@ fn group_table(out: &mut impl Write, group: &GroupReport) -> io::Result<()> {
         let name = code(name);
         match paired {
             Ok(p) => {
-                let verdict = p.verdict(GROUP_NOISE_THRESHOLD);
-                let word = verdict_word(verdict);
+                let (verdict, word) = group_verdict(p);
                 let word = match verdict {
-                    Verdict::Regressed | Verdict::Improved => format!("**{word}**"),
-                    _ => word.to_string(),
+                    Verdict::Slower | Verdict::Faster => format!("**{word}**"),
+                    _ => word,
                 };
                 writeln!(
                     out,
@@ -283,10 +280,10 @@ fn group_table(out: &mut impl Write, group: &GroupReport) -> io::Result<()> {
 
 fn verdict_index(verdict: Verdict) -> usize {
     match verdict {
-        Verdict::Regressed => 0,
-        Verdict::Improved => 1,
-        Verdict::NoChange => 2,
-        Verdict::WithinNoise => 3,
+        Verdict::Slower => 0,
+        Verdict::Faster => 1,
+        Verdict::NoDifference => 2,
+        Verdict::Unclear => 3,
     }
 }
 

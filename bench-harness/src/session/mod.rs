@@ -348,8 +348,9 @@ fn bench(
     for error in &errors {
         console::error(error);
     }
+    // `unclear` passes the gate: see docs/comparing.md.
     let regressed = results.iter().any(
-        |r| matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict == Verdict::Regressed),
+        |r| matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict == Verdict::Slower),
     );
     if info.partial {
         console::status(

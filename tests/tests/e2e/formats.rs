@@ -91,7 +91,7 @@ fn json_and_markdown_carry_the_baseline_comparison_and_the_ab_groups() {
         assert_eq!(b["status"], "compared", "{b}");
         let verdict = b["verdict"].as_str().unwrap();
         assert!(
-            ["regressed", "improved", "no change", "within noise"].contains(&verdict),
+            ["slower", "faster", "no difference", "unclear"].contains(&verdict),
             "{b}"
         );
         let (low, change, high) = (

@@ -12,11 +12,11 @@ use super::*;
 
 /// The example of the module's documentation.
 #[test]
-fn the_documented_example_is_a_ten_percent_regression() {
+fn the_documented_example_is_ten_percent_slower() {
     let old = [100.2, 99.1, 100.8, 99.6, 100.4, 99.9, 100.1, 99.3];
     let new = [110.3, 109.2, 110.9, 109.8, 110.1, 109.5, 110.6, 109.9];
     let c = compare(&old, &new, 0.02);
-    assert_eq!(c.verdict, Verdict::Regressed);
+    assert_eq!(c.verdict, Verdict::Slower);
     assert!((c.change - 0.1).abs() < 0.005); // about 10% slower
     assert!(c.change_interval.0 > 0.02);
 }
@@ -114,11 +114,11 @@ fn welch_matches_scipy_when_blocks_are_independent() {
     assert_close("old", c.old, 99.95, 1e-14);
     assert_close("new", c.new, 102.6375, 1e-14);
 
-    // Significant, and the whole interval above +1%.
-    assert_eq!(c.verdict, Verdict::Regressed);
+    // The whole interval above +1%.
+    assert_eq!(c.verdict, Verdict::Slower);
     // At a 2% threshold the interval straddles it: significant but not
     // surely of practical size.
-    assert_eq!(compare(&OLD, &NEW, 0.02).verdict, Verdict::WithinNoise);
+    assert_eq!(compare(&OLD, &NEW, 0.02).verdict, Verdict::Unclear);
 }
 
 #[test]
@@ -228,9 +228,10 @@ fn paired_tests_match_scipy() {
     assert_close("upper", p.ratio_interval.1, 1.0888110679567564, 1e-10);
     assert_close("change", p.ratio - 1.0, 0.0493628678549702, 1e-10);
 
-    assert_eq!(p.verdict(0.01), Verdict::Regressed);
-    assert_eq!(p.verdict(0.05), Verdict::WithinNoise);
-    assert_eq!(p.verdict(0.1), Verdict::NoChange);
+    assert_eq!(p.verdict(0.01), Verdict::Slower);
+    assert_eq!(p.verdict(0.05), Verdict::Unclear);
+    assert_eq!(p.verdict(0.1), Verdict::NoDifference);
+    assert_close("largest", p.largest_change(), 0.0888110679567564, 1e-9);
 }
 
 #[test]
@@ -246,7 +247,7 @@ fn paired_skips_rounds_without_a_ratio() {
     let none = compare_paired(&[1.0], &[-1.0]);
     assert_eq!((none.rounds, none.skipped), (0, 1));
     assert!(none.ratio.is_nan() && none.p_t.is_nan() && none.p_wilcoxon.is_nan());
-    assert_eq!(none.verdict(0.02), Verdict::WithinNoise);
+    assert_eq!(none.verdict(0.02), Verdict::Unclear);
 }
 
 #[test]
@@ -255,7 +256,7 @@ fn paired_identical_members_show_no_change() {
     let p = compare_paired(&baseline, &baseline);
     assert_eq!((p.ratio, p.ratio_interval), (1.0, (1.0, 1.0)));
     assert_eq!((p.p_t, p.p_wilcoxon), (1.0, 1.0));
-    assert_eq!(p.verdict(0.0), Verdict::NoChange);
+    assert_eq!(p.verdict(0.0), Verdict::NoDifference);
 }
 
 // ---------------------------------------------------------------------------
@@ -319,68 +320,101 @@ fn effective_sample_size_edge_cases() {
 // Verdicts on synthetic block medians with known effects.
 
 #[test]
-fn identical_distributions_are_neither_regressed_nor_improved() {
+fn identical_distributions_are_neither_slower_nor_faster() {
     let mut rng = SplitMix64(3);
     for _ in 0..20 {
         let old = rng.blocks(60, 1000.0, 0.01);
         let new = rng.blocks(60, 1000.0, 0.01);
         let c = compare(&old, &new, 0.02);
         assert!(
-            matches!(c.verdict, Verdict::NoChange | Verdict::WithinNoise),
+            matches!(c.verdict, Verdict::NoDifference | Verdict::Unclear),
             "{c:?}"
         );
     }
 }
 
 #[test]
-fn ten_percent_slower_with_small_noise_regressed() {
+fn ten_percent_slower_with_small_noise_is_slower() {
     let mut rng = SplitMix64(4);
     let old = rng.blocks(60, 1000.0, 0.01);
     let new = rng.blocks(60, 1100.0, 0.01);
     let c = compare(&old, &new, 0.02);
-    assert_eq!(c.verdict, Verdict::Regressed, "{c:?}");
+    assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
     assert!((c.change - 0.1).abs() < 0.01, "{c:?}");
     assert!(c.cohens_d > 5.0 && c.p_welch < 1e-10 && c.p_mann_whitney < 1e-10);
     // And the other way round.
-    assert_eq!(compare(&new, &old, 0.02).verdict, Verdict::Improved);
+    assert_eq!(compare(&new, &old, 0.02).verdict, Verdict::Faster);
 }
 
 #[test]
-fn one_percent_with_tiny_noise_is_no_change_at_two_percent() {
+fn one_percent_with_tiny_noise_is_no_difference_at_two_percent() {
     let mut rng = SplitMix64(5);
     let old = rng.blocks(60, 1000.0, 0.001);
     let new = rng.blocks(60, 1010.0, 0.001);
     let c = compare(&old, &new, 0.02);
     // Significant, but surely smaller than what matters.
     assert!(c.p_welch < 0.05, "{c:?}");
-    assert_eq!(c.verdict, Verdict::NoChange, "{c:?}");
-    // With a threshold below the change it is a regression.
-    assert_eq!(compare(&old, &new, 0.005).verdict, Verdict::Regressed);
+    assert_eq!(c.verdict, Verdict::NoDifference, "{c:?}");
+    // With a threshold below the change it is slower.
+    assert_eq!(compare(&old, &new, 0.005).verdict, Verdict::Slower);
 }
 
 #[test]
-fn three_percent_in_huge_noise_is_within_noise() {
+fn three_percent_in_huge_noise_is_unclear() {
     let mut rng = SplitMix64(6);
     let old = rng.blocks(20, 1000.0, 0.2);
     let new = rng.blocks(20, 1030.0, 0.2);
     let c = compare(&old, &new, 0.02);
-    assert_eq!(c.verdict, Verdict::WithinNoise, "{c:?}");
+    assert_eq!(c.verdict, Verdict::Unclear, "{c:?}");
     assert!(c.change_interval.0 < -0.02 && c.change_interval.1 > 0.02);
+    // The largest change it allows is the end farther from none.
+    let (low, high) = c.change_interval;
+    let farther = if -low.ln_1p() > high.ln_1p() {
+        low
+    } else {
+        high
+    };
+    assert_close("largest", c.largest_change(), farther, 1e-9);
 }
 
 #[test]
 fn verdicts_read_as_words() {
-    let words = [
-        Verdict::Regressed,
-        Verdict::Improved,
-        Verdict::NoChange,
-        Verdict::WithinNoise,
-    ]
-    .map(|v| v.to_string());
-    assert_eq!(
-        words,
-        ["regressed", "improved", "no change", "within noise"]
-    );
+    let words = Verdict::ALL.map(|v| v.to_string());
+    assert_eq!(words, ["slower", "faster", "no difference", "unclear"]);
+}
+
+#[test]
+fn no_difference_never_hides_an_interval_beyond_the_threshold() {
+    // Whatever the rounds, `no difference` only with the whole interval
+    // inside ±θ, and `slower`/`faster` only with it wholly beyond: before,
+    // a `no change`/`within noise` could hide an interval reaching beyond.
+    let mut rng = SplitMix64(7);
+    for _ in 0..2000 {
+        let n = 3 + (rng.uniform() * 30.0) as usize;
+        let shift = 0.04 * rng.normal();
+        let spread = 0.03 * rng.uniform();
+        let baseline = rng.blocks(n, 100.0, spread);
+        let member: Vec<f64> = rng
+            .blocks(n, 100.0, spread)
+            .iter()
+            .map(|m| m * shift.exp())
+            .collect();
+        let theta = 0.04 * rng.uniform();
+        let p = compare_paired(&baseline, &member);
+        let (low, high) = p.log_ratio_interval;
+        let bound = theta.ln_1p();
+        let inside = low >= -bound && high <= bound;
+        match p.verdict(theta) {
+            Verdict::NoDifference => assert!(inside, "{p:?}"),
+            Verdict::Slower => assert!(low > bound, "{p:?}"),
+            Verdict::Faster => assert!(high < -bound, "{p:?}"),
+            Verdict::Unclear => {
+                assert!(!inside, "{p:?}");
+                let farther = if -low > high { low } else { high };
+                assert_close("largest", p.largest_change(), farther.exp_m1(), 1e-9);
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -396,7 +430,7 @@ fn non_positive_estimates_fall_back_to_a_difference() {
     let reference = c.old.abs();
     assert_close("change", c.change, (c.new - c.old) / reference, 1e-12);
     assert!(c.change_interval.0 < c.change && c.change < c.change_interval.1);
-    assert_eq!(c.verdict, Verdict::Regressed);
+    assert_eq!(c.verdict, Verdict::Slower);
     assert!(c.change.is_finite());
 
     // A baseline of exactly 0 still gives a finite figure, and the sign.
@@ -410,13 +444,13 @@ fn too_few_blocks_say_nothing() {
     let c = compare(&[100.0], &[110.0, 111.0], 0.02);
     assert!(c.welch_t.is_nan() && c.welch_df.is_nan() && c.p_welch.is_nan());
     assert_eq!(c.change_interval, (-1.0, f64::INFINITY));
-    assert_eq!(c.verdict, Verdict::WithinNoise);
+    assert_eq!(c.verdict, Verdict::Unclear);
     assert_close("change", c.change, 0.105, 1e-12);
 
     let empty = compare(&[], &[1.0, 2.0], 0.02);
     assert!(empty.old.is_nan() && empty.change.is_nan());
     assert!(empty.p_mann_whitney.is_nan() && empty.cohens_d.is_nan());
-    assert_eq!(empty.verdict, Verdict::WithinNoise);
+    assert_eq!(empty.verdict, Verdict::Unclear);
 }
 
 #[test]
@@ -424,13 +458,13 @@ fn blocks_without_spread_are_exact() {
     let same = compare(&[10.0; 5], &[10.0; 5], 0.0);
     assert_eq!((same.change, same.p_welch, same.cohens_d), (0.0, 1.0, 0.0));
     assert_eq!(same.p_mann_whitney, 1.0);
-    assert_eq!(same.verdict, Verdict::NoChange);
+    assert_eq!(same.verdict, Verdict::NoDifference);
 
     let slower = compare(&[10.0; 5], &[11.0; 5], 0.02);
     assert_eq!(slower.p_welch, 0.0);
     assert_eq!(slower.cohens_d, f64::INFINITY);
     assert_close("lower", slower.change_interval.0, 0.1, 1e-12);
-    assert_eq!(slower.verdict, Verdict::Regressed);
+    assert_eq!(slower.verdict, Verdict::Slower);
 }
 
 #[test]
@@ -445,7 +479,7 @@ fn long_plateaus_are_worth_few_blocks() {
     let c = compare(&old, &new, 0.02);
     assert!(c.n_eff_old < 4.0 && c.n_eff_new < 4.0, "{c:?}");
     assert!(c.welch_df < 5.0 && c.p_welch > 0.3, "{c:?}");
-    assert_eq!(c.verdict, Verdict::WithinNoise);
+    assert_eq!(c.verdict, Verdict::Unclear);
     // Mann–Whitney treats the 40 blocks as independent, and is fooled.
     assert!(c.p_mann_whitney < 0.001, "{c:?}");
 }
@@ -471,8 +505,8 @@ fn runs() -> impl Strategy<Value = (Vec<f64>, Vec<f64>)> {
 
 fn swapped(verdict: Verdict) -> Verdict {
     match verdict {
-        Verdict::Regressed => Verdict::Improved,
-        Verdict::Improved => Verdict::Regressed,
+        Verdict::Slower => Verdict::Faster,
+        Verdict::Faster => Verdict::Slower,
         other => other,
     }
 }
@@ -565,10 +599,10 @@ fn times_near_zero_give_no_ratio_or_a_bound_in_the_right_direction() {
     // factor of at least 5 / 0.028.
     let new: Vec<f64> = (0..10).map(|k| 5.0 + 0.01 * f64::from(k % 3)).collect();
     let regressed = compare_resolved(&empty, &new, resolution).expect("a ratio");
-    assert_eq!(regressed.verdict(0.01), Verdict::Regressed);
+    assert_eq!(regressed.verdict(0.01), Verdict::Slower);
     assert!(regressed.ratio > 170.0, "{}", regressed.ratio);
     let improved = compare_resolved(&new, &empty, resolution).expect("a ratio");
-    assert_eq!(improved.verdict(0.01), Verdict::Improved);
+    assert_eq!(improved.verdict(0.01), Verdict::Faster);
     // Sub-nanosecond bodies well above the resolution are compared as
     // they are.
     let add: Vec<f64> = (0..10).map(|k| 0.24 + 0.001 * f64::from(k % 3)).collect();

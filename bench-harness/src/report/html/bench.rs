@@ -12,7 +12,9 @@ use super::trend::{self, HistoryPoint};
 use super::Baseline;
 use crate::analysis::compare::Verdict;
 use crate::analysis::{self, Interval};
-use crate::report::format::{count, headline_time, p_value, percent, result_rate, stop_word, time};
+use crate::report::format::{
+    count, headline_time, p_value, percent, result_rate, stop_word, time, verdict_words,
+};
 use crate::results::{BenchResult, Compared, Measured, Outcome};
 
 /// The section of `result`, anchored at `id`.
@@ -202,7 +204,7 @@ fn measured(
             signed_percent(c.change_interval.0),
             signed_percent(c.change_interval.1),
             escape(b.name),
-            c.verdict,
+            escape(&verdict_words(c.verdict, c.largest_change())),
             percent(b.threshold),
             p_value(c.p_welch),
         );
@@ -404,9 +406,9 @@ fn facts(out: &mut String, m: &Measured) {
 
 pub(super) fn verdict_class(verdict: Verdict) -> &'static str {
     match verdict {
-        Verdict::Regressed => "slower",
-        Verdict::Improved => "faster",
-        Verdict::NoChange | Verdict::WithinNoise => "same",
+        Verdict::Slower => "slower",
+        Verdict::Faster => "faster",
+        Verdict::NoDifference | Verdict::Unclear => "same",
     }
 }
 

@@ -19,13 +19,13 @@ use std::path::{Path, PathBuf};
 
 use svg::escape;
 
-use crate::analysis::compare::Verdict;
 use crate::analysis::outliers::Fences;
 use crate::audit;
 use crate::document::Document;
 use crate::environment::Environment;
 use crate::fs;
-use crate::report::format::{percent, result_rate, time};
+use crate::report::format::{group_verdict, percent, result_rate, time, verdict_words};
+use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::{against::AgainstOutcome, against::AgainstReport};
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, RunInfo};
 use crate::settings::Schedule;
@@ -284,7 +284,7 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
                         bench::signed_percent(c.change_interval.0),
                         bench::signed_percent(c.change_interval.1),
                         bench::verdict_class(c.verdict),
-                        c.verdict
+                        escape(&verdict_words(c.verdict, c.largest_change())),
                     );
                 }
                 Some(Compared::New) => out.push_str("<td>new</td><td></td>"),
@@ -364,6 +364,7 @@ fn machine_and_method(out: &mut String, page: &Page<'_>) {
 /// In-run A/B groups: a ratio chart each.
 fn groups(out: &mut String, groups: &[GroupReport]) {
     out.push_str(r#"<section id="groups"><h2>A/B groups</h2>"#);
+    let threshold = GROUP_NOISE_THRESHOLD;
     for group in groups {
         let rows: Vec<IntervalRow> = group
             .members
@@ -374,7 +375,7 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
                     name: name.clone(),
                     value: p.ratio,
                     interval: p.ratio_interval,
-                    class: bench::verdict_class(p.verdict(0.0)),
+                    class: bench::verdict_class(group_verdict(p).0),
                 })
             })
             .collect();
@@ -389,14 +390,16 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
             out.push_str(&charts::intervals(
                 &rows,
                 1.0,
-                None,
+                Some((1.0 / (1.0 + threshold), 1.0 + threshold)),
                 &|r| format!("{r:.3}×"),
-                "member / baseline time, 95% CI",
+                "member / baseline time, 95% CI, noise band shaded",
             ));
-            out.push_str(
+            let _ = write!(
+                out,
                 "<figcaption>Ratio of each member's time to the baseline member's, with its 95% \
-                 CI; in-run groups have no noise band: a CI that excludes 1 is a difference.\
-                 </figcaption></figure>",
+                 CI; the noise band is ±{}: a CI wholly beyond it is a difference, one wholly \
+                 inside it none, any other unclear.</figcaption></figure>",
+                percent(threshold)
             );
         }
         out.push_str(r#"<table class="facts">"#);
@@ -408,7 +411,7 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
                     p.ratio_interval.0,
                     p.ratio_interval.1,
                     p.rounds,
-                    ab_words(p.verdict(0.0))
+                    group_verdict(p).1
                 ),
                 Err(why) => format!("no comparison: {why}"),
             };
@@ -422,14 +425,6 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
         out.push_str("</table>");
     }
     out.push_str("</section>");
-}
-
-fn ab_words(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Regressed => "slower",
-        Verdict::Improved => "faster",
-        Verdict::NoChange | Verdict::WithinNoise => "no difference found",
-    }
 }
 
 /// The complexity fits: time against n, log–log, with the curve.

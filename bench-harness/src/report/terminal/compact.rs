@@ -51,11 +51,12 @@ impl Cells {
             None => "-?".to_string(),
         };
         let (change, verdict) = match &result.comparison {
+            // The verdict's word; how far an unclear change may reach, the
+            // comparison table below says.
             Some(Compared::Against(c)) => {
                 let word = match c.verdict {
-                    Verdict::Regressed => " regressed",
-                    Verdict::Improved => " improved",
-                    Verdict::NoChange | Verdict::WithinNoise => "",
+                    Verdict::NoDifference => String::new(),
+                    other => format!(" {other}"),
                 };
                 (
                     format!("{}{word}", signed_percent(c.change)),
@@ -272,8 +273,8 @@ impl Terminal<'_> {
         }
         if widths.change > 0 && change {
             match cells.verdict {
-                Some(Verdict::Regressed) => self.colour(Color::Red, true)?,
-                Some(Verdict::Improved) => self.colour(Color::Green, true)?,
+                Some(Verdict::Slower) => self.colour(Color::Red, true)?,
+                Some(Verdict::Faster) => self.colour(Color::Green, true)?,
                 _ => {}
             }
             write!(self.out, "  {}", cells.change)?;

@@ -13,9 +13,11 @@ use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
 use crate::report::format::{
-    escape, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
+    escape, group_verdict, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
+    verdict_words,
 };
 use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
+use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::{BenchResult, Compared, GroupReport};
 
 impl Terminal<'_> {
@@ -61,8 +63,19 @@ impl Terminal<'_> {
             .max()
             .unwrap_or(0)
             .max("benchmark".len());
-        // Compact: the change, its interval and the verdict beside the name.
-        let width = self.name_width(natural, 48);
+        // Compact: the change, its interval and the verdict beside the name
+        // (2 + name + 2 + 8 + 2 + 20 + 2 + verdict).
+        let verdicts = results
+            .iter()
+            .filter_map(|r| match &r.comparison {
+                Some(Compared::Against(c)) => Some(c),
+                _ => None,
+            })
+            .map(|c| columns(&verdict_words(c.verdict, c.largest_change())))
+            .max()
+            .unwrap_or(0)
+            .max("verdict".len());
+        let width = self.name_width(natural, 36 + verdicts);
         if details {
             writeln!(
                 self.out,
@@ -76,23 +89,13 @@ impl Terminal<'_> {
                 "benchmark", "change", "95% CI"
             )?;
         }
-        let mut tally: Vec<(Verdict, Vec<String>)> = [
-            Verdict::Regressed,
-            Verdict::Improved,
-            Verdict::NoChange,
-            Verdict::WithinNoise,
-        ]
-        .map(|v| (v, Vec::new()))
-        .into();
+        let mut tally: Vec<(Verdict, Vec<String>)> = Verdict::ALL.map(|v| (v, Vec::new())).into();
         let mut new = Vec::new();
         for result in results {
             match &result.comparison {
                 Some(Compared::Against(c)) => {
-                    match c.verdict {
-                        Verdict::Regressed => self.colour(Color::Red, true)?,
-                        Verdict::Improved => self.colour(Color::Green, true)?,
-                        Verdict::NoChange | Verdict::WithinNoise => {}
-                    }
+                    self.verdict_colour(c.verdict)?;
+                    let verdict = verdict_words(c.verdict, c.largest_change());
                     let shown = shorten_middle(&escape(&result.name), width).into_owned();
                     let interval = format!(
                         "[{:>8}, {:>8}]",
@@ -107,14 +110,13 @@ impl Terminal<'_> {
                             p_value(c.p_welch),
                             p_value(c.p_mann_whitney),
                             c.cohens_d,
-                            c.verdict,
+                            verdict,
                         )?;
                     } else {
                         writeln!(
                             self.out,
-                            "  {shown:<width$}  {:>8}  {interval}  {}",
+                            "  {shown:<width$}  {:>8}  {interval}  {verdict}",
                             signed_percent(c.change),
-                            c.verdict,
                         )?;
                     }
                     self.out.reset()?;
@@ -154,13 +156,32 @@ impl Terminal<'_> {
             ));
         }
         self.lines(&count)?;
-        let regressed = &tally[0].1;
-        if !regressed.is_empty() {
+        let named = |verdict: Verdict| &tally.iter().find(|(v, _)| *v == verdict).unwrap().1;
+        let slower = named(Verdict::Slower);
+        if !slower.is_empty() {
             self.colour(Color::Red, true)?;
-            self.lines(&format!("  regressed: {}", regressed.join(", ")))?;
+            self.lines(&format!("  slower: {}", slower.join(", ")))?;
             self.out.reset()?;
         }
+        let unclear = named(Verdict::Unclear);
+        if !unclear.is_empty() {
+            self.lines(&format!(
+                "  unclear: {}: each interval reaches beyond ±{} without lying wholly beyond \
+                 it; a longer --measure-time, or a quieter machine, settles it",
+                unclear.join(", "),
+                percent(threshold)
+            ))?;
+        }
         Ok(())
+    }
+
+    /// A verdict's colour: red for slower, green for faster.
+    fn verdict_colour(&mut self, verdict: Verdict) -> io::Result<()> {
+        match verdict {
+            Verdict::Slower => self.colour(Color::Red, true),
+            Verdict::Faster => self.colour(Color::Green, true),
+            Verdict::NoDifference | Verdict::Unclear => Ok(()),
+        }
     }
 
     /// The name column's width: `natural` (the longest name) under
@@ -190,20 +211,21 @@ impl Terminal<'_> {
 
     /// An A/B group's ratio table (one per argument in a group with `args`):
     /// each member against the baseline member, from slices paired round
-    /// by round. Pairing cancels the machine's drift, so a member is called
-    /// slower or faster as soon as the paired test is significant and the
-    /// interval excludes a ratio of 1.
+    /// by round, with the verdicts at [`GROUP_NOISE_THRESHOLD`] (pairing
+    /// cancels the machine's drift: no machine change widens it).
     pub(crate) fn group_table(&mut self, group: &GroupReport) -> io::Result<()> {
         writeln!(self.out)?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         let title = format!(
             "group {} · in-run A/B against {} (slices paired round by round)",
             escape(&group.group),
-            escape(&group.baseline)
+            escape(&group.baseline),
         );
         self.lines(&title)?;
         self.out.reset()?;
         let details = self.details;
+        // The threshold the verdicts used.
+        let verdict_column = format!("verdict (±{})", percent(GROUP_NOISE_THRESHOLD));
         let natural = group
             .members
             .iter()
@@ -211,18 +233,27 @@ impl Terminal<'_> {
             .chain([escape(&group.baseline).chars().count(), "member".len()])
             .max()
             .unwrap_or(0);
-        // Compact: the ratio, its interval and the verdict beside the name.
-        let width = self.name_width(natural, 49);
+        // Compact: the ratio, its interval and the verdict beside the name
+        // (2 + name + 2 + 6 + 2 + 16 + 2 + verdict).
+        let verdicts = group
+            .members
+            .iter()
+            .filter_map(|(_, paired)| paired.as_ref().ok())
+            .map(|p| columns(&group_verdict(p).1))
+            .chain([columns(&verdict_column)])
+            .max()
+            .unwrap_or(0);
+        let width = self.name_width(natural, 30 + verdicts);
         if details {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  verdict",
+                "  {:<width$}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  {verdict_column}",
                 "member", "ratio", "95% CI", "p (t)", "p (W)", "rounds"
             )?;
         } else {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>6}  {:<16}  verdict",
+                "  {:<width$}  {:>6}  {:<16}  {verdict_column}",
                 "member", "ratio", "95% CI"
             )?;
         }
@@ -246,30 +277,24 @@ impl Terminal<'_> {
                     continue;
                 }
             };
-            let verdict = p.verdict(0.0);
-            match verdict {
-                Verdict::Regressed => self.colour(Color::Red, true)?,
-                Verdict::Improved => self.colour(Color::Green, true)?,
-                _ => {}
-            }
+            let (verdict, words) = group_verdict(p);
+            self.verdict_colour(verdict)?;
             if details {
                 let interval =
                     format!("[{:>8.4}, {:>8.4}]", p.ratio_interval.0, p.ratio_interval.1);
                 writeln!(
                     self.out,
-                    "  {name:<width$}  {:>8.4}  {interval}  {:>9}  {:>9}  {:>6}  {}",
+                    "  {name:<width$}  {:>8.4}  {interval}  {:>9}  {:>9}  {:>6}  {words}",
                     p.ratio,
                     p_value(p.p_t),
                     p_value(p.p_wilcoxon),
                     p.rounds,
-                    ab_words(verdict),
                 )?;
             } else {
                 let (ratio, interval) = ratio_and_interval(p.ratio, p.ratio_interval);
                 writeln!(
                     self.out,
-                    "  {name:<width$}  {ratio:>6}  {interval:<16}  {}",
-                    ab_words(verdict),
+                    "  {name:<width$}  {ratio:>6}  {interval:<16}  {words}"
                 )?;
             }
             self.out.reset()?;
@@ -323,11 +348,7 @@ impl Terminal<'_> {
             let name = shorten_middle(&escape(&row.name), width).into_owned();
             match &row.outcome {
                 AgainstOutcome::Compared(p) => {
-                    match p.verdict {
-                        Verdict::Regressed => self.colour(Color::Red, true)?,
-                        Verdict::Improved => self.colour(Color::Green, true)?,
-                        _ => {}
-                    }
+                    self.verdict_colour(p.verdict)?;
                     let c = &p.comparison;
                     let (low, high) = c.ratio_interval;
                     if details {
@@ -380,16 +401,6 @@ impl Terminal<'_> {
             )?;
         }
         Ok(())
-    }
-}
-
-/// A member against its group's baseline: slower, faster, or no
-/// difference the data can show.
-fn ab_words(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Regressed => "slower",
-        Verdict::Improved => "faster",
-        Verdict::NoChange | Verdict::WithinNoise => "no difference found",
     }
 }
 

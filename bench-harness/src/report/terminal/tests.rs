@@ -224,7 +224,7 @@ fn the_change_against_the_baseline_is_a_column_of_the_table() {
     assert!(header.ends_with("change"), "{header}");
     let row = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap();
     assert!(
-        row("kernels::sort_1k ").contains("+20.00% regressed"),
+        row("kernels::sort_1k ").contains("+20.00% slower"),
         "{text}"
     );
     assert!(row("empty ").contains(" new"), "{text}");
@@ -331,7 +331,7 @@ fn the_against_table_fits_the_width_and_details_add_the_rest() {
         name: name.to_string(),
         outcome: AgainstOutcome::Compared(Paired {
             comparison: compare_paired(&old, &new),
-            verdict: Verdict::Regressed,
+            verdict: Verdict::Slower,
             new_ns: 110.0,
             old_ns: 100.0,
         }),
