@@ -47,8 +47,9 @@ pub(crate) use verdicts::{comparison, groups, ComparisonRecord, GroupRecord};
 /// older reader would misread (a field removed, renamed, retyped or given a
 /// new meaning); new optional fields do not bump it. Version 3 packs the
 /// raw samples ([`SamplesRecord`]) and may leave them out (`raw_samples`);
-/// version 4 pairs the A/B groups' slices (`groups`) and renames the
-/// verdicts (`slower`, `faster`, `no difference`, `unclear`).
+/// version 4 renames the verdicts (`slower`, `faster`, `no difference`,
+/// `unclear`) and compares the headlines (`comparison`), and pairs the A/B
+/// groups' slices (`groups`).
 pub(crate) const SCHEMA_VERSION: u32 = 4;
 
 /// The value of every document's `harness` field: what tells our documents

@@ -4,7 +4,7 @@
 //! sections: a run without `--baseline` or without A/B groups has none,
 //! and documents written before they were recorded load without them.
 
-use crate::analysis::compare::{ChangeMethod, Comparison, PairedComparison};
+use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::json::json_struct;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport};
@@ -51,42 +51,28 @@ pub(crate) struct MachineChangeRecord {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ComparedRecord {
     pub name: String,
-    /// `compared`, `new` (not measured in the baseline) or `gone` (in the
-    /// baseline, not in this binary). The figures are null unless
-    /// `compared`.
+    /// `compared`, `too_fast` (both times below the loop's resolution: no
+    /// ratio), `new` (not measured in the baseline) or `gone` (in
+    /// the baseline, not in this binary). The figures are null unless
+    /// `compared`, but for `too_fast`'s times.
     pub status: String,
     /// `slower`, `faster`, `no difference` or `unclear`.
     pub verdict: Option<String>,
-    /// The baseline's time and this run's: the means of their block
-    /// medians (or process times under `--forks`), in nanoseconds.
+    /// The baseline's headline and this run's, as their rows print them
+    /// (the baseline's analysed again from its samples), in nanoseconds.
     pub old_ns: Option<f64>,
     pub new_ns: Option<f64>,
-    /// `new/old − 1`, a fraction (0.05: 5% slower), or a scaled difference
-    /// when `method` is `difference`.
+    /// `new/old − 1`, a fraction (0.05: 5% slower).
     pub change: Option<f64>,
     /// The change's 95% interval; null where unbounded.
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
-    /// `ratio` (both times positive) or `difference` (`(new − old)/|old|`,
-    /// when a time is zero or negative).
-    pub method: Option<String>,
-    /// Welch's t-test with effective sample sizes.
+    /// Welch's test of the two headlines from their own intervals.
     pub p_welch: Option<f64>,
     pub welch_t: Option<f64>,
+    /// Satterthwaite's degrees of freedom; null when infinite (neither
+    /// side's known: the normal quantile).
     pub welch_df: Option<f64>,
-    /// The Mann–Whitney U test on the block medians.
-    pub p_mann_whitney: Option<f64>,
-    pub mann_whitney_u: Option<f64>,
-    /// Both sides have fewer than 8 blocks: the normal approximation of
-    /// `p_mann_whitney` is rough.
-    pub mann_whitney_rough: Option<bool>,
-    /// Cohen's d over the block medians; null when not finite.
-    pub cohens_d: Option<f64>,
-    /// Blocks on each side, and their effective (independent) numbers.
-    pub n_old: Option<usize>,
-    pub n_new: Option<usize>,
-    pub n_eff_old: Option<f64>,
-    pub n_eff_new: Option<f64>,
 }
 
 /// An in-run A/B group (one per argument in a group with `args`).
@@ -156,18 +142,9 @@ json_struct!(ComparedRecord {
     change: default,
     ci_low: default,
     ci_high: default,
-    method: default,
     p_welch: default,
     welch_t: default,
     welch_df: default,
-    p_mann_whitney: default,
-    mann_whitney_u: default,
-    mann_whitney_rough: default,
-    cohens_d: default,
-    n_old: default,
-    n_new: default,
-    n_eff_old: default,
-    n_eff_new: default,
 });
 json_struct!(GroupRecord {
     group,
@@ -204,48 +181,32 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
         change: None,
         ci_low: None,
         ci_high: None,
-        method: None,
         p_welch: None,
         welch_t: None,
         welch_df: None,
-        p_mann_whitney: None,
-        mann_whitney_u: None,
-        mann_whitney_rough: None,
-        cohens_d: None,
-        n_old: None,
-        n_new: None,
-        n_eff_old: None,
-        n_eff_new: None,
     };
     let compared = results.iter().filter_map(|result| {
         Some(match result.comparison.as_ref()? {
-            Compared::Against(c) => ComparedRecord {
-                verdict: Some(c.verdict.to_string()),
-                old_ns: finite(c.old),
-                new_ns: finite(c.new),
-                change: finite(c.change),
-                ci_low: finite(c.change_interval.0),
-                ci_high: finite(c.change_interval.1),
-                method: Some(
-                    match c.change_method {
-                        ChangeMethod::LogRatio => "ratio",
-                        ChangeMethod::Difference => "difference",
-                    }
-                    .to_string(),
-                ),
-                p_welch: finite(c.p_welch),
-                welch_t: finite(c.welch_t),
-                welch_df: finite(c.welch_df),
-                p_mann_whitney: finite(c.p_mann_whitney),
-                mann_whitney_u: finite(c.mann_whitney_u),
-                mann_whitney_rough: Some(c.mann_whitney_rough),
-                cohens_d: finite(c.cohens_d),
-                n_old: Some(c.n_old),
-                n_new: Some(c.n_new),
-                n_eff_old: finite(c.n_eff_old),
-                n_eff_new: finite(c.n_eff_new),
-                ..bare(&result.name, "compared")
-            },
+            Compared::Against(c) => {
+                let times = |status: &str| ComparedRecord {
+                    old_ns: finite(c.old),
+                    new_ns: finite(c.new),
+                    ..bare(&result.name, status)
+                };
+                match &c.ratio {
+                    Some(r) => ComparedRecord {
+                        verdict: Some(r.verdict.to_string()),
+                        change: finite(r.change),
+                        ci_low: finite(r.change_interval.0),
+                        ci_high: finite(r.change_interval.1),
+                        p_welch: finite(r.p_welch),
+                        welch_t: finite(r.welch_t),
+                        welch_df: finite(r.welch_df),
+                        ..times("compared")
+                    },
+                    None => times("too_fast"),
+                }
+            }
             Compared::New => bare(&result.name, "new"),
         })
     });
@@ -261,11 +222,12 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
 }
 
 fn machine_change(c: &Comparison) -> MachineChangeRecord {
+    let r = c.ratio.as_ref();
     MachineChangeRecord {
-        change: finite(c.change),
-        ci_low: finite(c.change_interval.0),
-        ci_high: finite(c.change_interval.1),
-        p_welch: finite(c.p_welch),
+        change: r.and_then(|r| finite(r.change)),
+        ci_low: r.and_then(|r| finite(r.change_interval.0)),
+        ci_high: r.and_then(|r| finite(r.change_interval.1)),
+        p_welch: r.and_then(|r| finite(r.p_welch)),
     }
 }
 

@@ -7,7 +7,8 @@
 use std::io::{self, Write};
 
 use super::format::{
-    group_verdict, headline_time, p_value, percent, result_rate, stop_word, time, verdict_words,
+    group_verdict, headline_time, p_value, percent, result_rate, stop_word, time,
+    too_fast_to_compare, verdict_words,
 };
 use crate::analysis::compare::Verdict;
 use crate::analysis::BLOCKS_IN_ONE_GO;
@@ -159,7 +160,11 @@ fn comparison(
     } else {
         "an unbounded threshold (no verdict of change is possible)".to_string()
     };
-    match &baseline.machine_change {
+    match baseline
+        .machine_change
+        .as_ref()
+        .and_then(|m| m.ratio.as_ref())
+    {
         Some(m) => writeln!(
             out,
             "The machine itself: {} [{}, {}] (the harness's reference kernel), so a verdict \
@@ -177,30 +182,35 @@ fn comparison(
     writeln!(out)?;
     writeln!(
         out,
-        "| benchmark | change | 95% CI | p (Welch) | p (MW) | d | verdict |"
+        "| benchmark | old | new | change | 95% CI | p (Welch) | verdict |"
     )?;
     writeln!(out, "|:--|--:|--:|--:|--:|--:|:--|")?;
     let mut counts = [0usize; 4];
-    let mut new = 0;
+    let (mut new, mut too_fast) = (0, 0);
     for result in results {
         let name = code(&result.name);
         match &result.comparison {
             Some(Compared::Against(c)) => {
-                let words = verdict_words(c.verdict, c.largest_change());
-                let verdict = match c.verdict {
+                let (old_time, new_time) = (time(c.old), time(c.new));
+                let Some(r) = &c.ratio else {
+                    too_fast += 1;
+                    let words = too_fast_to_compare(("this run", c.new), ("the baseline", c.old));
+                    writeln!(out, "| {name} | {old_time} | {new_time} | | | | {words} |")?;
+                    continue;
+                };
+                let words = verdict_words(r.verdict, r.largest_change());
+                let verdict = match r.verdict {
                     Verdict::Slower => format!("**{words}**"),
                     _ => words,
                 };
-                counts[verdict_index(c.verdict)] += 1;
+                counts[verdict_index(r.verdict)] += 1;
                 writeln!(
                     out,
-                    "| {name} | {} | [{}, {}] | {} | {} | {} | {verdict} |",
-                    signed_percent(c.change),
-                    signed_percent(c.change_interval.0),
-                    signed_percent(c.change_interval.1),
-                    p_value(c.p_welch),
-                    p_value(c.p_mann_whitney),
-                    effect_size(c.cohens_d),
+                    "| {name} | {old_time} | {new_time} | {} | [{}, {}] | {} | {verdict} |",
+                    signed_percent(r.change),
+                    signed_percent(r.change_interval.0),
+                    signed_percent(r.change_interval.1),
+                    p_value(r.p_welch),
                 )?;
             }
             Some(Compared::New) => {
@@ -221,6 +231,9 @@ fn comparison(
         .iter()
         .map(|v| format!("{} {v}", counts[verdict_index(*v)]))
         .collect();
+    if too_fast > 0 {
+        tally.push(format!("{too_fast} too fast to compare"));
+    }
     if new > 0 {
         tally.push(format!("{new} new"));
     }
@@ -302,15 +315,6 @@ fn ratio(value: f64) -> String {
         format!("{value:.4}")
     } else {
         "?".to_string()
-    }
-}
-
-/// Cohen's d to two decimals; `-` when undefined.
-fn effect_size(d: f64) -> String {
-    if d.is_finite() {
-        format!("{d:.2}")
-    } else {
-        "-".to_string()
     }
 }
 

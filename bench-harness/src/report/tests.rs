@@ -140,16 +140,20 @@ fn markdown_has_throughput_the_comparison_and_the_ab_tables() {
     let compared = text.find("**Compared with baseline `main`**").unwrap();
     assert!(compared > text.find("| `zz::ignored` |").unwrap());
     assert!(
-        text.contains("The machine itself: +0.50% [+0.22%, +0.78%]"),
+        text.contains("The machine itself: +0.50% [+0.08%, +0.93%]"),
         "{text}"
     );
-    assert!(text.contains("beyond ±2.78%."), "{text}");
+    assert!(text.contains("beyond ±2.93%."), "{text}");
     let comparison = &text[compared..];
     let fib = comparison
         .lines()
         .find(|l| l.starts_with("| `fib_20` |"))
         .unwrap();
-    assert!(fib.starts_with("| `fib_20` | +10.00% | [+"), "{fib}");
+    // Both rows' times, and the change between them.
+    assert!(
+        fib.starts_with("| `fib_20` | 225.1 ns | 270.1 ns | +20.00% | [+"),
+        "{fib}"
+    );
     assert!(fib.ends_with(" | **slower** |"), "{fib}");
     assert!(comparison.contains("| `slow::one_sample` | | | | | | new: not in the baseline |"));
     assert!(comparison.contains("| `parse::gone` | | | | | | gone: not in this binary |"));

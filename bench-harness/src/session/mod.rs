@@ -349,9 +349,9 @@ fn bench(
         console::error(error);
     }
     // `unclear` passes the gate: see docs/comparing.md.
-    let regressed = results.iter().any(
-        |r| matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict == Verdict::Slower),
-    );
+    let regressed = results.iter().any(|r| {
+        matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict() == Some(Verdict::Slower))
+    });
     if info.partial {
         console::status(
             &"interrupted: the results above are partial (measuring stopped at Ctrl-C); \

@@ -2,6 +2,8 @@
 //! own change of speed allowed for), each A/B group's members against its
 //! baseline member, and the complexity fits.
 
+mod headline;
+
 use crate::analysis::compare::{self, Comparison};
 use crate::analysis::{mean, percentile};
 use crate::baseline::Store;
@@ -162,17 +164,20 @@ pub(super) struct BaselineComparison {
     pub(super) threshold: f64,
 }
 
-/// How `baseline` and this run compare as machines.
+/// How `baseline` and this run compare as machines: the reference kernel's
+/// headline then and now.
 pub(super) fn compare(
     baseline: &Document,
     machine_reference: Option<&Measured>,
     options: &BaselineOptions,
 ) -> BaselineComparison {
     let machine_change = machine_reference.and_then(|now| {
-        baseline
-            .machine_reference
-            .as_ref()
-            .map(|then| compare::compare(&then.block_medians_ns, &now.estimate.block_medians, 0.0))
+        let then = baseline.machine_reference.as_ref()?;
+        Some(compare::compare(
+            &headline::recorded(then, baseline),
+            &headline::of(now),
+            0.0,
+        ))
     });
     let threshold = comparison_threshold(options.noise_threshold, machine_change.as_ref());
     BaselineComparison {
@@ -210,11 +215,13 @@ pub(super) fn report(
 /// was saved (the farther end of the reference kernel's 95% interval), so
 /// that a slower machine is not reported as slower code.
 fn comparison_threshold(noise_threshold: f64, machine_change: Option<&Comparison>) -> f64 {
-    // An unknown change (too few slices for an interval) allows for any:
-    // no verdict of change can then be made.
+    // An unknown change (too few slices for an interval, or no ratio)
+    // allows for any: no verdict of change can then be made.
     let machine = machine_change.map_or(0.0, |c| {
-        let (low, high) = c.change_interval;
-        let farther = low.abs().max(high.abs());
+        let farther = c.ratio.as_ref().map_or(f64::NAN, |r| {
+            let (low, high) = r.change_interval;
+            low.abs().max(high.abs())
+        });
         if farther.is_nan() {
             f64::INFINITY
         } else {
@@ -224,8 +231,10 @@ fn comparison_threshold(noise_threshold: f64, machine_change: Option<&Comparison
     noise_threshold + machine
 }
 
-/// `result` against the same benchmark in the baseline: the headline's
-/// block medians on both sides, compared by [`compare::compare`].
+/// `result` against the same benchmark in the baseline: the two rows'
+/// headlines with their own intervals, compared by [`compare::compare`].
+/// The baseline's samples are analysed again as this run's were, so that
+/// both sides are the same estimator's.
 pub(super) fn compare_with(
     baseline: &Document,
     result: &BenchResult,
@@ -234,21 +243,14 @@ pub(super) fn compare_with(
     let new = result.measured()?;
     let old = baseline
         .benchmark(&result.name)
-        .and_then(|record| record.measurement.as_ref());
-    // A side measured under --forks is compared by its processes' times:
-    // its blocks are not independent of each other (see Measured::pool).
-    let new_values = match &new.forks {
-        Some(forks) if forks.process_estimates.len() >= 2 => &forks.process_estimates,
-        _ => &new.estimate.block_medians,
-    };
+        .and_then(|record| record.measurement.as_ref())
+        .and_then(|record| headline::rebuild(baseline, record));
     Some(match old {
-        Some(old) => {
-            let old_values = match &old.forks {
-                Some(forks) if forks.process_estimates_ns.len() >= 2 => &forks.process_estimates_ns,
-                _ => &old.estimate.block_medians_ns,
-            };
-            Compared::Against(compare::compare(old_values, new_values, noise_threshold))
-        }
+        Some(old) => Compared::Against(compare::compare(
+            &headline::of(&old),
+            &headline::of(new),
+            noise_threshold,
+        )),
         None => Compared::New,
     })
 }
@@ -280,11 +282,8 @@ pub(super) fn group_reports(
         )
     };
     let name = |job: usize| &results[job_rows[job]].name;
-    let resolution = |job: usize| {
-        results[job_rows[job]]
-            .measured()
-            .map_or(0.0, |m| m.overhead.resolution().0)
-    };
+    let measured = |job: usize| results[job_rows[job]].measured();
+    let resolution = |job: usize| measured(job).map_or(0.0, |m| m.overhead.resolution().0);
     let mut reports = Vec::new();
     let units = jobs
         .iter()

@@ -276,17 +276,20 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
         }
         if with_changes {
             match &result.comparison {
-                Some(Compared::Against(c)) => {
-                    let _ = write!(
-                        out,
-                        r#"<td class="num">{} [{}, {}]</td><td class="{}">{}</td>"#,
-                        bench::signed_percent(c.change),
-                        bench::signed_percent(c.change_interval.0),
-                        bench::signed_percent(c.change_interval.1),
-                        bench::verdict_class(c.verdict),
-                        escape(&verdict_words(c.verdict, c.largest_change())),
-                    );
-                }
+                Some(Compared::Against(c)) => match &c.ratio {
+                    Some(r) => {
+                        let _ = write!(
+                            out,
+                            r#"<td class="num">{} [{}, {}]</td><td class="{}">{}</td>"#,
+                            bench::signed_percent(r.change),
+                            bench::signed_percent(r.change_interval.0),
+                            bench::signed_percent(r.change_interval.1),
+                            bench::verdict_class(r.verdict),
+                            escape(&verdict_words(r.verdict, r.largest_change())),
+                        );
+                    }
+                    None => out.push_str("<td></td><td>too fast to compare</td>"),
+                },
                 Some(Compared::New) => out.push_str("<td>new</td><td></td>"),
                 None => out.push_str("<td></td><td></td>"),
             }

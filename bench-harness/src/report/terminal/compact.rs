@@ -51,18 +51,22 @@ impl Cells {
             None => "-?".to_string(),
         };
         let (change, verdict) = match &result.comparison {
-            // The verdict's word; how far an unclear change may reach, the
-            // comparison table below says.
-            Some(Compared::Against(c)) => {
-                let word = match c.verdict {
-                    Verdict::NoDifference => String::new(),
-                    other => format!(" {other}"),
-                };
-                (
-                    format!("{}{word}", signed_percent(c.change)),
-                    Some(c.verdict),
-                )
-            }
+            // The verdict's word; how far an unclear change may reach, and
+            // why a change is too fast to compare, the comparison table
+            // below says.
+            Some(Compared::Against(c)) => match &c.ratio {
+                Some(r) => {
+                    let word = match r.verdict {
+                        Verdict::NoDifference => String::new(),
+                        other => format!(" {other}"),
+                    };
+                    (
+                        format!("{}{word}", signed_percent(r.change)),
+                        Some(r.verdict),
+                    )
+                }
+                None => ("too fast".to_string(), None),
+            },
             Some(Compared::New) => ("new".to_string(), None),
             None => (String::new(), None),
         };

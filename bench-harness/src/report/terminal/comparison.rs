@@ -41,7 +41,7 @@ impl Terminal<'_> {
         );
         self.lines(&title)?;
         self.out.reset()?;
-        let machine = match machine_change {
+        let machine = match machine_change.and_then(|m| m.ratio.as_ref()) {
             Some(m) => format!(
                 "the machine itself: {} [{}, {}] (the harness's reference kernel), so a verdict needs the whole interval beyond ±{}",
                 signed_percent(m.change),
@@ -68,10 +68,10 @@ impl Terminal<'_> {
         let verdicts = results
             .iter()
             .filter_map(|r| match &r.comparison {
-                Some(Compared::Against(c)) => Some(c),
+                Some(Compared::Against(c)) => c.ratio.as_ref(),
                 _ => None,
             })
-            .map(|c| columns(&verdict_words(c.verdict, c.largest_change())))
+            .map(|r| columns(&verdict_words(r.verdict, r.largest_change())))
             .max()
             .unwrap_or(0)
             .max("verdict".len());
@@ -79,8 +79,8 @@ impl Terminal<'_> {
         if details {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>8}  {:>20}  {:>9}  {:>9}  {:>6}  verdict",
-                "benchmark", "change", "95% CI", "p (Welch)", "p (MW)", "d"
+                "  {:<width$}  {:>10}  {:>10}  {:>8}  {:>20}  {:>9}  verdict",
+                "benchmark", "old", "new", "change", "95% CI", "p (Welch)"
             )?;
         } else {
             writeln!(
@@ -91,44 +91,50 @@ impl Terminal<'_> {
         }
         let mut tally: Vec<(Verdict, Vec<String>)> = Verdict::ALL.map(|v| (v, Vec::new())).into();
         let mut new = Vec::new();
+        let mut too_fast = 0;
         for result in results {
+            let shown = shorten_middle(&escape(&result.name), width).into_owned();
             match &result.comparison {
                 Some(Compared::Against(c)) => {
-                    self.verdict_colour(c.verdict)?;
-                    let verdict = verdict_words(c.verdict, c.largest_change());
-                    let shown = shorten_middle(&escape(&result.name), width).into_owned();
+                    let Some(r) = &c.ratio else {
+                        too_fast += 1;
+                        let words =
+                            too_fast_to_compare(("this run", c.new), ("the baseline", c.old));
+                        self.lines(&format!("  {shown:<width$}  {words}"))?;
+                        continue;
+                    };
+                    self.verdict_colour(r.verdict)?;
                     let interval = format!(
                         "[{:>8}, {:>8}]",
-                        signed_percent(c.change_interval.0),
-                        signed_percent(c.change_interval.1)
+                        signed_percent(r.change_interval.0),
+                        signed_percent(r.change_interval.1)
                     );
+                    let verdict = verdict_words(r.verdict, r.largest_change());
                     if details {
                         writeln!(
                             self.out,
-                            "  {shown:<width$}  {:>8}  {interval}  {:>9}  {:>9}  {:>6.2}  {}",
-                            signed_percent(c.change),
-                            p_value(c.p_welch),
-                            p_value(c.p_mann_whitney),
-                            c.cohens_d,
-                            verdict,
+                            "  {shown:<width$}  {:>10}  {:>10}  {:>8}  {interval}  {:>9}  {verdict}",
+                            time(c.old),
+                            time(c.new),
+                            signed_percent(r.change),
+                            p_value(r.p_welch),
                         )?;
                     } else {
                         writeln!(
                             self.out,
                             "  {shown:<width$}  {:>8}  {interval}  {verdict}",
-                            signed_percent(c.change),
+                            signed_percent(r.change),
                         )?;
                     }
                     self.out.reset()?;
-                    if let Some((_, names)) = tally.iter_mut().find(|(v, _)| *v == c.verdict) {
+                    if let Some((_, names)) = tally.iter_mut().find(|(v, _)| *v == r.verdict) {
                         names.push(escape(&result.name).into_owned());
                     }
                 }
                 Some(Compared::New) => {
                     writeln!(
                         self.out,
-                        "  {:<width$}  new: not measured in the baseline",
-                        shorten_middle(&escape(&result.name), width)
+                        "  {shown:<width$}  new: not measured in the baseline"
                     )?;
                     new.push(result.name.as_str());
                 }
@@ -146,6 +152,9 @@ impl Terminal<'_> {
             .map(|(verdict, names)| format!("{} {verdict}", names.len()))
             .collect();
         let mut count = format!("  {}", counts.join(" · "));
+        if too_fast > 0 {
+            count.push_str(&format!(" · {too_fast} too fast to compare"));
+        }
         if !new.is_empty() {
             count.push_str(&format!(" · {} new", new.len()));
         }

@@ -1,5 +1,6 @@
 //! The A/B reports from synthetic round logs: which member is compared
-//! with which baseline, and why one is not.
+//! with which baseline, and why one is not; and the baseline comparison of
+//! a saved document, which compares the figures the rows print.
 
 use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason};
 
@@ -220,6 +221,86 @@ fn members_whose_times_are_mostly_the_loop_are_too_fast_to_compare() {
     let bound = reports[2].members[0].1.as_ref().expect("compared");
     assert_eq!(bound.verdict(0.01), compare::Verdict::Faster);
     assert!(bound.ratio <= 0.056 / 1.4, "{}", bound.ratio);
+}
+
+/// This run's results saved as a baseline (a document with every raw
+/// sample, written and read back as a file), for `compare_with`.
+fn saved(results: &[BenchResult]) -> Document {
+    let scratch = crate::testing::Scratch::new("verdicts-saved-baseline");
+    let path = scratch.path().join("main.json");
+    let document = crate::document::assemble(
+        &fixed_run::environment(),
+        &fixed_run::info(),
+        results,
+        &[],
+        None,
+        None,
+    );
+    let mut bytes = Vec::new();
+    crate::document::write(&mut bytes, &document).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    crate::document::load_baseline(&path).unwrap()
+}
+
+#[test]
+fn the_baseline_comparison_compares_the_figures_the_rows_print() {
+    // A run saved, then compared with itself and with a copy of it whose
+    // every sample of `kernels::sort_1k` took 10% longer. (Not the empty
+    // body: block medians of exactly 0 ns are no baseline.)
+    let mut results = fixed_run::results();
+    results.retain(|r| r.name != "empty");
+    let baseline = saved(&results);
+    for result in results.iter().filter(|r| r.measured().is_some()) {
+        let Some(Compared::Against(c)) = compare_with(&baseline, result, 0.02) else {
+            panic!("{} compared", result.name);
+        };
+        // The baseline's row printed the figure it saved; this one's is
+        // its own headline; the change is theirs.
+        let record = baseline.benchmark(&result.name).unwrap();
+        let saved_time = record.measurement.as_ref().unwrap().estimate.time_ns;
+        assert_eq!(c.old, saved_time, "{}", result.name);
+        assert_eq!(
+            c.new,
+            result.measured().unwrap().headline(),
+            "{}",
+            result.name
+        );
+        match &c.ratio {
+            Some(r) => {
+                assert_eq!(r.change, 0.0, "{}", result.name);
+                assert_ne!(r.verdict, compare::Verdict::Slower, "{}", result.name);
+                assert_ne!(r.verdict, compare::Verdict::Faster, "{}", result.name);
+            }
+            None => panic!("{}: no ratio", result.name),
+        }
+    }
+
+    let slower = {
+        let sort = results
+            .iter()
+            .find(|r| r.name == "kernels::sort_1k")
+            .unwrap();
+        let mut measurement = sort.measured().unwrap().measurement.clone();
+        for sample in &mut measurement.samples {
+            sample.elapsed = Nanos(sample.elapsed.0 * 1.1);
+        }
+        fixed_run::measured(&sort.name, measurement)
+    };
+    let Some(Compared::Against(c)) = compare_with(&baseline, &slower, 0.02) else {
+        panic!("compared");
+    };
+    let r = c.ratio.as_ref().expect("a ratio");
+    let new = slower.measured().unwrap().headline();
+    assert_eq!(c.new, new);
+    assert_eq!(r.change, new / c.old - 1.0);
+    assert!(r.change > 0.09, "{r:?}");
+    assert_eq!(r.verdict, compare::Verdict::Slower, "{r:?}");
+    // Not in the baseline: new.
+    let other = fixed_run::measured("not::saved", fixed_run::interleaved());
+    assert!(matches!(
+        compare_with(&baseline, &other, 0.02),
+        Some(Compared::New)
+    ));
 }
 
 #[test]

@@ -1,0 +1,117 @@
+//! What a comparison between runs takes of each side: the headline its row
+//! prints, with its own interval ([`Headline`]). A baseline's
+//! benchmarks are analysed again from their raw samples, as this run
+//! analyses its own, so that both sides are the same estimator's figures
+//! whichever harness saved the baseline.
+
+use bench_runtime::{Measurement, Nanos, TimerPrecision};
+
+use crate::analysis::compare::Headline;
+use crate::document::{Document, EstimateRecord, MeasurementRecord};
+use crate::results::{Context, Measured};
+
+/// `m`'s headline as a comparison takes it.
+pub(super) fn of(m: &Measured) -> Headline {
+    Headline {
+        time: m.headline(),
+        half_width: m.estimate.half_width(),
+        // The degrees of freedom the interval was drawn at.
+        df: m
+            .estimate
+            .dependence
+            .map_or(f64::INFINITY, |d| (d.effective_size - 1.0).max(1.0)),
+        resolution: m.overhead.resolution().0,
+    }
+}
+
+/// A headline a document recorded without its samples (the machine
+/// reference): its interval at the normal quantile.
+pub(super) fn recorded(estimate: &EstimateRecord, document: &Document) -> Headline {
+    let methodology = &document.methodology;
+    let time = estimate.time_ns;
+    let half_width = estimate
+        .ci_low_ns
+        .zip(estimate.ci_high_ns)
+        .map(|(low, high)| (time - low).max(high - time));
+    Headline {
+        time,
+        half_width,
+        df: f64::INFINITY,
+        resolution: methodology.overhead.overhead().resolution().0,
+    }
+}
+
+/// The baseline's measurement `record` analysed as this run analyses its
+/// own: with the loop overhead the baseline took out, and under `--forks`
+/// process by process, pooled as the parent pooled them. `None` without
+/// samples.
+pub(super) fn rebuild(document: &Document, record: &MeasurementRecord) -> Option<Measured> {
+    if record.samples.is_empty() {
+        return None;
+    }
+    let methodology = &document.methodology;
+    let context = Context {
+        overhead: record.overhead(methodology.overhead.overhead()),
+        timer: TimerPrecision {
+            resolution: Nanos(methodology.resolution_ns),
+            overhead: Nanos(methodology.read_pair_ns),
+        },
+    };
+    let config = record.sampler_config();
+    let raw = record.raw();
+    if let Some(processes) = processes(record, &raw, &context) {
+        let measured = processes
+            .into_iter()
+            .map(|(measurement, context)| Measured::analyse(measurement, config.clone(), &context))
+            .collect();
+        return Some(Measured::pool(measured, &context));
+    }
+    Some(Measured::analyse(raw, config, &context))
+}
+
+/// Under `--forks`, each process's samples and slices with its own loop
+/// overhead; `None` for a measurement of one process, or a document that
+/// did not record where each process's samples begin.
+fn processes(
+    record: &MeasurementRecord,
+    raw: &Measurement,
+    context: &Context,
+) -> Option<Vec<(Measurement, Context)>> {
+    let forks = record.forks.as_ref()?;
+    let starts = &forks.process_sample_starts;
+    let n = raw.samples.len();
+    let valid = starts.len() >= 2
+        && starts.len() == forks.process_overheads.len()
+        && starts[0] == 0
+        && starts.windows(2).all(|w| w[0] < w[1])
+        && starts.last().is_some_and(|&s| s < n);
+    if !valid {
+        return None;
+    }
+    let ends = starts.iter().skip(1).copied().chain([n]);
+    let mut template = raw.clone();
+    template.samples = Vec::new();
+    let parts = starts
+        .iter()
+        .zip(ends)
+        .zip(&forks.process_overheads)
+        .map(|((&start, end), overhead)| {
+            let measurement = Measurement {
+                samples: raw.samples[start..end].to_vec(),
+                slice_starts: raw
+                    .slice_starts
+                    .iter()
+                    .filter(|&&s| s >= start && s < end)
+                    .map(|s| s - start)
+                    .collect(),
+                ..template.clone()
+            };
+            let context = Context {
+                overhead: record.overhead(overhead.overhead()),
+                ..*context
+            };
+            (measurement, context)
+        })
+        .collect();
+    Some(parts)
+}
