@@ -14,7 +14,8 @@
 //! - [`compare_paired`] takes the per-round values of a group's baseline and
 //!   of one member, measured round by round in shuffled order, and tests the
 //!   per-round ratio: paired t on the log ratios, Wilcoxon signed-rank as the
-//!   distribution-free check.
+//!   distribution-free check. A/B groups take it through [`compare_rounds`],
+//!   `--against` through [`compare_resolved`].
 //! - [`effective_sample_size`] says how many independent values a
 //!   time-ordered series of per-round ratios is worth.
 //!
@@ -182,21 +183,25 @@ pub(crate) struct Headline {
     /// Below this (nanoseconds per iteration) a time is what is left of the
     /// timing loop ([`super::Overhead::resolution`]): no ratio rests on it.
     pub resolution: f64,
+    /// The clock's resolution over a sample's iterations, in nanoseconds
+    /// per iteration: no interval is narrower than this, so that quantised
+    /// samples cannot make an interval of zero width.
+    pub quantum: f64,
 }
 
 impl Headline {
     /// The smallest time this side can tell from zero.
     fn floor(&self) -> f64 {
-        self.resolution
+        self.resolution.max(self.quantum)
     }
 
     /// The standard error of the log of `value` (this side's time raised
-    /// to its floor): the half-width over the interval's quantile.
-    /// Infinite without an interval.
+    /// to its floor): the half-width, at least the clock's quantum, over
+    /// the interval's quantile. Infinite without an interval.
     fn log_standard_error(&self, value: f64) -> f64 {
         match self.half_width.filter(|h| !h.is_nan()) {
             None => f64::INFINITY,
-            Some(half_width) => half_width / quantile(self.df) / value,
+            Some(half_width) => half_width.max(self.quantum) / quantile(self.df) / value,
         }
     }
 }
@@ -235,8 +240,8 @@ pub(crate) struct Ratio {
     /// 95% interval of [`change`](Ratio::change), as fractions `(lower,
     /// upper)`: `exp(ln(new/old) ± t·√(se²_old + se²_new)) − 1`, each side's
     /// `se` the standard error of its log headline (its interval's
-    /// half-width over its quantile, over the headline), `t` at
-    /// [`welch_df`](Ratio::welch_df) degrees of freedom.
+    /// half-width, at least the clock's quantum, over its quantile, over the
+    /// headline), `t` at [`welch_df`](Ratio::welch_df) degrees of freedom.
     /// Not symmetric around `change`. `(−1, ∞)` when a side has no interval.
     pub change_interval: (f64, f64),
     /// Welch's statistic on the log scale, `ln(new/old) / √(se²_old +
@@ -278,9 +283,10 @@ impl Ratio {
 /// test with Satterthwaite's degrees of freedom.
 ///
 /// Times near zero follow [`compare_resolved`]'s rule: no ratio when both
-/// headlines lie below their loop's resolution, too fast for any ratio;
-/// else a side under it counts at the resolution, and the change is a
-/// bound in the right direction. A side without an interval gives the interval `(−1,
+/// headlines lie below their sides' floor (the loop's resolution, or the
+/// clock's quantum if more), too fast for any ratio; else a side under its
+/// floor counts at the floor, and the change is a bound in the right
+/// direction. A side without an interval gives the interval `(−1,
 /// ∞)` and the verdict [`Verdict::Unclear`].
 pub(crate) fn compare(old: &Headline, new: &Headline, noise_threshold: f64) -> Comparison {
     let ratio = (old.time > old.floor() || new.time > new.floor())
@@ -381,8 +387,9 @@ pub(crate) struct PairedComparison {
     /// [`ratio`](PairedComparison::ratio). NaN without usable rounds.
     pub mean_log_ratio: f64,
     /// 95% interval of `mean_log_ratio`: `mean ± t·s/√n_eff` with `t` the
-    /// 97.5% quantile of Student's t with `n_eff − 1` degrees of freedom.
-    /// `(−∞, ∞)` with fewer than two usable rounds.
+    /// 97.5% quantile of Student's t with `n_eff − 1` degrees of freedom,
+    /// and never narrower than `± floor` (the clock's quantum, see
+    /// [`compare_rounds`]). `(−∞, ∞)` with fewer than two usable rounds.
     pub log_ratio_interval: (f64, f64),
     /// Geometric mean over the used rounds of member/baseline: how many times
     /// the baseline's time the member takes (1.05: 5% slower).
@@ -390,8 +397,9 @@ pub(crate) struct PairedComparison {
     /// 95% interval of [`ratio`](PairedComparison::ratio): the exponential of
     /// [`log_ratio_interval`](PairedComparison::log_ratio_interval).
     pub ratio_interval: (f64, f64),
-    /// Paired t statistic `mean / (s/√n_eff)` of the log ratios. NaN with
-    /// fewer than two usable rounds.
+    /// Paired t statistic `mean / se` of the log ratios, `se` the interval's
+    /// half-width over `t` (`s/√n_eff`, or the floor's share when that is
+    /// more). NaN with fewer than two usable rounds.
     pub t: f64,
     /// Degrees of freedom of the t-test and interval: `n_eff − 1`. NaN with
     /// fewer than two usable rounds.
@@ -450,7 +458,18 @@ impl PairedComparison {
 ///
 /// Rounds where either value is ≤ 0 or not finite are skipped and counted,
 /// as are rounds beyond the shorter slice.
+///
+/// The runs use it through [`compare_rounds`] (`--against` through
+/// [`compare_resolved`]), which add the near-zero rule and the clock's
+/// floor.
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn compare_paired(baseline: &[f64], member: &[f64]) -> PairedComparison {
+    paired(baseline, member, 0.0)
+}
+
+/// [`compare_paired`], the interval of the mean log ratio at least `±
+/// floor` wide.
+fn paired(baseline: &[f64], member: &[f64], floor: f64) -> PairedComparison {
     let usable = |x: f64| x > 0.0 && x.is_finite();
     let log_ratios: Vec<f64> = baseline
         .iter()
@@ -464,14 +483,19 @@ pub(crate) fn compare_paired(baseline: &[f64], member: &[f64]) -> PairedComparis
     let mean_log_ratio = mean(&log_ratios);
     let n_eff = effective_sample_size(&log_ratios);
     let (t, df, p_t, log_ratio_interval) = if rounds >= 2 {
-        let se = (sample_variance(&log_ratios, mean_log_ratio) / n_eff).sqrt();
-        let test = t_test(mean_log_ratio, se, n_eff - 1.0);
-        // An exact estimate (no spread) has an interval of no width.
-        let half = if se > 0.0 {
-            quantile(test.df) * se
+        let df = n_eff - 1.0;
+        let q = quantile(df);
+        let spread = (sample_variance(&log_ratios, mean_log_ratio) / n_eff).sqrt();
+        let from_rounds = if spread > 0.0 { q * spread } else { 0.0 };
+        let half = from_rounds.max(floor);
+        // The standard error the interval stands for: the floor's share
+        // when the rounds alone would claim less.
+        let se = if from_rounds >= floor {
+            spread
         } else {
-            0.0
+            floor / q
         };
+        let test = t_test(mean_log_ratio, se, df);
         (
             test.t,
             test.df,
@@ -520,8 +544,38 @@ pub(crate) fn compare_resolved(
     if within(baseline) && within(member) {
         return None;
     }
-    let floor = |values: &[f64]| -> Vec<f64> { values.iter().map(|v| v.max(resolution)).collect() };
-    Some(compare_paired(&floor(baseline), &floor(member)))
+    Some(paired(
+        &raise(baseline, resolution),
+        &raise(member, resolution),
+        0.0,
+    ))
+}
+
+/// An A/B group's comparison: [`compare_resolved`]'s near-zero rule, and
+/// the interval at least `± floor` wide: the clock's resolution over a
+/// round's iterations, relative to its time, both sides' together. Rounds
+/// whose values are the same whole number of clock ticks every time would
+/// otherwise give an interval of zero width and a p-value of 0.
+pub(crate) fn compare_rounds(
+    baseline: &[f64],
+    member: &[f64],
+    resolution: f64,
+    floor: f64,
+) -> Option<PairedComparison> {
+    let within = |values: &[f64]| mean(values) <= resolution;
+    if within(baseline) && within(member) {
+        return None;
+    }
+    Some(paired(
+        &raise(baseline, resolution),
+        &raise(member, resolution),
+        floor,
+    ))
+}
+
+/// `values`, each at least `resolution`.
+fn raise(values: &[f64], resolution: f64) -> Vec<f64> {
+    values.iter().map(|v| v.max(resolution)).collect()
 }
 
 /// A negative or NaN threshold counts as 0.

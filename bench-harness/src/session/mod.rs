@@ -238,12 +238,14 @@ fn bench(
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
     // Compared first: the table shows each benchmark's change.
-    let comparison = baseline
-        .as_ref()
-        .map(|baseline| verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines));
+    let clock = info.precision.resolution.0;
+    let comparison = baseline.as_ref().map(|baseline| {
+        verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines, clock)
+    });
     if let Some((baseline, comparison)) = baseline.as_ref().zip(comparison.as_ref()) {
         for result in results.iter_mut() {
-            result.comparison = verdicts::compare_with(baseline, result, comparison.threshold);
+            result.comparison =
+                verdicts::compare_with(baseline, result, comparison.threshold, clock);
         }
     }
     let mut table = TableWrites::default();
@@ -252,7 +254,7 @@ fn bench(
     if args.forks.is_none() && !info.partial {
         // (After Ctrl-C the rows of jobs that never started are gone, and
         // the rounds no longer line up with the rows.)
-        groups = verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results);
+        groups = verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results, clock);
         for group in &groups {
             table.check(out.group_table(group));
         }

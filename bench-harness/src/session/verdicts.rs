@@ -165,17 +165,18 @@ pub(super) struct BaselineComparison {
 }
 
 /// How `baseline` and this run compare as machines: the reference kernel's
-/// headline then and now.
+/// headline then and now, `clock` this run's clock resolution (ns).
 pub(super) fn compare(
     baseline: &Document,
     machine_reference: Option<&Measured>,
     options: &BaselineOptions,
+    clock: f64,
 ) -> BaselineComparison {
     let machine_change = machine_reference.and_then(|now| {
         let then = baseline.machine_reference.as_ref()?;
         Some(compare::compare(
             &headline::recorded(then, baseline),
-            &headline::of(now),
+            &headline::of(now, clock),
             0.0,
         ))
     });
@@ -234,11 +235,13 @@ fn comparison_threshold(noise_threshold: f64, machine_change: Option<&Comparison
 /// `result` against the same benchmark in the baseline: the two rows'
 /// headlines with their own intervals, compared by [`compare::compare`].
 /// The baseline's samples are analysed again as this run's were, so that
-/// both sides are the same estimator's.
+/// both sides are the same estimator's. `clock` is this run's clock
+/// resolution (ns).
 pub(super) fn compare_with(
     baseline: &Document,
     result: &BenchResult,
     noise_threshold: f64,
+    clock: f64,
 ) -> Option<Compared> {
     let new = result.measured()?;
     let old = baseline
@@ -247,8 +250,8 @@ pub(super) fn compare_with(
         .and_then(|record| headline::rebuild(baseline, record));
     Some(match old {
         Some(old) => Compared::Against(compare::compare(
-            &headline::of(&old),
-            &headline::of(new),
+            &headline::of(&old, baseline.methodology.resolution_ns),
+            &headline::of(new, clock),
             noise_threshold,
         )),
         None => Compared::New,
@@ -259,12 +262,14 @@ pub(super) fn compare_with(
 /// scheduler paired round by round: one report per group, or per argument
 /// in a group with `args` (each against the baseline at that argument). A
 /// member at an argument the baseline does not run at is listed, unpaired,
-/// at the end of its group's last report.
+/// at the end of its group's last report. `clock` is the clock's
+/// resolution (ns).
 pub(super) fn group_reports(
     jobs: &[run::Job],
     job_rows: &[usize],
     round_logs: &[Option<run::RoundLog>],
     results: &[BenchResult],
+    clock: f64,
 ) -> Vec<GroupReport> {
     let per_round = |job: usize| -> Option<Vec<Option<f64>>> {
         let measured = results[job_rows[job]].measured()?;
@@ -284,6 +289,10 @@ pub(super) fn group_reports(
     let name = |job: usize| &results[job_rows[job]].name;
     let measured = |job: usize| results[job_rows[job]].measured();
     let resolution = |job: usize| measured(job).map_or(0.0, |m| m.overhead.resolution().0);
+    // The clock's resolution over a sample's iterations, in nanoseconds
+    // per iteration: what a slice median cannot resolve.
+    let quantum =
+        |job: usize| measured(job).map_or(0.0, |m| clock / headline::median_iters(&m.measurement));
     let mut reports = Vec::new();
     let units = jobs
         .iter()
@@ -317,7 +326,14 @@ pub(super) fn group_reports(
                                  outlasts the budget; raise --measure-time"
                                 .to_string())
                         } else {
-                            compare::compare_resolved(&b, &m, resolution(j)).ok_or_else(|| {
+                            // Each side's quantum relative to its time, the
+                            // two independent: the least half-width of the
+                            // mean log ratio.
+                            let relative = |job: usize, values: &[f64]| {
+                                quantum(job) / mean(values).abs().max(resolution(job))
+                            };
+                            let floor = relative(base, &b).hypot(relative(j, &m));
+                            compare::compare_rounds(&b, &m, resolution(j), floor).ok_or_else(|| {
                                 too_fast_to_compare(
                                     ("this member", mean(&m)),
                                     ("the baseline", mean(&b)),

@@ -229,8 +229,10 @@ pub(crate) fn results() -> Vec<BenchResult> {
 }
 
 /// A measured result's headline as the baseline comparison takes it (as
-/// `session::verdicts` makes it).
+/// `session::verdicts` makes it, on this run's clock).
 fn headline(m: &Measured) -> Headline {
+    let mut iters: Vec<u64> = m.measurement.samples.iter().map(|s| s.iters).collect();
+    iters.sort_unstable();
     Headline {
         time: m.headline(),
         half_width: m.estimate.half_width(),
@@ -239,6 +241,7 @@ fn headline(m: &Measured) -> Headline {
             .dependence
             .map_or(f64::INFINITY, |d| (d.effective_size - 1.0).max(1.0)),
         resolution: m.overhead.resolution().0,
+        quantum: TIMER.resolution.0 / iters[iters.len() / 2] as f64,
     }
 }
 
@@ -256,6 +259,7 @@ pub(crate) fn formats_run() -> (Vec<BenchResult>, BaselineReport) {
         half_width: Some(0.3),
         df: f64::INFINITY,
         resolution: 0.0,
+        quantum: 0.0,
     };
     let machine_change = compare::compare(&machine(100.0), &machine(100.5), 0.0);
     let noise_threshold = 0.02;

@@ -18,6 +18,7 @@ fn headline(time: f64, half: f64, df: f64) -> Headline {
         half_width: Some(half),
         df,
         resolution: 0.0,
+        quantum: 0.0,
     }
 }
 
@@ -239,6 +240,32 @@ fn paired_identical_members_show_no_change() {
     assert_eq!(p.verdict(0.0), Verdict::NoDifference);
 }
 
+#[test]
+fn identical_quantised_rounds_give_no_zero_width_interval() {
+    // A steady chain's slice medians are the same whole number of clock
+    // ticks every round: every round's ratio is the same. The clock's
+    // quantum keeps the interval open and the p-value above 0.
+    let baseline = [800.0; 12];
+    let member = [816.0; 12];
+    let exact = compare_paired(&baseline, &member);
+    assert_eq!(
+        (exact.ratio_interval.0, exact.p_t),
+        (exact.ratio_interval.1, 0.0)
+    );
+    let floor = 0.002;
+    let p = compare_rounds(&baseline, &member, 0.0, floor).expect("a ratio");
+    assert_close("ratio", p.ratio, 1.02, 1e-12);
+    assert_close("lower", p.log_ratio_interval.0, 1.02f64.ln() - floor, 1e-12);
+    assert_close("upper", p.log_ratio_interval.1, 1.02f64.ln() + floor, 1e-12);
+    assert!(p.p_t > 0.0, "{p:?}");
+    assert_eq!(p.verdict(0.01), Verdict::Slower);
+    // Identical members: no difference, by the floor's width.
+    let same = compare_rounds(&baseline, &baseline, 0.0, floor).expect("a ratio");
+    assert_eq!((same.t, same.p_t), (0.0, 1.0));
+    assert_eq!(same.verdict(0.01), Verdict::NoDifference);
+    assert_eq!(same.verdict(0.0), Verdict::Unclear);
+}
+
 // ---------------------------------------------------------------------------
 // Effective sample size.
 
@@ -388,6 +415,35 @@ fn a_side_without_an_interval_says_nothing() {
     assert_eq!(c.change_interval, (-1.0, f64::INFINITY));
     assert_eq!(c.verdict, Verdict::Unclear);
     assert_close("change", c.change, 0.1, 1e-12);
+}
+
+#[test]
+fn no_interval_is_narrower_than_the_clock() {
+    // Quantised samples: both sides the same whole number of ticks in
+    // every block, so each headline's own interval has zero width. The
+    // clock's resolution over a sample's iterations keeps the comparison's
+    // interval open and its p-value above 0.
+    let quantised = |time: f64| Headline {
+        quantum: 0.38 / 1000.0,
+        ..headline(time, 0.0, 59.0)
+    };
+    let same = compare(&quantised(800.1), &quantised(800.1), 0.0)
+        .ratio
+        .unwrap();
+    assert!(same.change_interval.0 < 0.0 && same.change_interval.1 > 0.0);
+    assert_eq!((same.welch_t, same.p_welch), (0.0, 1.0));
+    let close = compare(&quantised(800.1), &quantised(800.1 + 0.38 / 1000.0), 0.0)
+        .ratio
+        .unwrap();
+    assert!(close.p_welch > 0.05, "{close:?}");
+    assert_eq!(close.verdict, Verdict::Unclear);
+    // Without a floor the same figures are "exact".
+    let exact = compare(
+        &headline(800.1, 0.0, 59.0),
+        &headline(800.1004, 0.0, 59.0),
+        0.0,
+    );
+    assert_eq!(exact.ratio.unwrap().p_welch, 0.0);
 }
 
 #[test]

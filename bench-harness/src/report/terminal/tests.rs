@@ -55,6 +55,7 @@ fn compared(mut results: Vec<BenchResult>) -> Vec<BenchResult> {
         half_width: Some(half),
         df: 5.0,
         resolution: 0.05,
+        quantum: 0.0,
     };
     let (old, slower) = (headline(10.0, 0.05), headline(12.0, 0.06));
     for result in &mut results {

@@ -10,8 +10,9 @@ use crate::analysis::compare::Headline;
 use crate::document::{Document, EstimateRecord, MeasurementRecord};
 use crate::results::{Context, Measured};
 
-/// `m`'s headline as a comparison takes it.
-pub(super) fn of(m: &Measured) -> Headline {
+/// `m`'s headline as a comparison takes it, `clock` the resolution (ns) of
+/// the clock that timed it.
+pub(super) fn of(m: &Measured, clock: f64) -> Headline {
     Headline {
         time: m.headline(),
         half_width: m.estimate.half_width(),
@@ -21,11 +22,14 @@ pub(super) fn of(m: &Measured) -> Headline {
             .dependence
             .map_or(f64::INFINITY, |d| (d.effective_size - 1.0).max(1.0)),
         resolution: m.overhead.resolution().0,
+        quantum: clock / median_iters(&m.measurement),
     }
 }
 
 /// A headline a document recorded without its samples (the machine
-/// reference): its interval at the normal quantile.
+/// reference): its interval at the normal quantile, and the clock's
+/// quantum over the fewest iterations a sample of that time can have had
+/// (the sample floor's worth).
 pub(super) fn recorded(estimate: &EstimateRecord, document: &Document) -> Headline {
     let methodology = &document.methodology;
     let time = estimate.time_ns;
@@ -33,11 +37,13 @@ pub(super) fn recorded(estimate: &EstimateRecord, document: &Document) -> Headli
         .ci_low_ns
         .zip(estimate.ci_high_ns)
         .map(|(low, high)| (time - low).max(high - time));
+    let iterations = (methodology.sample_floor_ns / time).max(1.0);
     Headline {
         time,
         half_width,
         df: f64::INFINITY,
         resolution: methodology.overhead.overhead().resolution().0,
+        quantum: methodology.resolution_ns / iterations,
     }
 }
 
@@ -114,4 +120,11 @@ fn processes(
         })
         .collect();
     Some(parts)
+}
+
+/// The median number of iterations of `measurement`'s samples, at least 1.
+pub(super) fn median_iters(measurement: &Measurement) -> f64 {
+    let mut iters: Vec<u64> = measurement.samples.iter().map(|s| s.iters).collect();
+    iters.sort_unstable();
+    iters.get(iters.len() / 2).map_or(1.0, |&i| i.max(1) as f64)
 }

@@ -35,6 +35,9 @@ const ROUNDS: usize = 20;
 /// Samples per round: each round's slice.
 const PER_ROUND: usize = 5;
 
+/// The clock's resolution the tests' samples were timed with (ns).
+const CLOCK: f64 = 0.5;
+
 /// One slice of [`PER_ROUND`] samples in each of [`ROUNDS`] rounds.
 fn every_round() -> run::RoundLog {
     (0..ROUNDS)
@@ -124,7 +127,7 @@ fn each_argument_is_compared_with_the_baseline_at_that_argument() {
         Some(round_log),
         None,
     ];
-    let reports = group_reports(&jobs, &[0, 1, 2, 3, 4], &logs, &results);
+    let reports = group_reports(&jobs, &[0, 1, 2, 3, 4], &logs, &results, CLOCK);
 
     let blocks: Vec<(&str, Vec<&str>)> = reports
         .iter()
@@ -177,7 +180,7 @@ fn a_failed_member_without_a_baseline_is_reported_failed() {
         ),
     ];
     let logs = [Some(every_round()), None];
-    let reports = group_reports(&jobs, &[0, 1], &logs, &results);
+    let reports = group_reports(&jobs, &[0, 1], &logs, &results, CLOCK);
     assert_eq!(
         reports[0].members,
         [(
@@ -203,7 +206,7 @@ fn members_whose_times_are_mostly_the_loop_are_too_fast_to_compare() {
     let costs = [0.56, 0.56, 2.0, 1.0, 2.0, 0.56];
     let results = measured_all(&jobs, &costs);
     let logs: Vec<Option<run::RoundLog>> = (0..6).map(|_| Some(every_round())).collect();
-    let reports = group_reports(&jobs, &[0, 1, 2, 3, 4, 5], &logs, &results);
+    let reports = group_reports(&jobs, &[0, 1, 2, 3, 4, 5], &logs, &results, CLOCK);
     // Both within the loop's noise: no ratio (it read 0.027, "faster").
     let too_fast = reports[0].members[0].1.as_ref().unwrap_err();
     assert!(
@@ -221,6 +224,57 @@ fn members_whose_times_are_mostly_the_loop_are_too_fast_to_compare() {
     let bound = reports[2].members[0].1.as_ref().expect("compared");
     assert_eq!(bound.verdict(0.01), compare::Verdict::Faster);
     assert!(bound.ratio <= 0.056 / 1.4, "{}", bound.ratio);
+}
+
+#[test]
+fn identical_quantised_rounds_get_an_interval_and_a_p_value() {
+    // Every sample the same whole number of clock ticks: each round's ratio
+    // is exactly the same, and the rounds alone would give an interval of
+    // zero width and p = 0 (a same-build member read 1.020043 [1.020043,
+    // 1.020043]). The clock's resolution over a sample's iterations keeps
+    // the interval open.
+    let steady = |job: &run::Job, cost: f64| {
+        let measurement = Measurement {
+            samples: vec![
+                Sample {
+                    iters: 1000,
+                    elapsed: Nanos(1000.0 * cost),
+                };
+                ROUNDS * PER_ROUND
+            ],
+            stop: StopReason::TimeBudget,
+            warm_up: Default::default(),
+            rewarm_samples: 0,
+            setup_time: Nanos::ZERO,
+            slice_starts: (0..ROUNDS).map(|r| r * PER_ROUND).collect(),
+            total_time: Nanos(1e6),
+            wall_capped: false,
+        };
+        fixed_run::measured(&job.bench.full_name(), measurement)
+    };
+    let jobs = [
+        job(&ONCE, 16, Some(0)),
+        job(&TWICE, 16, Some(0)),
+        job(&ONCE, 32, Some(1)),
+        job(&TWICE, 32, Some(1)),
+    ];
+    let results = [
+        steady(&jobs[0], 800.0),
+        steady(&jobs[1], 816.0),
+        steady(&jobs[2], 800.0),
+        steady(&jobs[3], 800.0),
+    ];
+    let logs: Vec<Option<run::RoundLog>> = (0..4).map(|_| Some(every_round())).collect();
+    let reports = group_reports(&jobs, &[0, 1, 2, 3], &logs, &results, CLOCK);
+    let slower = reports[0].members[0].1.as_ref().expect("compared");
+    let (low, high) = slower.ratio_interval;
+    assert!(low < slower.ratio && slower.ratio < high, "{slower:?}");
+    assert!(slower.p_t > 0.0, "{slower:?}");
+    assert_eq!(slower.verdict(0.01), compare::Verdict::Slower);
+    let same = reports[1].members[0].1.as_ref().expect("compared");
+    assert!(same.ratio_interval.0 < 1.0 && same.ratio_interval.1 > 1.0);
+    assert_eq!(same.p_t, 1.0);
+    assert_eq!(same.verdict(0.01), compare::Verdict::NoDifference);
 }
 
 /// This run's results saved as a baseline (a document with every raw
@@ -250,8 +304,9 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
     let mut results = fixed_run::results();
     results.retain(|r| r.name != "empty");
     let baseline = saved(&results);
+    let clock = fixed_run::info().precision.resolution.0;
     for result in results.iter().filter(|r| r.measured().is_some()) {
-        let Some(Compared::Against(c)) = compare_with(&baseline, result, 0.02) else {
+        let Some(Compared::Against(c)) = compare_with(&baseline, result, 0.02, clock) else {
             panic!("{} compared", result.name);
         };
         // The baseline's row printed the figure it saved; this one's is
@@ -286,7 +341,7 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
         }
         fixed_run::measured(&sort.name, measurement)
     };
-    let Some(Compared::Against(c)) = compare_with(&baseline, &slower, 0.02) else {
+    let Some(Compared::Against(c)) = compare_with(&baseline, &slower, 0.02, clock) else {
         panic!("compared");
     };
     let r = c.ratio.as_ref().expect("a ratio");
@@ -298,7 +353,7 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
     // Not in the baseline: new.
     let other = fixed_run::measured("not::saved", fixed_run::interleaved());
     assert!(matches!(
-        compare_with(&baseline, &other, 0.02),
+        compare_with(&baseline, &other, 0.02, clock),
         Some(Compared::New)
     ));
 }
@@ -320,7 +375,7 @@ fn a_slice_cut_short_by_a_preemption_gives_its_round_no_value() {
     log[7] = Some(preempted..preempted + 1);
     let logs = [Some(every_round()), Some(log)];
     let results = [results[0].clone(), member];
-    let reports = group_reports(&jobs, &[0, 1], &logs, &results);
+    let reports = group_reports(&jobs, &[0, 1], &logs, &results, CLOCK);
     let paired = reports[0].members[0].1.as_ref().expect("compared");
     assert_eq!(paired.rounds, ROUNDS - 1, "{paired:?}");
     assert!((paired.ratio - 2.0).abs() < 0.02, "{paired:?}");
@@ -332,7 +387,7 @@ fn a_slice_cut_short_by_a_preemption_gives_its_round_no_value() {
         .collect();
     let logs = [Some(one_each.clone()), Some(one_each)];
     let results = measured_all(&jobs, &[1000.0, 2000.0]);
-    let reports = group_reports(&jobs, &[0, 1], &logs, &results);
+    let reports = group_reports(&jobs, &[0, 1], &logs, &results, CLOCK);
     let paired = reports[0].members[0].1.as_ref().expect("compared");
     assert_eq!(paired.rounds, ROUNDS, "{paired:?}");
 }
