@@ -115,6 +115,8 @@ pub(crate) struct GroupMemberRecord {
     pub rounds: Option<usize>,
     pub skipped: Option<usize>,
     pub n_eff: Option<f64>,
+    /// Rounds left out of the mean log ratio at each end (a trimmed mean).
+    pub trimmed: Option<usize>,
     /// Why there is no comparison.
     pub reason: Option<String>,
 }
@@ -167,6 +169,7 @@ json_struct!(GroupMemberRecord {
     rounds: default,
     skipped: default,
     n_eff: default,
+    trimmed: default,
     reason: default,
 });
 
@@ -255,6 +258,7 @@ fn group(report: &GroupReport) -> GroupRecord {
                 rounds: None,
                 skipped: None,
                 n_eff: None,
+                trimmed: None,
                 reason: None,
             };
             match paired {
@@ -289,6 +293,7 @@ fn paired_member(p: &PairedComparison, bare: GroupMemberRecord) -> GroupMemberRe
         rounds: Some(p.rounds),
         skipped: Some(p.skipped),
         n_eff: finite(p.n_eff),
+        trimmed: Some(p.trimmed),
         ..bare
     }
 }
