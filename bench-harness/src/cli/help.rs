@@ -111,11 +111,12 @@ Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   --against NAME          compare this build with the executable kept with baseline
                           NAME: both run, slice by slice in turn, one ratio each
   --against-exe PATH      the same with any bench executable built with this harness
-  --noise-threshold PCT   changes whose whole 95% CI lies within ±PCT% are no change;
-                          a verdict needs the whole CI beyond it [default: 2;
-                          with --against: 1]
-  --fail-on-regression    exit with code 1 when any benchmark regressed (or, with
-                          --against, when nothing was compared)
+  --noise-threshold PCT   a change whose whole 95% CI lies within ±PCT% is no
+                          difference, one wholly beyond it slower or faster,
+                          others unclear [default: 2; with --against: 1]
+  --fail-on-regression    exit with code 1 when any benchmark is slower (not
+                          when unclear; or, with --against, when nothing was
+                          compared)
 
 Other:
   -h, --help              print this help

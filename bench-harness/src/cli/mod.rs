@@ -114,9 +114,9 @@ pub(crate) struct BaselineOptions {
     pub(crate) keep_exe: bool,
     /// `--baseline NAME`: compare with this saved run.
     pub(crate) compare: Option<String>,
-    /// `--noise-threshold PCT` as a fraction: smaller changes are no change.
+    /// `--noise-threshold PCT` as a fraction: the smallest change that counts.
     pub(crate) noise_threshold: f64,
-    /// `--fail-on-regression`: exit with 1 when any benchmark regressed.
+    /// `--fail-on-regression`: exit with 1 when any benchmark is slower.
     pub(crate) fail_on_regression: bool,
     /// `--noise-threshold` was given (paired comparisons have a default of
     /// their own).
@@ -202,7 +202,7 @@ impl FromStr for OutputFormat {
 /// The most processes `--forks` starts per benchmark.
 pub(crate) const MAX_FORKS: usize = 1000;
 
-/// The default `--noise-threshold`: changes under 2% count as no change.
+/// The default `--noise-threshold`: changes under 2% count as no difference.
 pub(crate) const DEFAULT_NOISE_THRESHOLD: f64 = 0.02;
 
 /// What the run does.

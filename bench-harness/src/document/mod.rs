@@ -46,7 +46,11 @@ pub(crate) use verdicts::{comparison, groups, ComparisonRecord, GroupRecord};
 /// The version of the document's schema. Bumped on every change that an
 /// older reader would misread (a field removed, renamed, retyped or given a
 /// new meaning); new optional fields do not bump it. Version 3 packs the
-/// raw samples ([`SamplesRecord`]) and may leave them out (`raw_samples`).
+/// raw samples ([`SamplesRecord`]) and may leave them out (`raw_samples`);
+/// version 4 makes the headline the mean cost of a call (`block_means_ns`,
+/// `disturbed_blocks`, the evidence in `slices` and `preempted`), renames
+/// the verdicts (`slower`, `faster`, `no difference`, `unclear`), compares
+/// the headlines (`comparison`) and pairs the A/B groups' slices (`groups`).
 pub(crate) const SCHEMA_VERSION: u32 = 4;
 
 /// The value of every document's `harness` field: what tells our documents

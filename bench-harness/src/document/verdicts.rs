@@ -4,16 +4,17 @@
 //! sections: a run without `--baseline` or without A/B groups has none,
 //! and documents written before they were recorded load without them.
 
-use crate::analysis::compare::{ChangeMethod, Comparison, PairedComparison, Verdict};
+use crate::analysis::compare::{Comparison, PairedComparison};
 use crate::json::json_struct;
-use crate::results::against::verdict_word;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport};
 
-/// How an A/B group's members were paired: one sample of each member per
-/// round (samples of at least 1 ms), the members in a shuffled order in
-/// each round, and one ratio member/baseline per round.
-pub(crate) const PAIRING_ROUNDS: &str = "rounds";
+/// How an A/B group's members were paired: one slice of each member per
+/// round, the members in a shuffled order in each round, and one ratio
+/// member/baseline per round, of the two slices' median times per
+/// iteration. (`rounds`, in documents before version 4: one sample of at
+/// least 1 ms each per round.)
+pub(crate) const PAIRING_SLICES: &str = "slices";
 
 /// `--baseline NAME`: every benchmark against the saved run.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,42 +51,28 @@ pub(crate) struct MachineChangeRecord {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ComparedRecord {
     pub name: String,
-    /// `compared`, `new` (not measured in the baseline) or `gone` (in the
-    /// baseline, not in this binary). The figures are null unless
-    /// `compared`.
+    /// `compared`, `too_fast` (both times below the loop's resolution: no
+    /// ratio), `new` (not measured in the baseline) or `gone` (in
+    /// the baseline, not in this binary). The figures are null unless
+    /// `compared`, but for `too_fast`'s times.
     pub status: String,
-    /// `regressed`, `improved`, `no change` or `within noise`.
+    /// `slower`, `faster`, `no difference` or `unclear`.
     pub verdict: Option<String>,
-    /// The baseline's time and this run's: the means of their block
-    /// medians (or process times under `--forks`), in nanoseconds.
+    /// The baseline's headline and this run's, as their rows print them
+    /// (the baseline's analysed again from its samples), in nanoseconds.
     pub old_ns: Option<f64>,
     pub new_ns: Option<f64>,
-    /// `new/old − 1`, a fraction (0.05: 5% slower), or a scaled difference
-    /// when `method` is `difference`.
+    /// `new/old − 1`, a fraction (0.05: 5% slower).
     pub change: Option<f64>,
     /// The change's 95% interval; null where unbounded.
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
-    /// `ratio` (both times positive) or `difference` (`(new − old)/|old|`,
-    /// when a time is zero or negative).
-    pub method: Option<String>,
-    /// Welch's t-test with effective sample sizes.
+    /// Welch's test of the two headlines from their own intervals.
     pub p_welch: Option<f64>,
     pub welch_t: Option<f64>,
+    /// Satterthwaite's degrees of freedom; null when infinite (neither
+    /// side's known: the normal quantile).
     pub welch_df: Option<f64>,
-    /// The Mann–Whitney U test on the block medians.
-    pub p_mann_whitney: Option<f64>,
-    pub mann_whitney_u: Option<f64>,
-    /// Both sides have fewer than 8 blocks: the normal approximation of
-    /// `p_mann_whitney` is rough.
-    pub mann_whitney_rough: Option<bool>,
-    /// Cohen's d over the block medians; null when not finite.
-    pub cohens_d: Option<f64>,
-    /// Blocks on each side, and their effective (independent) numbers.
-    pub n_old: Option<usize>,
-    pub n_new: Option<usize>,
-    pub n_eff_old: Option<f64>,
-    pub n_eff_new: Option<f64>,
 }
 
 /// An in-run A/B group (one per argument in a group with `args`).
@@ -94,10 +81,9 @@ pub(crate) struct GroupRecord {
     pub group: String,
     /// The member marked `baseline`, whose ratio is 1.
     pub baseline: String,
-    /// How the members were paired: [`PAIRING_ROUNDS`].
+    /// How the members were paired: [`PAIRING_SLICES`].
     pub pairing: String,
-    /// The verdicts' noise threshold, in percent: 0, since pairing cancels
-    /// the machine's drift.
+    /// The verdicts' noise threshold, in percent.
     pub noise_threshold_percent: f64,
     /// The other members, in report order.
     pub members: Vec<GroupMemberRecord>,
@@ -110,7 +96,7 @@ pub(crate) struct GroupMemberRecord {
     /// `compared`, or `not_compared` with the `reason`; the figures are
     /// null unless `compared`.
     pub status: String,
-    /// `slower`, `faster` or `no difference`.
+    /// `slower`, `faster`, `no difference` or `unclear`.
     pub verdict: Option<String>,
     /// member/baseline: the geometric mean of the rounds' ratios (above 1:
     /// the member is slower).
@@ -129,6 +115,8 @@ pub(crate) struct GroupMemberRecord {
     pub rounds: Option<usize>,
     pub skipped: Option<usize>,
     pub n_eff: Option<f64>,
+    /// Rounds left out of the mean log ratio at each end (a trimmed mean).
+    pub trimmed: Option<usize>,
     /// Why there is no comparison.
     pub reason: Option<String>,
 }
@@ -156,18 +144,9 @@ json_struct!(ComparedRecord {
     change: default,
     ci_low: default,
     ci_high: default,
-    method: default,
     p_welch: default,
     welch_t: default,
     welch_df: default,
-    p_mann_whitney: default,
-    mann_whitney_u: default,
-    mann_whitney_rough: default,
-    cohens_d: default,
-    n_old: default,
-    n_new: default,
-    n_eff_old: default,
-    n_eff_new: default,
 });
 json_struct!(GroupRecord {
     group,
@@ -190,6 +169,7 @@ json_struct!(GroupMemberRecord {
     rounds: default,
     skipped: default,
     n_eff: default,
+    trimmed: default,
     reason: default,
 });
 
@@ -204,48 +184,32 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
         change: None,
         ci_low: None,
         ci_high: None,
-        method: None,
         p_welch: None,
         welch_t: None,
         welch_df: None,
-        p_mann_whitney: None,
-        mann_whitney_u: None,
-        mann_whitney_rough: None,
-        cohens_d: None,
-        n_old: None,
-        n_new: None,
-        n_eff_old: None,
-        n_eff_new: None,
     };
     let compared = results.iter().filter_map(|result| {
         Some(match result.comparison.as_ref()? {
-            Compared::Against(c) => ComparedRecord {
-                verdict: Some(verdict_name(c.verdict).to_string()),
-                old_ns: finite(c.old),
-                new_ns: finite(c.new),
-                change: finite(c.change),
-                ci_low: finite(c.change_interval.0),
-                ci_high: finite(c.change_interval.1),
-                method: Some(
-                    match c.change_method {
-                        ChangeMethod::LogRatio => "ratio",
-                        ChangeMethod::Difference => "difference",
-                    }
-                    .to_string(),
-                ),
-                p_welch: finite(c.p_welch),
-                welch_t: finite(c.welch_t),
-                welch_df: finite(c.welch_df),
-                p_mann_whitney: finite(c.p_mann_whitney),
-                mann_whitney_u: finite(c.mann_whitney_u),
-                mann_whitney_rough: Some(c.mann_whitney_rough),
-                cohens_d: finite(c.cohens_d),
-                n_old: Some(c.n_old),
-                n_new: Some(c.n_new),
-                n_eff_old: finite(c.n_eff_old),
-                n_eff_new: finite(c.n_eff_new),
-                ..bare(&result.name, "compared")
-            },
+            Compared::Against(c) => {
+                let times = |status: &str| ComparedRecord {
+                    old_ns: finite(c.old),
+                    new_ns: finite(c.new),
+                    ..bare(&result.name, status)
+                };
+                match &c.ratio {
+                    Some(r) => ComparedRecord {
+                        verdict: Some(r.verdict.to_string()),
+                        change: finite(r.change),
+                        ci_low: finite(r.change_interval.0),
+                        ci_high: finite(r.change_interval.1),
+                        p_welch: finite(r.p_welch),
+                        welch_t: finite(r.welch_t),
+                        welch_df: finite(r.welch_df),
+                        ..times("compared")
+                    },
+                    None => times("too_fast"),
+                }
+            }
             Compared::New => bare(&result.name, "new"),
         })
     });
@@ -261,11 +225,12 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
 }
 
 fn machine_change(c: &Comparison) -> MachineChangeRecord {
+    let r = c.ratio.as_ref();
     MachineChangeRecord {
-        change: finite(c.change),
-        ci_low: finite(c.change_interval.0),
-        ci_high: finite(c.change_interval.1),
-        p_welch: finite(c.p_welch),
+        change: r.and_then(|r| finite(r.change)),
+        ci_low: r.and_then(|r| finite(r.change_interval.0)),
+        ci_high: r.and_then(|r| finite(r.change_interval.1)),
+        p_welch: r.and_then(|r| finite(r.p_welch)),
     }
 }
 
@@ -293,6 +258,7 @@ fn group(report: &GroupReport) -> GroupRecord {
                 rounds: None,
                 skipped: None,
                 n_eff: None,
+                trimmed: None,
                 reason: None,
             };
             match paired {
@@ -307,7 +273,7 @@ fn group(report: &GroupReport) -> GroupRecord {
     GroupRecord {
         group: report.group.clone(),
         baseline: report.baseline.clone(),
-        pairing: PAIRING_ROUNDS.to_string(),
+        pairing: PAIRING_SLICES.to_string(),
         noise_threshold_percent: GROUP_NOISE_THRESHOLD * 100.0,
         members,
     }
@@ -316,7 +282,7 @@ fn group(report: &GroupReport) -> GroupRecord {
 fn paired_member(p: &PairedComparison, bare: GroupMemberRecord) -> GroupMemberRecord {
     GroupMemberRecord {
         status: "compared".to_string(),
-        verdict: Some(verdict_word(p.verdict(GROUP_NOISE_THRESHOLD)).to_string()),
+        verdict: Some(p.verdict(GROUP_NOISE_THRESHOLD).to_string()),
         ratio: finite(p.ratio),
         ci_low: finite(p.ratio_interval.0),
         ci_high: finite(p.ratio_interval.1),
@@ -327,18 +293,8 @@ fn paired_member(p: &PairedComparison, bare: GroupMemberRecord) -> GroupMemberRe
         rounds: Some(p.rounds),
         skipped: Some(p.skipped),
         n_eff: finite(p.n_eff),
+        trimmed: Some(p.trimmed),
         ..bare
-    }
-}
-
-/// The verdict's word in the document: `regressed`, `improved`, `no
-/// change`, `within noise` (as the terminal prints it).
-fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Regressed => "regressed",
-        Verdict::Improved => "improved",
-        Verdict::NoChange => "no change",
-        Verdict::WithinNoise => "within noise",
     }
 }
 

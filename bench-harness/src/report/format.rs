@@ -5,6 +5,8 @@ use std::borrow::Cow;
 
 use bench_runtime::{StopReason, Throughput};
 
+use crate::analysis::compare::{PairedComparison, Verdict};
+use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::settings::BytesUnit;
 
 /// What the time column is, in the words every human-facing output uses.
@@ -182,6 +184,25 @@ pub(crate) fn ratio(r: f64) -> String {
 /// `[0.9998, 1.0009]`.
 pub(crate) fn ratio_and_interval(r: f64, (low, high): (f64, f64)) -> (String, String) {
     (ratio(r), format!("[{}, {}]", ratio(low), ratio(high)))
+}
+
+/// A verdict as the reports print it: `unclear` with the largest change
+/// its interval still allows (`unclear, up to +3.58%`), the others as
+/// their names.
+pub(crate) fn verdict_words(verdict: Verdict, largest_change: f64) -> String {
+    match verdict {
+        Verdict::Unclear if largest_change.is_finite() => {
+            format!("unclear, up to {:+.2}%", largest_change * 100.0)
+        }
+        other => other.to_string(),
+    }
+}
+
+/// An A/B member's verdict at the groups' threshold, and as the reports
+/// print it.
+pub(crate) fn group_verdict(p: &PairedComparison) -> (Verdict, String) {
+    let verdict = p.verdict(GROUP_NOISE_THRESHOLD);
+    (verdict, verdict_words(verdict, p.largest_change()))
 }
 
 /// A paired comparison with no ratio: both sides' times within the loop

@@ -6,10 +6,12 @@
 
 use std::io::{self, Write};
 
-use super::format::{p_value, percent, result_rate, stop_word, time, Headline, HEADLINE_METHOD};
+use super::format::{
+    group_verdict, p_value, percent, result_rate, stop_word, time, too_fast_to_compare,
+    verdict_words, Headline, HEADLINE_METHOD,
+};
 use super::notes::bound_text;
 use crate::analysis::compare::Verdict;
-use crate::results::against::verdict_word;
 use crate::results::comparison::{BaselineReport, GROUP_NOISE_THRESHOLD};
 use crate::results::{BenchResult, Compared, GroupReport, Outcome, RunInfo};
 use crate::settings::Schedule;
@@ -152,7 +154,11 @@ fn comparison(
     } else {
         "an unbounded threshold (no verdict of change is possible)".to_string()
     };
-    match &baseline.machine_change {
+    match baseline
+        .machine_change
+        .as_ref()
+        .and_then(|m| m.ratio.as_ref())
+    {
         Some(m) => writeln!(
             out,
             "The machine itself: {} [{}, {}] (the harness's reference kernel), so a verdict \
@@ -170,29 +176,35 @@ fn comparison(
     writeln!(out)?;
     writeln!(
         out,
-        "| benchmark | change | 95% CI | p (Welch) | p (MW) | d | verdict |"
+        "| benchmark | old | new | change | 95% CI | p (Welch) | verdict |"
     )?;
     writeln!(out, "|:--|--:|--:|--:|--:|--:|:--|")?;
     let mut counts = [0usize; 4];
-    let mut new = 0;
+    let (mut new, mut too_fast) = (0, 0);
     for result in results {
         let name = code(&result.name);
         match &result.comparison {
             Some(Compared::Against(c)) => {
-                let verdict = match c.verdict {
-                    Verdict::Regressed => format!("**{}**", c.verdict),
-                    _ => c.verdict.to_string(),
+                let (old_time, new_time) = (time(c.old), time(c.new));
+                let Some(r) = &c.ratio else {
+                    too_fast += 1;
+                    let words = too_fast_to_compare(("this run", c.new), ("the baseline", c.old));
+                    writeln!(out, "| {name} | {old_time} | {new_time} | | | | {words} |")?;
+                    continue;
                 };
-                counts[verdict_index(c.verdict)] += 1;
+                let words = verdict_words(r.verdict, r.largest_change());
+                let verdict = match r.verdict {
+                    Verdict::Slower => format!("**{words}**"),
+                    _ => words,
+                };
+                counts[verdict_index(r.verdict)] += 1;
                 writeln!(
                     out,
-                    "| {name} | {} | [{}, {}] | {} | {} | {} | {verdict} |",
-                    signed_percent(c.change),
-                    signed_percent(c.change_interval.0),
-                    signed_percent(c.change_interval.1),
-                    p_value(c.p_welch),
-                    p_value(c.p_mann_whitney),
-                    effect_size(c.cohens_d),
+                    "| {name} | {old_time} | {new_time} | {} | [{}, {}] | {} | {verdict} |",
+                    signed_percent(r.change),
+                    signed_percent(r.change_interval.0),
+                    signed_percent(r.change_interval.1),
+                    p_value(r.p_welch),
                 )?;
             }
             Some(Compared::New) => {
@@ -209,15 +221,13 @@ fn comparison(
             code(name)
         )?;
     }
-    let mut tally: Vec<String> = [
-        Verdict::Regressed,
-        Verdict::Improved,
-        Verdict::NoChange,
-        Verdict::WithinNoise,
-    ]
-    .iter()
-    .map(|v| format!("{} {v}", counts[verdict_index(*v)]))
-    .collect();
+    let mut tally: Vec<String> = Verdict::ALL
+        .iter()
+        .map(|v| format!("{} {v}", counts[verdict_index(*v)]))
+        .collect();
+    if too_fast > 0 {
+        tally.push(format!("{too_fast} too fast to compare"));
+    }
     if new > 0 {
         tally.push(format!("{new} new"));
     }
@@ -229,13 +239,14 @@ fn comparison(
 }
 
 /// An A/B group's table: each member's time as a multiple of the baseline
-/// member's, from samples paired round by round.
+/// member's, from slices paired round by round.
 fn group_table(out: &mut impl Write, group: &GroupReport) -> io::Result<()> {
     writeln!(
         out,
-        "**A/B group {}** against {} (samples paired round by round)",
+        "**A/B group {}** against {} (slices paired round by round, noise threshold {})",
         code(&group.group),
-        code(&group.baseline)
+        code(&group.baseline),
+        percent(GROUP_NOISE_THRESHOLD),
     )?;
     writeln!(out)?;
     writeln!(
@@ -252,11 +263,10 @@ fn group_table(out: &mut impl Write, group: &GroupReport) -> io::Result<()> {
         let name = code(name);
         match paired {
             Ok(p) => {
-                let verdict = p.verdict(GROUP_NOISE_THRESHOLD);
-                let word = verdict_word(verdict);
+                let (verdict, word) = group_verdict(p);
                 let word = match verdict {
-                    Verdict::Regressed | Verdict::Improved => format!("**{word}**"),
-                    _ => word.to_string(),
+                    Verdict::Slower | Verdict::Faster => format!("**{word}**"),
+                    _ => word,
                 };
                 writeln!(
                     out,
@@ -277,10 +287,10 @@ fn group_table(out: &mut impl Write, group: &GroupReport) -> io::Result<()> {
 
 fn verdict_index(verdict: Verdict) -> usize {
     match verdict {
-        Verdict::Regressed => 0,
-        Verdict::Improved => 1,
-        Verdict::NoChange => 2,
-        Verdict::WithinNoise => 3,
+        Verdict::Slower => 0,
+        Verdict::Faster => 1,
+        Verdict::NoDifference => 2,
+        Verdict::Unclear => 3,
     }
 }
 
@@ -299,15 +309,6 @@ fn ratio(value: f64) -> String {
         format!("{value:.4}")
     } else {
         "?".to_string()
-    }
-}
-
-/// Cohen's d to two decimals; `-` when undefined.
-fn effect_size(d: f64) -> String {
-    if d.is_finite() {
-        format!("{d:.2}")
-    } else {
-        "-".to_string()
     }
 }
 

@@ -140,32 +140,37 @@ fn markdown_has_throughput_the_comparison_and_the_ab_tables() {
     let compared = text.find("**Compared with baseline `main`**").unwrap();
     assert!(compared > text.find("| `zz::ignored` |").unwrap());
     assert!(
-        text.contains("The machine itself: +0.50% [+0.22%, +0.78%]"),
+        text.contains("The machine itself: +0.50% [+0.08%, +0.93%]"),
         "{text}"
     );
-    assert!(text.contains("beyond ±2.78%."), "{text}");
+    assert!(text.contains("beyond ±2.93%."), "{text}");
     let comparison = &text[compared..];
     let fib = comparison
         .lines()
         .find(|l| l.starts_with("| `fib_20` |"))
         .unwrap();
-    assert!(fib.starts_with("| `fib_20` | +10.00% | [+"), "{fib}");
-    // The fixture's fib_20 drifts: its +10% interval reaches inside the
-    // threshold, so no verdict is claimed.
-    assert!(fib.ends_with(" | within noise |"), "{fib}");
+    // Both rows' times, and the change between them.
+    assert!(
+        fib.starts_with("| `fib_20` | 223.2 ns | 267.9 ns | +20.00% | [+"),
+        "{fib}"
+    );
+    assert!(fib.ends_with(" | **slower** |"), "{fib}");
     assert!(comparison.contains("| `slow::one_sample` | | | | | | new: not in the baseline |"));
     assert!(comparison.contains("| `parse::gone` | | | | | | gone: not in this binary |"));
     assert!(comparison
-        .contains("\n0 regressed · 1 improved · 0 no change · 2 within noise · 1 new · 1 gone\n"));
+        .contains("\n1 slower · 1 faster · 0 no difference · 1 unclear · 1 new · 1 gone\n"));
     // The A/B group.
     let group = text
-        .find("**A/B group `sort`** against `kernels::sort_1k`")
+        .find("**A/B group `sort`** against `kernels::sort_1k` (slices paired round by round, noise threshold 1.00%)")
         .unwrap();
     assert!(group > compared);
     let unstable = row("| `kernels::sort_unstable_1k` |");
     assert!(unstable[1].starts_with("0.5"), "{unstable:?}");
     assert_eq!(unstable[5], "12");
     assert_eq!(unstable[6], "**faster** |");
+    // Within ±1.05% of the baseline: unclear at 1%, with how far it may be.
+    let by_key = row("| `kernels::sort_by_key` |");
+    assert_eq!(by_key[6], "unclear, up to -1.06% |");
     assert!(text.contains("| `kernels::sort_1k` | 1.0000 | | | | | baseline |"));
     assert!(text.contains(
         "| `kernels::sort_1k_pdq` | | | | | | no comparison: kernels::sort_1k_pdq failed |"

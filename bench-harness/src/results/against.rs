@@ -67,7 +67,7 @@ impl AgainstReport {
     /// compared at all.
     pub(crate) fn regressed(&self) -> bool {
         self.rows.iter().any(|row| {
-            matches!(&row.outcome, AgainstOutcome::Compared(p) if p.verdict == Verdict::Regressed)
+            matches!(&row.outcome, AgainstOutcome::Compared(p) if p.verdict == Verdict::Slower)
         })
     }
 
@@ -95,11 +95,13 @@ impl AgainstReport {
     }
 }
 
-/// The verdict's word in tables and documents.
+/// The verdict's word in `--against`'s tables and documents, which do not
+/// yet tell `unclear` from `no difference` (the comparison keeps measuring
+/// until neither is unclear, up to `--max-time`).
 pub(crate) fn verdict_word(verdict: Verdict) -> &'static str {
     match verdict {
-        Verdict::Regressed => "slower",
-        Verdict::Improved => "faster",
-        Verdict::NoChange | Verdict::WithinNoise => "no difference",
+        Verdict::Slower => "slower",
+        Verdict::Faster => "faster",
+        Verdict::NoDifference | Verdict::Unclear => "no difference",
     }
 }

@@ -38,7 +38,7 @@ pub(crate) struct Job {
     pub config: SamplerConfig,
     /// Members of one A/B group at one argument (by `Arg::name`; all
     /// members in a group without `args`) share a number: they are
-    /// measured round by round, one sample each per round.
+    /// measured round by round, one slice each per round.
     pub paired_group: Option<usize>,
     /// Read hardware and software counters around each sample.
     pub counters: bool,
@@ -68,13 +68,17 @@ pub(crate) struct Plan {
     pub cold: Option<Arc<Mutex<Vec<u8>>>>,
 }
 
-/// For a member of an A/B group: round `r` of the group recorded sample
-/// `log[r]` of this member (`None`: no sample that round, e.g. still warming
-/// up). Samples of different members in the same round are paired.
-pub(crate) type RoundLog = Vec<Option<usize>>;
+/// For a member of an A/B group: in round `r` of the group this member
+/// took one slice, which recorded its samples `log[r]` (`None`: no sample
+/// that round, e.g. still warming up). Slices of different members in the
+/// same round are paired.
+pub(crate) type RoundLog = Vec<Option<std::ops::Range<usize>>>;
 
-/// Rounds of an A/B group that make one block of each member's headline.
-pub(crate) const ROUNDS_PER_BLOCK: usize = 5;
+/// Rounds an A/B group's members measure in: each member's slice is its
+/// measuring time over this many, so that every member takes about as many
+/// slices as the interleaved schedule gives any benchmark (`60 rounds` in
+/// docs/ARCHITECTURE.md's decisions).
+pub(crate) const GROUP_ROUNDS: usize = 60;
 
 /// Runs the body once, with one iteration of its routine.
 pub(crate) fn run_once(bench: &Benchmark, clock: Clock) -> Result<(), Failure> {

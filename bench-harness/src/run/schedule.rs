@@ -10,7 +10,7 @@ use bench_runtime::{Measurement, Nanos, Sample, Sampler};
 
 use super::slices::{Command, PrecisionCheck, Reply, Slices};
 use super::watch::{Reporter, Watch};
-use super::{call, early_exit_message, ExitWatch, Job, Plan, RoundLog, ROUNDS_PER_BLOCK};
+use super::{call, early_exit_message, ExitWatch, Job, Plan, RoundLog, GROUP_ROUNDS};
 use crate::failure::Failure;
 use crate::instruments::{Extras, Instruments};
 use crate::settings::Schedule;
@@ -21,8 +21,8 @@ use crate::settings::Schedule;
 /// hears which job runs and each round, and the workers' progress.
 ///
 /// A/B groups are one unit of the schedule whatever the schedule: in each of
-/// their rounds every member takes one sample, in a shuffled order, so the
-/// machine's drift hits all members alike and their samples pair up.
+/// their rounds every member takes one slice, in a shuffled order, so the
+/// machine's drift hits all members alike and their slices pair up.
 pub(crate) fn measure(
     jobs: &[Job],
     plan: &Plan,
@@ -83,7 +83,12 @@ fn units(jobs: &[Job]) -> Vec<Vec<usize>> {
 /// A unit of the schedule: one benchmark, or the members of an A/B group.
 enum Unit {
     Single(usize, Worker),
-    Group { members: Vec<Member>, round: usize },
+    Group {
+        members: Vec<Member>,
+        /// Each member's slice, whatever the schedule's: its members'
+        /// longest measuring time over [`GROUP_ROUNDS`].
+        slice: Nanos,
+    },
 }
 
 struct Member {
@@ -92,6 +97,16 @@ struct Member {
     recorded: usize,
     log: RoundLog,
     finished: bool,
+}
+
+impl Member {
+    /// Logs the round just run, in which the member had recorded `recorded`
+    /// samples by the end.
+    fn log_round(&mut self, recorded: usize) {
+        let took = (recorded > self.recorded).then_some(self.recorded..recorded);
+        self.log.push(took);
+        self.recorded = recorded;
+    }
 }
 
 impl Unit {
@@ -103,6 +118,11 @@ impl Unit {
         if jobs[indices[0]].paired_group.is_none() {
             return Unit::Single(indices[0], spawn(indices[0]));
         }
+        let slice = indices
+            .iter()
+            .map(|&i| jobs[i].config.measure_time)
+            .fold(Nanos::ZERO, Nanos::max)
+            / GROUP_ROUNDS as f64;
         let members = indices
             .into_iter()
             .map(|index| Member {
@@ -113,7 +133,7 @@ impl Unit {
                 finished: false,
             })
             .collect();
-        Unit::Group { members, round: 0 }
+        Unit::Group { members, slice }
     }
 
     /// Runs one slice (a single benchmark) or one round (a group); true when
@@ -141,31 +161,22 @@ impl Unit {
                     }
                 }
             }
-            Unit::Group { members, round } => {
+            Unit::Group { members, slice } => {
                 rng.shuffle(members);
-                let new_block = *round % ROUNDS_PER_BLOCK == 0;
                 for member in members.iter_mut().filter(|m| !m.finished) {
                     running(member.index);
-                    // A zero-length slice records exactly one sample.
-                    match member.worker.run_slice(Nanos::ZERO, new_block) {
-                        Slice::Paused { recorded, .. } => {
-                            member
-                                .log
-                                .push((recorded > member.recorded).then(|| recorded - 1));
-                            member.recorded = recorded;
-                        }
+                    // Each round's slice is a block of the member's headline.
+                    match member.worker.run_slice(*slice, true) {
+                        Slice::Paused { recorded, .. } => member.log_round(recorded),
                         Slice::Finished(result) => {
                             let result = *result;
                             let recorded = result.as_ref().map_or(0, |(m, _)| m.samples.len());
-                            member
-                                .log
-                                .push((recorded > member.recorded).then(|| recorded - 1));
+                            member.log_round(recorded);
                             member.finished = true;
                             done(member.index, result, Some(std::mem::take(&mut member.log)));
                         }
                     }
                 }
-                *round += 1;
                 members.iter().all(|m| m.finished)
             }
         }

@@ -253,12 +253,14 @@ fn bench(
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
     // Compared first: the table shows each benchmark's change.
-    let comparison = baseline
-        .as_ref()
-        .map(|baseline| verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines));
+    let clock = info.precision.resolution.0;
+    let comparison = baseline.as_ref().map(|baseline| {
+        verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines, clock)
+    });
     if let Some((baseline, comparison)) = baseline.as_ref().zip(comparison.as_ref()) {
         for result in results.iter_mut() {
-            result.comparison = verdicts::compare_with(baseline, result, comparison.threshold);
+            result.comparison =
+                verdicts::compare_with(baseline, result, comparison.threshold, clock);
         }
     }
     let mut table = TableWrites::default();
@@ -267,7 +269,7 @@ fn bench(
     if args.forks.is_none() && !info.partial {
         // (After Ctrl-C the rows of jobs that never started are gone, and
         // the rounds no longer line up with the rows.)
-        groups = verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results);
+        groups = verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results, clock);
         for group in &groups {
             table.check(out.group_table(group));
         }
@@ -364,9 +366,10 @@ fn bench(
     for error in &errors {
         console::error(error);
     }
-    let regressed = results.iter().any(
-        |r| matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict == Verdict::Regressed),
-    );
+    // `unclear` passes the gate: see docs/comparing.md.
+    let regressed = results.iter().any(|r| {
+        matches!(&r.comparison, Some(Compared::Against(c)) if c.verdict() == Some(Verdict::Slower))
+    });
     if info.partial {
         console::status(
             &"interrupted: the results above are partial (measuring stopped at Ctrl-C); \

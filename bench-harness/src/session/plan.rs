@@ -147,10 +147,9 @@ pub(super) fn plan(
         let paired_group = PairedUnit::index(&paired_units, &s.bench);
         let mut job = job(s.bench.clone(), settings, floor);
         if paired_group.is_some() {
-            // One sample per member per round: samples of 1 ms make the
-            // hand-over between members a negligible share, and a fixed
-            // budget keeps the members' rounds aligned.
-            job.config.min_sample_time = job.config.min_sample_time.max(Nanos(1_000_000.0));
+            // One slice per member per round (`run::GROUP_ROUNDS` of them),
+            // paired by their medians: a fixed budget keeps the members'
+            // rounds aligned.
             job.config.stop_rule = StopRule::TimeBudget;
             job.paired_group = paired_group;
             paired_jobs.push(jobs.len());

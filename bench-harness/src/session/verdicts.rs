@@ -2,6 +2,8 @@
 //! own change of speed allowed for), each A/B group's members against its
 //! baseline member, and the complexity fits.
 
+mod headline;
+
 use crate::analysis::compare::{self, Comparison};
 use crate::analysis::mean;
 use crate::baseline::Store;
@@ -162,17 +164,21 @@ pub(super) struct BaselineComparison {
     pub(super) threshold: f64,
 }
 
-/// How `baseline` and this run compare as machines.
+/// How `baseline` and this run compare as machines: the reference kernel's
+/// headline then and now, `clock` this run's clock resolution (ns).
 pub(super) fn compare(
     baseline: &Document,
     machine_reference: Option<&Measured>,
     options: &BaselineOptions,
+    clock: f64,
 ) -> BaselineComparison {
     let machine_change = machine_reference.and_then(|now| {
-        baseline
-            .machine_reference
-            .as_ref()
-            .map(|then| compare::compare(then.block_values(), &now.estimate.block_means, 0.0))
+        let then = baseline.machine_reference.as_ref()?;
+        Some(compare::compare(
+            &headline::recorded(then, baseline),
+            &headline::of(now, clock),
+            0.0,
+        ))
     });
     let threshold = comparison_threshold(options.noise_threshold, machine_change.as_ref());
     BaselineComparison {
@@ -210,11 +216,13 @@ pub(super) fn report(
 /// was saved (the farther end of the reference kernel's 95% interval), so
 /// that a slower machine is not reported as slower code.
 fn comparison_threshold(noise_threshold: f64, machine_change: Option<&Comparison>) -> f64 {
-    // An unknown change (too few slices for an interval) allows for any:
-    // no verdict of change can then be made.
+    // An unknown change (too few slices for an interval, or no ratio)
+    // allows for any: no verdict of change can then be made.
     let machine = machine_change.map_or(0.0, |c| {
-        let (low, high) = c.change_interval;
-        let farther = low.abs().max(high.abs());
+        let farther = c.ratio.as_ref().map_or(f64::NAN, |r| {
+            let (low, high) = r.change_interval;
+            low.abs().max(high.abs())
+        });
         if farther.is_nan() {
             f64::INFINITY
         } else {
@@ -224,61 +232,67 @@ fn comparison_threshold(noise_threshold: f64, machine_change: Option<&Comparison
     noise_threshold + machine
 }
 
-/// `result` against the same benchmark in the baseline: the headline's
-/// block medians on both sides, compared by [`compare::compare`].
+/// `result` against the same benchmark in the baseline: the two rows'
+/// headlines with their own intervals, compared by [`compare::compare`].
+/// The baseline's samples are analysed again as this run's were, so that
+/// both sides are the same estimator's. `clock` is this run's clock
+/// resolution (ns).
 pub(super) fn compare_with(
     baseline: &Document,
     result: &BenchResult,
     noise_threshold: f64,
+    clock: f64,
 ) -> Option<Compared> {
     let new = result.measured()?;
     let old = baseline
         .benchmark(&result.name)
-        .and_then(|record| record.measurement.as_ref());
-    // A side measured under --forks is compared by its processes' times:
-    // its blocks are not independent of each other (see Measured::pool).
-    let new_values = match &new.forks {
-        Some(forks) if forks.process_estimates.len() >= 2 => &forks.process_estimates,
-        _ => &new.estimate.block_means,
-    };
+        .and_then(|record| record.measurement.as_ref())
+        .and_then(|record| headline::rebuild(baseline, record));
     Some(match old {
-        Some(old) => {
-            let old_values = match &old.forks {
-                Some(forks) if forks.process_estimates_ns.len() >= 2 => &forks.process_estimates_ns,
-                _ => old.estimate.block_values(),
-            };
-            Compared::Against(compare::compare(old_values, new_values, noise_threshold))
-        }
+        Some(old) => Compared::Against(compare::compare(
+            &headline::of(&old, baseline.methodology.resolution_ns),
+            &headline::of(new, clock),
+            noise_threshold,
+        )),
         None => Compared::New,
     })
 }
 
-/// Each A/B unit's members against its baseline, from the samples the
+/// Each A/B unit's members against its baseline, from the slices the
 /// scheduler paired round by round: one report per group, or per argument
 /// in a group with `args` (each against the baseline at that argument). A
 /// member at an argument the baseline does not run at is listed, unpaired,
-/// at the end of its group's last report.
+/// at the end of its group's last report. `clock` is the clock's
+/// resolution (ns).
 pub(super) fn group_reports(
     jobs: &[run::Job],
     job_rows: &[usize],
     round_logs: &[Option<run::RoundLog>],
     results: &[BenchResult],
+    clock: f64,
 ) -> Vec<GroupReport> {
     let per_round = |job: usize| -> Option<Vec<Option<f64>>> {
         let measured = results[job_rows[job]].measured()?;
         let log = round_logs[job].as_ref()?;
+        let needed = samples_needed(log);
         Some(
             log.iter()
-                .map(|sample| sample.map(|i| measured.per_iter[i]))
+                .map(|slice| {
+                    slice
+                        .clone()
+                        .filter(|s| s.len() >= needed)
+                        .and_then(|s| slice_mean(measured, s))
+                })
                 .collect(),
         )
     };
     let name = |job: usize| &results[job_rows[job]].name;
-    let resolution = |job: usize| {
-        results[job_rows[job]]
-            .measured()
-            .map_or(0.0, |m| m.overhead.resolution().0)
-    };
+    let measured = |job: usize| results[job_rows[job]].measured();
+    let resolution = |job: usize| measured(job).map_or(0.0, |m| m.overhead.resolution().0);
+    // The clock's resolution over a sample's iterations, in nanoseconds
+    // per iteration: what a slice median cannot resolve.
+    let quantum =
+        |job: usize| measured(job).map_or(0.0, |m| clock / headline::median_iters(&m.measurement));
     let mut reports = Vec::new();
     let units = jobs
         .iter()
@@ -312,7 +326,14 @@ pub(super) fn group_reports(
                                  outlasts the budget; raise --measure-time"
                                 .to_string())
                         } else {
-                            compare::compare_resolved(&b, &m, resolution(j)).ok_or_else(|| {
+                            // Each side's quantum relative to its time, the
+                            // two independent: the least half-width of the
+                            // mean log ratio.
+                            let relative = |job: usize, values: &[f64]| {
+                                quantum(job) / mean(values).abs().max(resolution(job))
+                            };
+                            let floor = relative(base, &b).hypot(relative(j, &m));
+                            compare::compare_rounds(&b, &m, resolution(j), floor).ok_or_else(|| {
                                 too_fast_to_compare(
                                     ("this member", mean(&m)),
                                     ("the baseline", mean(&b)),
@@ -338,6 +359,39 @@ pub(super) fn group_reports(
     }
     add_unpaired(&mut reports, jobs, job_rows, results);
     reports
+}
+
+/// The fewest samples a slice of this member needs to give its round a
+/// value: [`MIN_ROUND_SAMPLES`], or as many as its slices usually hold
+/// when that is fewer (a body slower than a third of a slice). A slice
+/// that a preemption cut short holds one or two samples: too few to stand
+/// for the body's time.
+fn samples_needed(log: &run::RoundLog) -> usize {
+    let mut counts: Vec<usize> = log.iter().flatten().map(|s| s.len()).collect();
+    counts.sort_unstable();
+    counts
+        .get(counts.len() / 2)
+        .map_or(1, |&typical| typical.clamp(1, MIN_ROUND_SAMPLES))
+}
+
+/// The samples a round's slice needs to give the round a value.
+const MIN_ROUND_SAMPLES: usize = 3;
+
+/// The mean cost of a call over the samples `slice` (a range of indices
+/// into `m`'s samples) recorded in one round, as the headline counts it:
+/// their time over their iterations, the samples during which the thread
+/// was preempted left out. The round's value; `None` for an empty slice,
+/// one beyond the samples, or one whose every sample was preempted.
+fn slice_mean(m: &Measured, slice: std::ops::Range<usize>) -> Option<f64> {
+    let values = m.per_iter.get(slice.clone())?;
+    let samples = &m.measurement.samples[slice.clone()];
+    let preempted = &m.extras.preempted;
+    let (time, calls) = (values.iter().zip(samples).zip(slice))
+        .filter(|(_, i)| preempted.binary_search(i).is_err())
+        .fold((0.0, 0.0), |(time, calls), ((v, s), _)| {
+            (time + v * s.iters as f64, calls + s.iters as f64)
+        });
+    (calls > 0.0).then(|| time / calls)
 }
 
 /// Lists each member of a paired group that no unit took (no baseline runs

@@ -138,8 +138,8 @@ fn a_regression_is_reported_and_fails_ci_on_request() {
         "{}",
         out.stdout
     );
-    assert!(out.stdout.contains("1 regressed"), "{}", out.stdout);
-    assert!(out.stdout.contains("regressed: spins"), "{}", out.stdout);
+    assert!(out.stdout.contains("1 slower"), "{}", out.stdout);
+    assert!(out.stdout.contains("slower: spins"), "{}", out.stdout);
 
     let gated = fixture(
         &target,
@@ -534,7 +534,7 @@ fn two_bench_targets_keep_their_own_baseline_of_one_name() {
         "{}",
         gated.stdout
     );
-    assert!(gated.stdout.contains("1 within noise") || gated.stdout.contains("1 no change"));
+    assert!(gated.stdout.contains("1 unclear") || gated.stdout.contains("1 no difference"));
 
     // A target with no baseline of that name is told who has one.
     let mut calibration_like = QUICK.to_vec();

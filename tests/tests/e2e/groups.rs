@@ -18,7 +18,7 @@ fn tables(out: &Run) -> Vec<(&str, Vec<(&str, &str)>)> {
         };
         let baseline = header
             .split_once(" · in-run A/B against ")
-            .and_then(|(_, rest)| rest.strip_suffix(" (samples paired round by round)"))
+            .and_then(|(_, rest)| rest.strip_suffix(" (slices paired round by round)"))
             .unwrap_or_else(|| panic!("an A/B header: {line}"));
         let rows = lines
             .by_ref()
@@ -62,7 +62,7 @@ fn a_group_without_args_is_one_table_against_its_baseline() {
 
 #[test]
 fn a_group_with_args_compares_each_argument_with_the_baselines_same_argument() {
-    // 0.2 s of 1 ms samples: up to 200 rounds per argument.
+    // 0.2 s in 60 rounds of one slice each.
     let out = quick_bench(
         fixture_binary(),
         &["--ignored", "by_size", "--measure-time", "0.2"],

@@ -13,7 +13,8 @@ use super::Baseline;
 use crate::analysis::compare::Verdict;
 use crate::analysis::{self, Interval};
 use crate::report::format::{
-    count, headline_time, p_value, percent, result_rate, stop_word, time, Headline,
+    count, headline_time, p_value, percent, result_rate, stop_word, time, too_fast_to_compare,
+    verdict_words, Headline,
 };
 use crate::results::{BenchResult, Compared, Measured, Outcome};
 
@@ -188,31 +189,47 @@ fn measured(
                 escape(b.name)
             );
         }
-        let class = verdict_class(c.verdict);
-        out.push_str("<figure>");
-        out.push_str(&charts::intervals(
-            &[IntervalRow {
-                name: "change".into(),
-                value: c.change,
-                interval: c.change_interval,
-                class,
-            }],
-            0.0,
-            Some((-b.threshold, b.threshold)),
-            &signed_percent,
-            "change against the baseline, 95% CI, noise band shaded",
-        ));
-        let _ = write!(
-            out,
-            r#"<figcaption>Change {} [{}, {}] against '{}': <b class="{class}">{}</b> (noise band ±{}; p-value Welch {}).</figcaption></figure>"#,
-            signed_percent(c.change),
-            signed_percent(c.change_interval.0),
-            signed_percent(c.change_interval.1),
-            escape(b.name),
-            c.verdict,
-            percent(b.threshold),
-            p_value(c.p_welch),
-        );
+        match &c.ratio {
+            Some(r) => {
+                let class = verdict_class(r.verdict);
+                out.push_str("<figure>");
+                out.push_str(&charts::intervals(
+                    &[IntervalRow {
+                        name: "change".into(),
+                        value: r.change,
+                        interval: r.change_interval,
+                        class,
+                    }],
+                    0.0,
+                    Some((-b.threshold, b.threshold)),
+                    &signed_percent,
+                    "change against the baseline, 95% CI, noise band shaded",
+                ));
+                let _ = write!(
+                    out,
+                    r#"<figcaption>{} → {}: change {} [{}, {}] against '{}': <b class="{class}">{}</b> (noise band ±{}; p-value Welch {}).</figcaption></figure>"#,
+                    time(c.old),
+                    time(c.new),
+                    signed_percent(r.change),
+                    signed_percent(r.change_interval.0),
+                    signed_percent(r.change_interval.1),
+                    escape(b.name),
+                    escape(&verdict_words(r.verdict, r.largest_change())),
+                    percent(b.threshold),
+                    p_value(r.p_welch),
+                );
+            }
+            None => {
+                let _ = write!(
+                    out,
+                    r#"<p class="muted">{}</p>"#,
+                    escape(&too_fast_to_compare(
+                        ("this run", c.new),
+                        ("the baseline", c.old)
+                    ))
+                );
+            }
+        }
     } else if let Some(Compared::New) = &result.comparison {
         out.push_str(r#"<p class="muted">New: not in the baseline.</p>"#);
     }
@@ -416,9 +433,9 @@ fn facts(out: &mut String, m: &Measured) {
 
 pub(super) fn verdict_class(verdict: Verdict) -> &'static str {
     match verdict {
-        Verdict::Regressed => "slower",
-        Verdict::Improved => "faster",
-        Verdict::NoChange | Verdict::WithinNoise => "same",
+        Verdict::Slower => "slower",
+        Verdict::Faster => "faster",
+        Verdict::NoDifference | Verdict::Unclear => "same",
     }
 }
 

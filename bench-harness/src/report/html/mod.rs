@@ -19,13 +19,15 @@ use std::path::{Path, PathBuf};
 
 use svg::escape;
 
-use crate::analysis::compare::Verdict;
 use crate::analysis::outliers::Fences;
 use crate::audit;
 use crate::document::Document;
 use crate::environment::Environment;
 use crate::fs;
-use crate::report::format::{percent, result_rate, time, Headline, HEADLINE_METHOD};
+use crate::report::format::{
+    group_verdict, percent, result_rate, time, verdict_words, Headline, HEADLINE_METHOD,
+};
+use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::{against::AgainstOutcome, against::AgainstReport};
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, RunInfo};
 use crate::settings::Schedule;
@@ -277,17 +279,20 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
         }
         if with_changes {
             match &result.comparison {
-                Some(Compared::Against(c)) => {
-                    let _ = write!(
-                        out,
-                        r#"<td class="num">{} [{}, {}]</td><td class="{}">{}</td>"#,
-                        bench::signed_percent(c.change),
-                        bench::signed_percent(c.change_interval.0),
-                        bench::signed_percent(c.change_interval.1),
-                        bench::verdict_class(c.verdict),
-                        c.verdict
-                    );
-                }
+                Some(Compared::Against(c)) => match &c.ratio {
+                    Some(r) => {
+                        let _ = write!(
+                            out,
+                            r#"<td class="num">{} [{}, {}]</td><td class="{}">{}</td>"#,
+                            bench::signed_percent(r.change),
+                            bench::signed_percent(r.change_interval.0),
+                            bench::signed_percent(r.change_interval.1),
+                            bench::verdict_class(r.verdict),
+                            escape(&verdict_words(r.verdict, r.largest_change())),
+                        );
+                    }
+                    None => out.push_str("<td></td><td>too fast to compare</td>"),
+                },
                 Some(Compared::New) => out.push_str("<td>new</td><td></td>"),
                 None => out.push_str("<td></td><td></td>"),
             }
@@ -362,6 +367,7 @@ fn machine_and_method(out: &mut String, page: &Page<'_>) {
 /// In-run A/B groups: a ratio chart each.
 fn groups(out: &mut String, groups: &[GroupReport]) {
     out.push_str(r#"<section id="groups"><h2>A/B groups</h2>"#);
+    let threshold = GROUP_NOISE_THRESHOLD;
     for group in groups {
         let rows: Vec<IntervalRow> = group
             .members
@@ -372,13 +378,13 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
                     name: name.clone(),
                     value: p.ratio,
                     interval: p.ratio_interval,
-                    class: bench::verdict_class(p.verdict(0.0)),
+                    class: bench::verdict_class(group_verdict(p).0),
                 })
             })
             .collect();
         let _ = write!(
             out,
-            "<h3>group {} · each member / {} (samples paired round by round)</h3>",
+            "<h3>group {} · each member / {} (slices paired round by round)</h3>",
             escape(&group.group),
             escape(&group.baseline)
         );
@@ -387,14 +393,16 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
             out.push_str(&charts::intervals(
                 &rows,
                 1.0,
-                None,
+                Some((1.0 / (1.0 + threshold), 1.0 + threshold)),
                 &|r| format!("{r:.3}×"),
-                "member / baseline time, 95% CI",
+                "member / baseline time, 95% CI, noise band shaded",
             ));
-            out.push_str(
+            let _ = write!(
+                out,
                 "<figcaption>Ratio of each member's time to the baseline member's, with its 95% \
-                 CI; in-run groups have no noise band: a CI that excludes 1 is a difference.\
-                 </figcaption></figure>",
+                 CI; the noise band is ±{}: a CI wholly beyond it is a difference, one wholly \
+                 inside it none, any other unclear.</figcaption></figure>",
+                percent(threshold)
             );
         }
         out.push_str(r#"<table class="facts">"#);
@@ -406,7 +414,7 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
                     p.ratio_interval.0,
                     p.ratio_interval.1,
                     p.rounds,
-                    ab_words(p.verdict(0.0))
+                    group_verdict(p).1
                 ),
                 Err(why) => format!("no comparison: {why}"),
             };
@@ -420,14 +428,6 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
         out.push_str("</table>");
     }
     out.push_str("</section>");
-}
-
-fn ab_words(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Regressed => "slower",
-        Verdict::Improved => "faster",
-        Verdict::NoChange | Verdict::WithinNoise => "no difference found",
-    }
 }
 
 /// The complexity fits: time against n, log–log, with the curve.

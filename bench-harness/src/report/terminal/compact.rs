@@ -55,17 +55,22 @@ impl Cells {
             (None, _) => "-?".to_string(),
         };
         let (change, verdict) = match &result.comparison {
-            Some(Compared::Against(c)) => {
-                let word = match c.verdict {
-                    Verdict::Regressed => " regressed",
-                    Verdict::Improved => " improved",
-                    Verdict::NoChange | Verdict::WithinNoise => "",
-                };
-                (
-                    format!("{}{word}", signed_percent(c.change)),
-                    Some(c.verdict),
-                )
-            }
+            // The verdict's word; how far an unclear change may reach, and
+            // why a change is too fast to compare, the comparison table
+            // below says.
+            Some(Compared::Against(c)) => match &c.ratio {
+                Some(r) => {
+                    let word = match r.verdict {
+                        Verdict::NoDifference => String::new(),
+                        other => format!(" {other}"),
+                    };
+                    (
+                        format!("{}{word}", signed_percent(r.change)),
+                        Some(r.verdict),
+                    )
+                }
+                None => ("too fast".to_string(), None),
+            },
             Some(Compared::New) => ("new".to_string(), None),
             None => (String::new(), None),
         };
@@ -276,8 +281,8 @@ impl Terminal<'_> {
         }
         if widths.change > 0 && change {
             match cells.verdict {
-                Some(Verdict::Regressed) => self.colour(Color::Red, true)?,
-                Some(Verdict::Improved) => self.colour(Color::Green, true)?,
+                Some(Verdict::Slower) => self.colour(Color::Red, true)?,
+                Some(Verdict::Faster) => self.colour(Color::Green, true)?,
                 _ => {}
             }
             write!(self.out, "  {}", cells.change)?;

@@ -13,9 +13,11 @@ use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
 use crate::report::format::{
-    escape, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
+    escape, group_verdict, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
+    verdict_words,
 };
 use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
+use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::{BenchResult, Compared, GroupReport};
 
 impl Terminal<'_> {
@@ -39,7 +41,7 @@ impl Terminal<'_> {
         );
         self.lines(&title)?;
         self.out.reset()?;
-        let machine = match machine_change {
+        let machine = match machine_change.and_then(|m| m.ratio.as_ref()) {
             Some(m) => format!(
                 "the machine itself: {} [{}, {}] (the harness's reference kernel), so a verdict needs the whole interval beyond ±{}",
                 signed_percent(m.change),
@@ -61,13 +63,24 @@ impl Terminal<'_> {
             .max()
             .unwrap_or(0)
             .max("benchmark".len());
-        // Compact: the change, its interval and the verdict beside the name.
-        let width = self.name_width(natural, 48);
+        // Compact: the change, its interval and the verdict beside the name
+        // (2 + name + 2 + 8 + 2 + 20 + 2 + verdict).
+        let verdicts = results
+            .iter()
+            .filter_map(|r| match &r.comparison {
+                Some(Compared::Against(c)) => c.ratio.as_ref(),
+                _ => None,
+            })
+            .map(|r| columns(&verdict_words(r.verdict, r.largest_change())))
+            .max()
+            .unwrap_or(0)
+            .max("verdict".len());
+        let width = self.name_width(natural, 36 + verdicts);
         if details {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>8}  {:>20}  {:>9}  {:>9}  {:>6}  verdict",
-                "benchmark", "change", "95% CI", "p (Welch)", "p (MW)", "d"
+                "  {:<width$}  {:>10}  {:>10}  {:>8}  {:>20}  {:>9}  verdict",
+                "benchmark", "old", "new", "change", "95% CI", "p (Welch)"
             )?;
         } else {
             writeln!(
@@ -76,57 +89,52 @@ impl Terminal<'_> {
                 "benchmark", "change", "95% CI"
             )?;
         }
-        let mut tally: Vec<(Verdict, Vec<String>)> = [
-            Verdict::Regressed,
-            Verdict::Improved,
-            Verdict::NoChange,
-            Verdict::WithinNoise,
-        ]
-        .map(|v| (v, Vec::new()))
-        .into();
+        let mut tally: Vec<(Verdict, Vec<String>)> = Verdict::ALL.map(|v| (v, Vec::new())).into();
         let mut new = Vec::new();
+        let mut too_fast = 0;
         for result in results {
+            let shown = shorten_middle(&escape(&result.name), width).into_owned();
             match &result.comparison {
                 Some(Compared::Against(c)) => {
-                    match c.verdict {
-                        Verdict::Regressed => self.colour(Color::Red, true)?,
-                        Verdict::Improved => self.colour(Color::Green, true)?,
-                        Verdict::NoChange | Verdict::WithinNoise => {}
-                    }
-                    let shown = shorten_middle(&escape(&result.name), width).into_owned();
+                    let Some(r) = &c.ratio else {
+                        too_fast += 1;
+                        let words =
+                            too_fast_to_compare(("this run", c.new), ("the baseline", c.old));
+                        self.lines(&format!("  {shown:<width$}  {words}"))?;
+                        continue;
+                    };
+                    self.verdict_colour(r.verdict)?;
                     let interval = format!(
                         "[{:>8}, {:>8}]",
-                        signed_percent(c.change_interval.0),
-                        signed_percent(c.change_interval.1)
+                        signed_percent(r.change_interval.0),
+                        signed_percent(r.change_interval.1)
                     );
+                    let verdict = verdict_words(r.verdict, r.largest_change());
                     if details {
                         writeln!(
                             self.out,
-                            "  {shown:<width$}  {:>8}  {interval}  {:>9}  {:>9}  {:>6.2}  {}",
-                            signed_percent(c.change),
-                            p_value(c.p_welch),
-                            p_value(c.p_mann_whitney),
-                            c.cohens_d,
-                            c.verdict,
+                            "  {shown:<width$}  {:>10}  {:>10}  {:>8}  {interval}  {:>9}  {verdict}",
+                            time(c.old),
+                            time(c.new),
+                            signed_percent(r.change),
+                            p_value(r.p_welch),
                         )?;
                     } else {
                         writeln!(
                             self.out,
-                            "  {shown:<width$}  {:>8}  {interval}  {}",
-                            signed_percent(c.change),
-                            c.verdict,
+                            "  {shown:<width$}  {:>8}  {interval}  {verdict}",
+                            signed_percent(r.change),
                         )?;
                     }
                     self.out.reset()?;
-                    if let Some((_, names)) = tally.iter_mut().find(|(v, _)| *v == c.verdict) {
+                    if let Some((_, names)) = tally.iter_mut().find(|(v, _)| *v == r.verdict) {
                         names.push(escape(&result.name).into_owned());
                     }
                 }
                 Some(Compared::New) => {
                     writeln!(
                         self.out,
-                        "  {:<width$}  new: not measured in the baseline",
-                        shorten_middle(&escape(&result.name), width)
+                        "  {shown:<width$}  new: not measured in the baseline"
                     )?;
                     new.push(result.name.as_str());
                 }
@@ -144,6 +152,9 @@ impl Terminal<'_> {
             .map(|(verdict, names)| format!("{} {verdict}", names.len()))
             .collect();
         let mut count = format!("  {}", counts.join(" · "));
+        if too_fast > 0 {
+            count.push_str(&format!(" · {too_fast} too fast to compare"));
+        }
         if !new.is_empty() {
             count.push_str(&format!(" · {} new", new.len()));
         }
@@ -154,13 +165,32 @@ impl Terminal<'_> {
             ));
         }
         self.lines(&count)?;
-        let regressed = &tally[0].1;
-        if !regressed.is_empty() {
+        let named = |verdict: Verdict| &tally.iter().find(|(v, _)| *v == verdict).unwrap().1;
+        let slower = named(Verdict::Slower);
+        if !slower.is_empty() {
             self.colour(Color::Red, true)?;
-            self.lines(&format!("  regressed: {}", regressed.join(", ")))?;
+            self.lines(&format!("  slower: {}", slower.join(", ")))?;
             self.out.reset()?;
         }
+        let unclear = named(Verdict::Unclear);
+        if !unclear.is_empty() {
+            self.lines(&format!(
+                "  unclear: {}: each interval reaches beyond ±{} without lying wholly beyond \
+                 it; a longer --measure-time, or a quieter machine, settles it",
+                unclear.join(", "),
+                percent(threshold)
+            ))?;
+        }
         Ok(())
+    }
+
+    /// A verdict's colour: red for slower, green for faster.
+    fn verdict_colour(&mut self, verdict: Verdict) -> io::Result<()> {
+        match verdict {
+            Verdict::Slower => self.colour(Color::Red, true),
+            Verdict::Faster => self.colour(Color::Green, true),
+            Verdict::NoDifference | Verdict::Unclear => Ok(()),
+        }
     }
 
     /// The name column's width: `natural` (the longest name) under
@@ -189,21 +219,22 @@ impl Terminal<'_> {
     }
 
     /// An A/B group's ratio table (one per argument in a group with `args`):
-    /// each member against the baseline member, from samples paired round
-    /// by round. Pairing cancels the machine's drift, so a member is called
-    /// slower or faster as soon as the paired test is significant and the
-    /// interval excludes a ratio of 1.
+    /// each member against the baseline member, from slices paired round
+    /// by round, with the verdicts at [`GROUP_NOISE_THRESHOLD`] (pairing
+    /// cancels the machine's drift: no machine change widens it).
     pub(crate) fn group_table(&mut self, group: &GroupReport) -> io::Result<()> {
         writeln!(self.out)?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         let title = format!(
-            "group {} · in-run A/B against {} (samples paired round by round)",
+            "group {} · in-run A/B against {} (slices paired round by round)",
             escape(&group.group),
-            escape(&group.baseline)
+            escape(&group.baseline),
         );
         self.lines(&title)?;
         self.out.reset()?;
         let details = self.details;
+        // The threshold the verdicts used.
+        let verdict_column = format!("verdict (±{})", percent(GROUP_NOISE_THRESHOLD));
         let natural = group
             .members
             .iter()
@@ -211,18 +242,27 @@ impl Terminal<'_> {
             .chain([escape(&group.baseline).chars().count(), "member".len()])
             .max()
             .unwrap_or(0);
-        // Compact: the ratio, its interval and the verdict beside the name.
-        let width = self.name_width(natural, 49);
+        // Compact: the ratio, its interval and the verdict beside the name
+        // (2 + name + 2 + 6 + 2 + 16 + 2 + verdict).
+        let verdicts = group
+            .members
+            .iter()
+            .filter_map(|(_, paired)| paired.as_ref().ok())
+            .map(|p| columns(&group_verdict(p).1))
+            .chain([columns(&verdict_column)])
+            .max()
+            .unwrap_or(0);
+        let width = self.name_width(natural, 30 + verdicts);
         if details {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  verdict",
+                "  {:<width$}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  {verdict_column}",
                 "member", "ratio", "95% CI", "p (t)", "p (W)", "rounds"
             )?;
         } else {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>6}  {:<16}  verdict",
+                "  {:<width$}  {:>6}  {:<16}  {verdict_column}",
                 "member", "ratio", "95% CI"
             )?;
         }
@@ -246,30 +286,24 @@ impl Terminal<'_> {
                     continue;
                 }
             };
-            let verdict = p.verdict(0.0);
-            match verdict {
-                Verdict::Regressed => self.colour(Color::Red, true)?,
-                Verdict::Improved => self.colour(Color::Green, true)?,
-                _ => {}
-            }
+            let (verdict, words) = group_verdict(p);
+            self.verdict_colour(verdict)?;
             if details {
                 let interval =
                     format!("[{:>8.4}, {:>8.4}]", p.ratio_interval.0, p.ratio_interval.1);
                 writeln!(
                     self.out,
-                    "  {name:<width$}  {:>8.4}  {interval}  {:>9}  {:>9}  {:>6}  {}",
+                    "  {name:<width$}  {:>8.4}  {interval}  {:>9}  {:>9}  {:>6}  {words}",
                     p.ratio,
                     p_value(p.p_t),
                     p_value(p.p_wilcoxon),
                     p.rounds,
-                    ab_words(verdict),
                 )?;
             } else {
                 let (ratio, interval) = ratio_and_interval(p.ratio, p.ratio_interval);
                 writeln!(
                     self.out,
-                    "  {name:<width$}  {ratio:>6}  {interval:<16}  {}",
-                    ab_words(verdict),
+                    "  {name:<width$}  {ratio:>6}  {interval:<16}  {words}"
                 )?;
             }
             self.out.reset()?;
@@ -323,11 +357,7 @@ impl Terminal<'_> {
             let name = shorten_middle(&escape(&row.name), width).into_owned();
             match &row.outcome {
                 AgainstOutcome::Compared(p) => {
-                    match p.verdict {
-                        Verdict::Regressed => self.colour(Color::Red, true)?,
-                        Verdict::Improved => self.colour(Color::Green, true)?,
-                        _ => {}
-                    }
+                    self.verdict_colour(p.verdict)?;
                     let c = &p.comparison;
                     let (low, high) = c.ratio_interval;
                     if details {
@@ -380,16 +410,6 @@ impl Terminal<'_> {
             )?;
         }
         Ok(())
-    }
-}
-
-/// A member against its group's baseline: slower, faster, or no
-/// difference the data can show.
-fn ab_words(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Regressed => "slower",
-        Verdict::Improved => "faster",
-        Verdict::NoChange | Verdict::WithinNoise => "no difference found",
     }
 }
 

@@ -6,7 +6,7 @@
 use bench_runtime::Throughput;
 
 use super::{Layout, Terminal};
-use crate::analysis::compare::{compare, compare_paired};
+use crate::analysis::compare::{compare, compare_paired, Headline};
 use crate::audit;
 use crate::document;
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Outcome};
@@ -46,17 +46,34 @@ fn suite() -> Vec<BenchResult> {
     results
 }
 
-/// The baseline's block medians against this run's: `sort_1k` 20% slower,
-/// the long one unchanged, `empty` not in the baseline.
+/// The baseline's headlines against this run's: `sort_1k` 20% slower, the
+/// long one unchanged, `fib_21` 3% slower within its wide interval
+/// (unclear), `fib_22` too fast to compare, `empty` not in the baseline.
 fn compared(mut results: Vec<BenchResult>) -> Vec<BenchResult> {
-    let old = [10.0, 10.1, 9.9, 10.05, 9.95, 10.0];
-    let slower = old.map(|t| t * 1.2);
+    let headline = |time: f64, half: f64| Headline {
+        time,
+        half_width: Some(half),
+        df: 5.0,
+        resolution: 0.05,
+        quantum: 0.0,
+    };
+    let (old, slower) = (headline(10.0, 0.05), headline(12.0, 0.06));
     for result in &mut results {
         result.comparison = match result.name.as_str() {
             "kernels::sort_1k" => Some(Compared::Against(compare(&old, &slower, 0.02))),
             name if name.starts_with("scaling::") => {
                 Some(Compared::Against(compare(&old, &old, 0.02)))
             }
+            "fib_21" => Some(Compared::Against(compare(
+                &headline(262.2, 16.3),
+                &headline(270.1, 16.8),
+                0.02,
+            ))),
+            "fib_22" => Some(Compared::Against(compare(
+                &headline(0.01, 0.01),
+                &headline(0.03, 0.01),
+                0.02,
+            ))),
             "empty" => Some(Compared::New),
             _ => None,
         };
@@ -209,10 +226,10 @@ fn a_long_name_is_shortened_in_the_middle_and_the_tree_kept() {
     // In the comparison table too, at its own width.
     let compared = text
         .lines()
-        .find(|l| l.starts_with("  scaling::find_b"))
+        .find(|l| l.starts_with("  scaling::"))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(
-        compared.contains('…') && compared.contains("name/1048576 "),
+        compared.contains('…') && compared.contains("/1048576 "),
         "{compared}"
     );
 }
@@ -224,10 +241,20 @@ fn the_change_against_the_baseline_is_a_column_of_the_table() {
     assert!(header.ends_with("change"), "{header}");
     let row = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap();
     assert!(
-        row("kernels::sort_1k ").contains("+20.00% regressed"),
+        row("kernels::sort_1k ").contains("+20.00% slower"),
         "{text}"
     );
     assert!(row("empty ").contains(" new"), "{text}");
+    // Unclear with the largest change its interval allows; no ratio for
+    // times within the loop's resolution.
+    assert!(row("fib_21 ").ends_with("+3.01% unclear"), "{text}");
+    // The comparison table says how far the change may reach.
+    let unclear = text
+        .lines()
+        .find(|l| l.starts_with("  fib_21 "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(unclear.ends_with("  unclear, up to +11.17%"), "{unclear}");
+    assert!(row("fib_22 ").ends_with("too fast"), "{text}");
     // Without a baseline, no column.
     let text = render(&suite(), 100, false, Layout::Flat);
     let header = text.lines().find(|l| l.starts_with("benchmark ")).unwrap();
@@ -343,7 +370,7 @@ fn the_against_table_fits_the_width_and_details_add_the_rest() {
         name: name.to_string(),
         outcome: AgainstOutcome::Compared(Paired {
             comparison: compare_paired(&old, &new),
-            verdict: Verdict::Regressed,
+            verdict: Verdict::Slower,
             new_ns: 110.0,
             old_ns: 100.0,
         }),

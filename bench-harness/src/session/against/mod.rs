@@ -379,7 +379,7 @@ fn pair(
         let settled = new.len() >= MIN_PAIRS
             && new.len() % 2 == 0
             && compare_resolved(&old, &new, resolution)
-                .is_none_or(|c| c.verdict(noise_threshold) != Verdict::WithinNoise);
+                .is_none_or(|c| c.verdict(noise_threshold) != Verdict::Unclear);
         if settled || spent.0 >= budget.0 || bench_runtime::signal::interrupted() {
             break Ok(());
         }
