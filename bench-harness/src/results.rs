@@ -513,9 +513,11 @@ impl Measured {
         let iters: Vec<u64> = measurement.samples.iter().map(|s| s.iters).collect();
         let judge = |start, end| evidence.block(context.probe_level, start, end);
         let preempted = evidence.preempted;
-        let estimate = analysis::block_estimate(&per_iter, &iters, preempted, slices, &judge)
-            .expect(no_samples)
-            .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
+        let offset = overhead.per_iter.0;
+        let estimate =
+            analysis::block_estimate(&per_iter, &iters, preempted, slices, offset, &judge)
+                .expect(no_samples)
+                .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
         let reference = overhead.reference(estimate.estimate);
         let summary = analysis::summarize(&per_iter).expect(no_samples);
         let outliers = analysis::outliers::classify(&per_iter);

@@ -181,6 +181,7 @@ pub(crate) fn estimate(m: &Measured) -> EstimateRecord {
             .map(|(i, _)| i)
             .collect(),
         kept_blocks: Some(m.estimate.kept_blocks),
+        steady: m.estimate.steady,
         block_medians_ns: Vec::new(),
     }
 }

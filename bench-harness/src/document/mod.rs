@@ -514,6 +514,10 @@ pub(crate) struct EstimateRecord {
     pub disturbed_blocks: Vec<usize>,
     /// How many blocks `time_ns` counts (schema version 4 on).
     pub kept_blocks: Option<usize>,
+    /// The body was steady within its blocks: `time_ns` is the mean of the
+    /// fast regime's block medians, not the mean cost of a call (schema
+    /// version 4 on; written only when true).
+    pub steady: bool,
     /// Each block's median, in time order: what versions before 4 wrote
     /// instead of `block_means_ns` (read, never written).
     pub block_medians_ns: Vec<f64>,
@@ -784,6 +788,7 @@ json_struct!(EstimateRecord {
     block_means_ns: default,
     disturbed_blocks: skip,
     kept_blocks: default,
+    steady: skip,
     block_medians_ns: skip,
 });
 json_struct!(SliceRecord {

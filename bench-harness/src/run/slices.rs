@@ -263,9 +263,15 @@ pub(crate) fn headline_now(
     let judge = |start, end| evidence.block(level, start, end);
     // The interval the report prints: the same estimate, with the loop
     // overhead's uncertainty (as known while measuring) in it.
-    let estimate =
-        analysis::block_estimate(&values, &iters, evidence.preempted, slice_starts, &judge)?
-            .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
+    let estimate = analysis::block_estimate(
+        &values,
+        &iters,
+        evidence.preempted,
+        slice_starts,
+        overhead.per_iter.0,
+        &judge,
+    )?
+    .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
     let half_width = estimate.half_width_relative_to(overhead.reference(estimate.estimate));
     Some((estimate.estimate, half_width))
 }
@@ -396,14 +402,14 @@ mod tests {
         assert!(precision.last.unwrap() <= 0.01);
         let probed = m.slice_starts.len();
         assert!(probed <= 24, "{probed}");
-        // The same slow slices with a steady probe are the benchmark's own:
-        // they count, and the two levels take longer to pin down.
+        // The same slow slices with a steady probe, from a body steady
+        // within its slices: its fast regime leaves them out all the same.
         let mut sampler = Sampler::new(config());
         drive(&mut sampler, 100_000.0, |k, slice| {
             level(slice) * if k % 2 == 0 { 1.001 } else { 0.999 }
         });
         let m = sampler.finish().unwrap();
-        assert!(m.slice_starts.len() > probed, "{}", m.slice_starts.len());
+        assert!(m.slice_starts.len() <= 24, "{}", m.slice_starts.len());
     }
 
     #[test]
