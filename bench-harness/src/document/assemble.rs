@@ -21,16 +21,19 @@ use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
 use crate::settings::Schedule;
 
-const HEADLINE: &str = "mean cost of a call: the kept blocks' time over their iterations, \
-     per-iteration times with the overhead subtracted; a block is a slice of an interleaved \
-     run, or one of blocks_in_one_go equal runs of samples for a benchmark measured in one \
-     go, merged with the next until it holds 5 values; a block's value is its samples' time \
-     over their iterations, the samples in `preempted` left out; the blocks in \
+const HEADLINE: &str = "per-iteration times with the overhead subtracted, the samples in \
+     `preempted` left out; a block is a slice of an interleaved run, or one of \
+     blocks_in_one_go equal runs of samples for a benchmark measured in one go, merged \
+     with the next until it holds 5 values; the candidate blocks are those not in \
      `disturbed_blocks` (the speed probe beside them over 15% slower than its 2nd \
-     percentile in the run, or every sample preempted) are left out unless fewer than 5% \
-     of the blocks, or 3, would remain; 95% interval from the kept blocks' deviations from \
-     the headline weighted by their share of the iterations, in time order, allowing for \
-     AR(1) dependence, widened by the loop overhead's own 95% half-width in quadrature";
+     percentile in the run, or every sample preempted) unless fewer than 5% of the \
+     blocks, or 3, would remain; a steady body (its candidates' time over their \
+     iterations within 25% of their medians, weighted by calls) is timed by the mean of \
+     the candidates' medians within 10% of their 5th percentile; any other by its mean \
+     cost of a call, every block's time over its iterations but the blocks whose every \
+     sample was preempted; 95% interval over those medians, or the blocks' \
+     call-weighted deviations from the mean, in time order, allowing for AR(1) \
+     dependence, widened by the loop overhead's own 95% half-width in quadrature";
 
 const PERCENTILES: &str =
     "linear interpolation between closest ranks: rank h = (n - 1) * p on the sorted values \

@@ -242,7 +242,7 @@ fn program_levels(m: &Measured) -> Option<Note> {
     bounds.push(n);
     let (mut values, mut calls) = (Vec::new(), Vec::new());
     for (block, w) in bounds.windows(2).enumerate() {
-        if estimate.disturbed[block] && !estimate.kept_all_disturbed {
+        if !estimate.counts(block) {
             continue;
         }
         values.extend_from_slice(&m.per_iter[w[0]..w[1]]);
@@ -341,7 +341,7 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
     }
 
     let estimate = &m.estimate;
-    if estimate.kept_all_disturbed {
+    if estimate.steady && estimate.kept_all_disturbed {
         notes.push(Note::MachineDisturbed {
             disturbed: estimate.disturbed.iter().filter(|&&d| d).count(),
             blocks: estimate.block_means.len(),
