@@ -594,6 +594,29 @@ impl Measured {
         summary.std_dev / self.reference
     }
 
+    /// The headline as a comparison takes it: with its interval, the
+    /// degrees of freedom that was drawn at, the loop's resolution and the
+    /// clock's (`clock`, ns) over a typical sample's iterations.
+    pub(crate) fn comparable(&self, clock: f64) -> analysis::compare::Headline {
+        analysis::compare::Headline {
+            time: self.headline(),
+            half_width: self.estimate.half_width(),
+            df: self
+                .estimate
+                .dependence
+                .map_or(f64::INFINITY, |d| (d.effective_size - 1.0).max(1.0)),
+            resolution: self.overhead.resolution().0,
+            quantum: clock / self.median_iters(),
+        }
+    }
+
+    /// The median number of iterations of the samples, at least 1.
+    pub(crate) fn median_iters(&self) -> f64 {
+        let mut iters: Vec<u64> = self.measurement.samples.iter().map(|s| s.iters).collect();
+        iters.sort_unstable();
+        iters.get(iters.len() / 2).map_or(1.0, |&i| i.max(1) as f64)
+    }
+
     /// Iterations over all recorded samples.
     pub fn total_iters(&self) -> u64 {
         self.measurement.samples.iter().map(|s| s.iters).sum()

@@ -176,7 +176,7 @@ pub(super) fn compare(
         let then = baseline.machine_reference.as_ref()?;
         Some(compare::compare(
             &headline::recorded(then, baseline),
-            &headline::of(now, clock),
+            &now.comparable(clock),
             0.0,
         ))
     });
@@ -250,8 +250,8 @@ pub(super) fn compare_with(
         .and_then(|record| headline::rebuild(baseline, record));
     Some(match old {
         Some(old) => Compared::Against(compare::compare(
-            &headline::of(&old, baseline.methodology.resolution_ns),
-            &headline::of(new, clock),
+            &old.comparable(baseline.methodology.resolution_ns),
+            &new.comparable(clock),
             noise_threshold,
         )),
         None => Compared::New,
@@ -291,8 +291,7 @@ pub(super) fn group_reports(
     let resolution = |job: usize| measured(job).map_or(0.0, |m| m.overhead.resolution().0);
     // The clock's resolution over a sample's iterations, in nanoseconds
     // per iteration: what a slice median cannot resolve.
-    let quantum =
-        |job: usize| measured(job).map_or(0.0, |m| clock / headline::median_iters(&m.measurement));
+    let quantum = |job: usize| measured(job).map_or(0.0, |m| clock / m.median_iters());
     let mut reports = Vec::new();
     let units = jobs
         .iter()

@@ -243,23 +243,6 @@ pub(crate) fn results() -> Vec<BenchResult> {
     ]
 }
 
-/// A measured result's headline as the baseline comparison takes it (as
-/// `session::verdicts` makes it, on this run's clock).
-fn headline(m: &Measured) -> Headline {
-    let mut iters: Vec<u64> = m.measurement.samples.iter().map(|s| s.iters).collect();
-    iters.sort_unstable();
-    Headline {
-        time: m.headline(),
-        half_width: m.estimate.half_width(),
-        df: m
-            .estimate
-            .dependence
-            .map_or(f64::INFINITY, |d| (d.effective_size - 1.0).max(1.0)),
-        resolution: m.overhead.resolution().0,
-        quantum: TIMER.resolution.0 / iters[iters.len() / 2] as f64,
-    }
-}
-
 /// [`results()`] as the machine formats get them: `kernels::sort_1k`
 /// declares 80 bytes per iteration and `fib_20` one item, and the run
 /// is compared with a baseline saved before, with the machine 0.5% slower
@@ -290,7 +273,7 @@ pub(crate) fn formats_run() -> (Vec<BenchResult>, BaselineReport) {
         let Some(m) = result.measured() else {
             continue;
         };
-        let now = headline(m);
+        let now = m.comparable(TIMER.resolution.0);
         let then = match result.name.as_str() {
             "fib_20" => now.time / 1.2,
             "slow::one_sample" => {

@@ -11,22 +11,6 @@ use crate::document::{Document, EstimateRecord, MeasurementRecord};
 use crate::instruments::{self, Evidence, SliceEvidence};
 use crate::results::{Context, Measured};
 
-/// `m`'s headline as a comparison takes it, `clock` the resolution (ns) of
-/// the clock that timed it.
-pub(super) fn of(m: &Measured, clock: f64) -> Headline {
-    Headline {
-        time: m.headline(),
-        half_width: m.estimate.half_width(),
-        // The degrees of freedom the interval was drawn at.
-        df: m
-            .estimate
-            .dependence
-            .map_or(f64::INFINITY, |d| (d.effective_size - 1.0).max(1.0)),
-        resolution: m.overhead.resolution().0,
-        quantum: clock / median_iters(&m.measurement),
-    }
-}
-
 /// A headline a document recorded without its samples (the machine
 /// reference): its interval at the normal quantile, and the clock's
 /// quantum over the fewest iterations a sample of that time can have had
@@ -170,11 +154,4 @@ fn processes(
         })
         .collect();
     Some(parts)
-}
-
-/// The median number of iterations of `measurement`'s samples, at least 1.
-pub(super) fn median_iters(measurement: &Measurement) -> f64 {
-    let mut iters: Vec<u64> = measurement.samples.iter().map(|s| s.iters).collect();
-    iters.sort_unstable();
-    iters.get(iters.len() / 2).map_or(1.0, |&i| i.max(1) as f64)
 }
