@@ -281,7 +281,7 @@ pub(super) fn group_reports(
                     slice
                         .clone()
                         .filter(|s| s.len() >= needed)
-                        .and_then(|s| slice_mean(measured, s))
+                        .and_then(|s| slice_median(measured, s))
                 })
                 .collect(),
         )
@@ -376,21 +376,23 @@ fn samples_needed(log: &run::RoundLog) -> usize {
 /// The samples a round's slice needs to give the round a value.
 const MIN_ROUND_SAMPLES: usize = 3;
 
-/// The mean cost of a call over the samples `slice` (a range of indices
-/// into `m`'s samples) recorded in one round, as the headline counts it:
-/// their time over their iterations, the samples during which the thread
-/// was preempted left out. The round's value; `None` for an empty slice,
-/// one beyond the samples, or one whose every sample was preempted.
-fn slice_mean(m: &Measured, slice: std::ops::Range<usize>) -> Option<f64> {
+/// The median time per iteration of the samples `slice` (a range of
+/// indices into `m`'s samples) recorded in one round, the samples during
+/// which the thread was preempted left out: the round's value. `None` for
+/// an empty slice, one beyond the samples, or one whose every sample was
+/// preempted.
+fn slice_median(m: &Measured, slice: std::ops::Range<usize>) -> Option<f64> {
     let values = m.per_iter.get(slice.clone())?;
-    let samples = &m.measurement.samples[slice.clone()];
     let preempted = &m.extras.preempted;
-    let (time, calls) = (values.iter().zip(samples).zip(slice))
+    let mut kept: Vec<f64> = (values.iter().zip(slice))
         .filter(|(_, i)| preempted.binary_search(i).is_err())
-        .fold((0.0, 0.0), |(time, calls), ((v, s), _)| {
-            (time + v * s.iters as f64, calls + s.iters as f64)
-        });
-    (calls > 0.0).then(|| time / calls)
+        .map(|(v, _)| *v)
+        .collect();
+    if kept.is_empty() {
+        return None;
+    }
+    kept.sort_by(f64::total_cmp);
+    Some(crate::analysis::percentile(&kept, 50.0))
 }
 
 /// Lists each member of a paired group that no unit took (no baseline runs

@@ -8,10 +8,9 @@
 //! open it, then take rounds: one slice each, in ABBA order (this build
 //! first in even rounds, the other first in odd ones, so a linear drift
 //! within a pair of rounds cancels), only one process measuring at a time.
-//! Each side reports its slice's mean cost of a call (its samples' time
-//! over their iterations, the preempted samples left out, as the headline
-//! counts it), read with its own clock, this build's loop overhead taken
-//! out on both sides. A round's
+//! Each side reports its slice's median time per iteration (the preempted
+//! samples left out), read with its own clock, this build's loop overhead
+//! taken out on both sides. A round's
 //! ratio is new/old; the rounds are analysed as an in-run A/B group's
 //! ([`compare_resolved`]: log ratios, t-interval at the effective sample
 //! size of the series, since rounds close in time share the machine's

@@ -74,9 +74,9 @@ pub(crate) enum Reply {
     Opened {
         shared_overhead: bool,
     },
-    /// The slice's mean cost of a call (time over iterations, preempted
-    /// samples left out), the loop overhead taken out; `None` while the
-    /// sampler calibrates or warms up.
+    /// The slice's median time per iteration (preempted samples left out),
+    /// the loop overhead taken out; `None` while the sampler calibrates or
+    /// warms up.
     Slice {
         per_iter_ns: Option<f64>,
         samples: usize,

@@ -10,7 +10,7 @@ use bench_runtime::{Clock, Nanos, TimerPrecision};
 
 use super::protocol::{Reply, Request, PROTOCOL_VERSION, TOKEN_FLAG, WORKER_ENV, WORKER_NAME};
 use super::stepping_job;
-use crate::analysis::Overhead;
+use crate::analysis::{self, Overhead};
 use crate::registry;
 use crate::results::RunInfo;
 use crate::run::{self, Stepper};
@@ -148,15 +148,17 @@ impl Side {
                 };
                 match stepper.slice(Nanos(nanos)) {
                     Ok(Some(samples)) => {
-                        // The slice's mean cost of a call, as the headline
-                        // counts it: its time over its iterations.
-                        let calls: f64 = samples.iter().map(|s| s.iters as f64).sum();
-                        let time: f64 = (samples.iter())
-                            .map(|s| overhead.corrected_per_iter(s) * s.iters as f64)
-                            .sum();
+                        // The slice's median, as a steady body's headline
+                        // reads its blocks (the preempted samples are out).
+                        let mut values: Vec<f64> = samples
+                            .iter()
+                            .map(|s| overhead.corrected_per_iter(s))
+                            .collect();
+                        values.sort_by(f64::total_cmp);
                         Reply::Slice {
-                            per_iter_ns: (calls > 0.0).then(|| time / calls),
-                            samples: samples.len(),
+                            per_iter_ns: (!values.is_empty())
+                                .then(|| analysis::percentile(&values, 50.0)),
+                            samples: values.len(),
                         }
                     }
                     Ok(None) => {
