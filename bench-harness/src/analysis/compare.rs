@@ -577,16 +577,7 @@ pub(crate) fn compare_resolved(
     member: &[f64],
     resolution: f64,
 ) -> Option<PairedComparison> {
-    let within = |values: &[f64]| mean(values) <= resolution;
-    if within(baseline) && within(member) {
-        return None;
-    }
-    Some(paired(
-        &raise(baseline, resolution),
-        &raise(member, resolution),
-        0.0,
-        0.0,
-    ))
+    resolved(baseline, member, resolution, 0.0, 0.0)
 }
 
 /// An A/B group's comparison: [`compare_resolved`]'s near-zero rule, the
@@ -603,6 +594,20 @@ pub(crate) fn compare_rounds(
     resolution: f64,
     floor: f64,
 ) -> Option<PairedComparison> {
+    resolved(baseline, member, resolution, floor, GROUP_TRIM)
+}
+
+/// The near-zero rule both paired comparisons share: no ratio when both
+/// sides' mean is below `resolution`, else [`paired`] over the times
+/// raised to at least `resolution`, with the interval's `floor` and the
+/// share `trim` trimmed at each end.
+fn resolved(
+    baseline: &[f64],
+    member: &[f64],
+    resolution: f64,
+    floor: f64,
+    trim: f64,
+) -> Option<PairedComparison> {
     let within = |values: &[f64]| mean(values) <= resolution;
     if within(baseline) && within(member) {
         return None;
@@ -611,7 +616,7 @@ pub(crate) fn compare_rounds(
         &raise(baseline, resolution),
         &raise(member, resolution),
         floor,
-        GROUP_TRIM,
+        trim,
     ))
 }
 

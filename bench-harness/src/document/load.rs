@@ -191,6 +191,12 @@ impl std::error::Error for LoadError {
 /// Only a regular file of at most [`MAX_BASELINE_BYTES`] is read, as
 /// [`load_baseline`] reads.
 pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
+    from_bytes(&read_regular(path)?).map_err(|error| error.with_path(path))
+}
+
+/// The bytes of `path`, when it is a regular file of at most
+/// [`MAX_BASELINE_BYTES`] ([`open_regular`]).
+fn read_regular(path: &Path) -> Result<Vec<u8>, LoadError> {
     let (file, length) = open_regular(path)?;
     let mut bytes = Vec::with_capacity(length as usize);
     file.take(length)
@@ -199,7 +205,7 @@ pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
             path: path.to_path_buf(),
             error,
         })?;
-    from_bytes(&bytes).map_err(|error| error.with_path(path))
+    Ok(bytes)
 }
 
 /// Reads a saved baseline at `path`: only a regular file (a FIFO or a
@@ -207,15 +213,7 @@ pub(crate) fn load(path: &Path) -> Result<Document, LoadError> {
 /// at most [`MAX_BASELINE_BYTES`], parsed as [`parse`] does and then
 /// checked for values no run can have ([`validate`]).
 pub(crate) fn load_baseline(path: &Path) -> Result<Document, LoadError> {
-    let (file, length) = open_regular(path)?;
-    let mut bytes = Vec::with_capacity(length as usize);
-    file.take(length)
-        .read_to_end(&mut bytes)
-        .map_err(|error| LoadError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
-    let document = from_bytes(&bytes).map_err(|error| error.with_path(path))?;
+    let document = load(path)?;
     if document.raw_samples == RawSamples::None {
         return Err(LoadError::NoSamples {
             path: path.to_path_buf(),
