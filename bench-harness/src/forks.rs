@@ -49,10 +49,14 @@ use crate::analysis::Overhead;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::failure::Failure;
 use crate::instruments::{self, Extras};
-use crate::report::console;
-use crate::report::progress::Figure;
+use crate::report::{console, progress};
 use crate::results::{Context, Measured};
 use crate::run::{Job, Watch};
+
+/// The processes a measured run spreads its benchmarks over when
+/// `--forks` does not say: see docs/ARCHITECTURE.md for the coverage and
+/// wall time it was chosen on.
+pub(crate) const DEFAULT_PROCESSES: usize = 3;
 
 /// What the forked processes measured.
 #[derive(Debug)]
@@ -64,8 +68,9 @@ pub(crate) struct Forked {
     pub overhead: Option<Overhead>,
 }
 
-/// A child may run this long past twice its `--max-time` before it is
-/// killed: process start, clock calibration and its loop-overhead job.
+/// A child may run this long past twice its share of `--max-time` (summed
+/// over its benchmarks) before it is killed: process start, clock
+/// calibration and its loop-overhead job.
 const SLACK: Duration = Duration::from_secs(10);
 
 /// After Ctrl-C, how long a child gets to stop at a sample boundary and
@@ -90,6 +95,15 @@ pub(crate) const CHILD_ENV: &str = "BENCH_HARNESS_FORK_CHILD";
 /// child's command line: a process is a child only when both are there and
 /// equal, so a variable left in a shell's environment changes nothing.
 pub(crate) const TOKEN_FLAG: &str = "fork-child-token";
+
+/// The hidden flag (without its `--`) that tells a child it is one of N
+/// processes: each of its benchmarks measures for 1/N of the budgets.
+pub(crate) const SHARE_FLAG: &str = "fork-share";
+
+/// Set in each child's environment, a run of spaces of a random length:
+/// the environment sits at the top of the stack, so its size moves where
+/// the stack begins, one of the layout effects the processes sample.
+const PAD_ENV: &str = "BENCH_HARNESS_LAYOUT_PAD";
 
 /// Whether this process is a child measuring for a parent's `--forks`:
 /// [`CHILD_ENV`] in its environment and [`TOKEN_FLAG`] on its command line,
@@ -146,22 +160,28 @@ pub(crate) fn token() -> &'static str {
     })
 }
 
-/// The command line of a child: it measures the benchmark named, with the
-/// shuffles of the seed given, and writes its JSON document to the path.
-pub(crate) type ChildArgs<'a> = dyn Fn(u64, &str, &Path) -> Vec<OsString> + 'a;
+/// The command line of a child: it measures the benchmarks named, with the
+/// shuffles of the seed given, as one of the number of processes given,
+/// and writes its JSON document to the path.
+pub(crate) type ChildArgs<'a> = dyn Fn(u64, &[String], usize, &Path) -> Vec<OsString> + 'a;
 
-/// Measures each job in `processes` child processes of this binary; `seed`
-/// is the run's (printed) seed, from which each process's is derived.
-/// `watch` hears which child runs; `finished(job, process, figure)` is
-/// called as each ends with a result.
+/// Measures the jobs in `processes` child processes of this binary, one
+/// after another, each measuring every job (interleaved, as a run in one
+/// process does) for its share of the budgets; `seed` is the run's
+/// (printed) seed, from which each process's is derived. `watch` hears
+/// which process runs.
+///
+/// A child that dies (abort, segfault, `exit`) or hangs takes down every
+/// benchmark it was measuring, not only the one at fault: its benchmarks
+/// are then measured again one process each, so that only the one at fault
+/// fails and the others keep their figures.
 pub(crate) fn measure(
     child_args: &ChildArgs<'_>,
     jobs: &[Job],
     processes: usize,
     seed: u64,
     context: &Context,
-    watch: &Watch,
-    finished: &mut dyn FnMut(usize, usize, Figure),
+    watch: &Arc<Watch>,
 ) -> Forked {
     let fail_all = |message: String| Forked {
         outcomes: jobs
@@ -196,8 +216,8 @@ pub(crate) fn measure(
     };
     let names: Vec<String> = jobs.iter().map(|job| job.bench.full_name()).collect();
     let mut runs: Vec<Vec<Measured>> = jobs.iter().map(|_| Vec::new()).collect();
-    // A child selects its benchmark by name: two of one name cannot be told
-    // apart there.
+    // A child selects its benchmarks by name: two of one name cannot be
+    // told apart there.
     let mut failures: Vec<Option<Failure>> = names
         .iter()
         .map(|name| {
@@ -206,74 +226,79 @@ pub(crate) fn measure(
                 message: format!(
                     "{same} benchmarks are named '{name}', and --forks selects a benchmark by \
                      its name in each process: give their args distinct names (Display), or \
-                     run without --forks"
+                     run with --forks 1"
                 ),
                 location: None,
             })
         })
         .collect();
     let mut overheads = Vec::new();
-    'rounds: for fork in 0..processes {
-        for (index, job) in jobs.iter().enumerate() {
-            if signal::interrupted() || signal::ending().is_some() {
-                break 'rounds;
-            }
-            if failures[index].is_some() {
-                continue;
-            }
-            let name = &names[index];
-            let output = dir.join(format!("{index}-{fork}.json"));
-            let seed = seed.wrapping_add(fork as u64);
-            let argv = child_args(seed, name, &output);
-            watch.running(index);
-            watch.round(fork + 1);
-            watch.unit_started();
-            let ran = run_child(&program, &argv, &output, job);
-            watch.unit_ended();
-            let _ = std::fs::remove_file(&output);
-            let who = format!("process {} of {processes}", fork + 1);
-            let document = match ran {
-                Ok(Some(document)) => document,
-                // Stopped by Ctrl-C with nothing written.
-                Ok(None) => continue,
-                Err(why) => {
-                    failures[index] = Some(Failure {
-                        message: format!("{who} {why}"),
-                        location: None,
-                    });
-                    finished(index, fork + 1, Figure::Failed);
-                    continue;
+    let mut children = Children {
+        program: &program,
+        dir: &dir,
+        child_args,
+        jobs,
+        names: &names,
+        processes,
+        context,
+        watch,
+    };
+    for fork in 0..processes {
+        if signal::interrupted() || signal::ending().is_some() {
+            break;
+        }
+        let live: Vec<usize> = (0..jobs.len())
+            .filter(|&job| failures[job].is_none())
+            .collect();
+        if live.is_empty() {
+            break;
+        }
+        let seed = seed.wrapping_add(fork as u64);
+        watch.round(fork + 1);
+        watch.unit_started();
+        let who = format!("process {} of {processes}", fork + 1);
+        let measured = match children.run(seed, &live) {
+            Ok(Some(measured)) => measured,
+            // Stopped by Ctrl-C with nothing written.
+            Ok(None) => Vec::new(),
+            // One of them ended the process, or hung it: each alone, to
+            // find which.
+            Err(_) if live.len() > 1 => {
+                let mut each = Vec::new();
+                for &job in &live {
+                    if signal::interrupted() || signal::ending().is_some() {
+                        break;
+                    }
+                    match children.run(seed, &[job]) {
+                        Ok(Some(mut one)) => each.append(&mut one),
+                        Ok(None) => {}
+                        Err(why) => each.push((job, Err(ended(&who, why)))),
+                    }
                 }
-            };
-            let overhead = document.methodology.overhead.overhead();
-            let Some(record) = document.benchmark(name) else {
-                // Stopped by Ctrl-C before its first sample.
-                continue;
-            };
-            match measured_of(record, overhead, context) {
-                Ok(Some(measured)) => {
-                    let figure = Figure::Time {
-                        nanos: measured.headline(),
-                        plus_minus: measured.precision,
-                    };
-                    finished(index, fork + 1, figure);
-                    overheads.push(overhead);
-                    runs[index].push(measured);
+                each
+            }
+            Err(why) => vec![(live[0], Err(ended(&who, why)))],
+        };
+        watch.unit_ended();
+        let mut counted = false;
+        for (job, result) in measured {
+            match result {
+                Ok(Some((measured, overhead))) => {
+                    if !counted {
+                        overheads.push(overhead);
+                        counted = true;
+                    }
+                    runs[job].push(measured);
                 }
                 Ok(None) => {}
-                Err(failure) => {
-                    finished(index, fork + 1, Figure::Failed);
-                    failures[index] = Some(Failure {
-                        message: format!("{who}: {}", failure.message),
-                        ..failure
-                    })
-                }
+                Err(failure) => failures[job] = Some(failure),
             }
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
     // Ends the process here if a second Ctrl-C or a SIGTERM came.
     drop(deferred);
+    align_rounds(jobs, &mut runs);
     let outcomes = runs
         .into_iter()
         .zip(failures)
@@ -282,6 +307,14 @@ pub(crate) fn measure(
             Some(failure) => Some(Err(failure)),
             None if runs.is_empty() => None,
             None => {
+                // The run's settings, not one process's share of them: what
+                // the notes quote.
+                let runs = (runs.into_iter())
+                    .map(|run| Measured {
+                        config: job.config.clone(),
+                        ..run
+                    })
+                    .collect();
                 let mut pooled = Measured::pool(runs, context);
                 pooled.extras.refusals = if job.counters {
                     refusals.clone()
@@ -298,12 +331,109 @@ pub(crate) fn measure(
     }
 }
 
+/// The failure of a benchmark whose process `who` ended as `why` says.
+fn ended(who: &str, why: String) -> Failure {
+    Failure {
+        message: format!("{who}{why}"),
+        location: None,
+    }
+}
+
+/// One job's result from one child: its measurement with the child's loop
+/// overhead, `None` when it recorded no sample (Ctrl-C), or why it failed:
+/// the benchmark's own failure (a panic), or what ended the child (`Err`
+/// of [`Children::run`]).
+type ChildResult = Result<Option<(Measured, Overhead)>, Failure>;
+
+/// What starting a child needs.
+struct Children<'a> {
+    program: &'a Program,
+    dir: &'a Path,
+    child_args: &'a ChildArgs<'a>,
+    jobs: &'a [Job],
+    names: &'a [String],
+    processes: usize,
+    context: &'a Context,
+    watch: &'a Arc<Watch>,
+}
+
+impl Children<'_> {
+    /// Runs one child measuring the jobs `live`: per job its result, or
+    /// (`Err`) why the child as a whole failed; `Ok(None)` when Ctrl-C
+    /// stopped it before it wrote anything.
+    fn run(
+        &mut self,
+        seed: u64,
+        live: &[usize],
+    ) -> Result<Option<Vec<(usize, ChildResult)>>, String> {
+        let output = self.dir.join(format!("{seed:x}-{}.json", live.len()));
+        let names: Vec<String> = live.iter().map(|&job| self.names[job].clone()).collect();
+        let argv = (self.child_args)(seed, &names, self.processes, &output);
+        // Interleaved, its benchmarks share its time: its bound is theirs
+        // added up, each at its share.
+        let bound: f64 = live
+            .iter()
+            .map(|&job| self.jobs[job].config.max_time.0)
+            .sum::<f64>()
+            / self.processes as f64;
+        let limit = Duration::from_secs_f64(bound * 2e-9) + SLACK;
+        let ran = run_child(self.program, &argv, &output, limit, self.watch);
+        let _ = std::fs::remove_file(&output);
+        let Some(document) = ran.map_err(|why| format!(" {why}"))? else {
+            return Ok(None);
+        };
+        let overhead = document.methodology.overhead.overhead();
+        Ok(Some(
+            live.iter()
+                .map(|&job| {
+                    // None: stopped by Ctrl-C before its first sample.
+                    let Some(record) = document.benchmark(&self.names[job]) else {
+                        return (job, Ok(None));
+                    };
+                    let result = match measured_of(record, overhead, self.context) {
+                        Ok(measured) => Ok(measured.map(|m| (m, overhead))),
+                        Err(failure) => Err(failure),
+                    };
+                    (job, result)
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// The processes' round logs of each A/B group made the same length within
+/// each process (a member that finished early logged fewer rounds), so that
+/// pooled one process after another, the rounds still pair up.
+fn align_rounds(jobs: &[Job], runs: &mut [Vec<Measured>]) {
+    let groups = jobs.iter().filter_map(|job| job.paired_group);
+    for group in groups.collect::<std::collections::BTreeSet<_>>() {
+        let members: Vec<usize> = (0..jobs.len())
+            .filter(|&job| jobs[job].paired_group == Some(group))
+            .collect();
+        let processes = members.iter().map(|&m| runs[m].len()).min().unwrap_or(0);
+        // (Indexes each member's runs, not one list.)
+        #[allow(clippy::needless_range_loop)]
+        for process in 0..processes {
+            let longest = members
+                .iter()
+                .filter_map(|&m| runs[m][process].extras.rounds.as_ref().map(Vec::len))
+                .max()
+                .unwrap_or(0);
+            for &m in &members {
+                if let Some(rounds) = &mut runs[m][process].extras.rounds {
+                    rounds.resize(longest, None);
+                }
+            }
+        }
+    }
+}
+
 /// The executable the children run: this process's own file, held open
 /// (Linux: `/proc/self/exe`, started through `/proc/self/fd/N`), so a
 /// rebuild of the path during the run cannot pool two programs. Where it
 /// cannot be held, the path, with the file's identity checked before each
 /// child.
-struct Program {
+pub(crate) struct Program {
     /// What is executed.
     run: PathBuf,
     /// The path as this process knows it: the children's `argv[0]`, and
@@ -335,7 +465,7 @@ impl Identity {
 }
 
 impl Program {
-    fn open() -> Result<Program, String> {
+    pub(crate) fn open() -> Result<Program, String> {
         let path = std::env::current_exe().map_err(|error| {
             format!("cannot find this program's file to start it again: {error}")
         })?;
@@ -362,8 +492,13 @@ impl Program {
         })
     }
 
+    /// What to execute, and the path that names it in messages.
+    pub(crate) fn paths(&self) -> (&Path, &Path) {
+        (&self.run, &self.path)
+    }
+
     /// Refuses a file that is no longer the one this process runs.
-    fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         let Some(identity) = &self.identity else {
             return Ok(());
         };
@@ -511,24 +646,45 @@ fn telling_line(stderr: &str) -> Option<&str> {
 type SharedTail = Arc<(Mutex<Tail>, Condvar)>;
 
 /// Reads `stderr` into a shared [`Tail`] on a thread of its own, marking
-/// it closed at the end.
-fn read_tail(mut stderr: impl Read + Send + 'static) -> SharedTail {
+/// it closed at the end. The status lines the child relays go to `watch`
+/// instead ([`progress::relayed`]).
+fn read_tail(mut stderr: impl Read + Send + 'static, watch: Arc<Watch>) -> SharedTail {
     let tail: SharedTail = Arc::default();
     let kept = tail.clone();
     std::thread::spawn(move || {
         let (lock, closed) = &*kept;
         let mut buffer = vec![0; 16 * 1024];
+        // The unfinished line, held back until its end shows whether it
+        // was relayed; a line longer than the tail is no status.
+        let mut line: Vec<u8> = Vec::new();
+        let keep = |bytes: &[u8]| {
+            lock.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(bytes)
+        };
         loop {
-            match stderr.read(&mut buffer) {
+            let n = match stderr.read(&mut buffer) {
                 Ok(0) => break,
-                Ok(n) => lock
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(&buffer[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
+            };
+            for chunk in buffer[..n].split_inclusive(|&b| b == b'\n') {
+                line.extend_from_slice(chunk);
+                if chunk.ends_with(b"\n") {
+                    let text = String::from_utf8_lossy(&line[..line.len() - 1]);
+                    match progress::relayed(&text) {
+                        Some(status) => watch.child_status(status),
+                        None => keep(&line),
+                    }
+                    line.clear();
+                } else if line.len() > STDERR_TAIL {
+                    keep(&line);
+                    line.clear();
+                }
             }
         }
+        keep(&line);
         lock.lock().unwrap_or_else(PoisonError::into_inner).closed = true;
         closed.notify_all();
     });
@@ -570,7 +726,8 @@ fn run_child(
     program: &Program,
     argv: &[OsString],
     output: &Path,
-    job: &Job,
+    limit: Duration,
+    watch: &Arc<Watch>,
 ) -> Result<Option<document::Document>, String> {
     program.check()?;
     let token = token();
@@ -580,6 +737,7 @@ fn run_child(
         .arg(token)
         .args(argv)
         .env(CHILD_ENV, token)
+        .env(PAD_ENV, " ".repeat(fastrand::usize(..4096)))
         .env(crate::environment::NO_GIT_ENV, "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -599,9 +757,8 @@ fn run_child(
         .map_err(|e| format!("could not start {}: {e}", program.path.display()))?;
     signal::set_child_group(Some(child.id()));
     let stderr = child.stderr.take().expect("stderr is piped");
-    let tail = read_tail(stderr);
+    let tail = read_tail(stderr, watch.clone());
     let started = Instant::now();
-    let limit = Duration::from_secs_f64(job.config.max_time.0 * 2e-9) + SLACK;
     let mut interrupted_at: Option<Instant> = None;
     let mut killed_in_grace = false;
     let mut timed_out = false;
@@ -656,11 +813,10 @@ fn run_child(
     }
     if timed_out {
         return Err(format!(
-            "was still running after {:.0} s, twice --max-time ({:.3} s) and {} s more, and \
-             was killed: an iteration or the set-up may hang; raise --max-time if it is \
+            "was still running after {:.0} s, twice its share of --max-time and {} s more, \
+             and was killed: an iteration or the set-up may hang; raise --max-time if it is \
              only slow",
             limit.as_secs_f64(),
-            job.config.max_time.0 * 1e-9,
             SLACK.as_secs()
         ));
     }
@@ -782,6 +938,11 @@ fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
         slice_clock: Vec::new(),
         slices: m.evidence(),
         preempted: m.preempted.clone(),
+        rounds: (!m.rounds.is_empty()).then(|| {
+            (m.rounds.iter())
+                .map(|round| round.map(|(start, end)| start..end))
+                .collect()
+        }),
     }
 }
 

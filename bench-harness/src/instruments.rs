@@ -53,6 +53,9 @@ pub(crate) struct Extras {
     /// the same slice) the thread was preempted, ascending: their time
     /// holds another program's, and the headline leaves them out.
     pub preempted: Vec<usize>,
+    /// For a member of an A/B group, the samples each round of its group
+    /// recorded (`run::RoundLog`): what pairs it with the other members.
+    pub rounds: Option<Vec<Option<std::ops::Range<usize>>>>,
 }
 
 /// The machine's evidence beside one slice of a benchmark's samples.

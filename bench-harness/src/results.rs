@@ -424,6 +424,12 @@ impl Measured {
                 ..*s
             }));
             preempted.extend(process.extras.preempted.iter().map(|i| i + offset));
+            if let Some(rounds) = &process.extras.rounds {
+                let shifted = rounds
+                    .iter()
+                    .map(|r| r.as_ref().map(|r| r.start + offset..r.end + offset));
+                extras.rounds.get_or_insert_with(Vec::new).extend(shifted);
+            }
             measurement.slice_starts.extend(
                 analysis::block_starts(process.per_iter.len(), &m.slice_starts)
                     .into_iter()
@@ -450,8 +456,9 @@ impl Measured {
             probe_level: Some(1.0),
             ..*context
         };
+        let evidence_slices = evidence;
         let evidence = Evidence {
-            slices: &evidence,
+            slices: &evidence_slices,
             preempted: &preempted,
         };
         let mut pooled = Measured::of_per_iter(measurement, per_iter, config, &context, evidence);
@@ -493,6 +500,10 @@ impl Measured {
                 spread: spread.between,
             });
         }
+        // The pooled samples' evidence, for what reads it after the
+        // headline (the A/B groups' slice medians, the document).
+        extras.preempted = preempted;
+        extras.slices = evidence_slices;
         pooled.attach(extras, AllocRates::default());
         pooled.forks = Some(spread);
         pooled

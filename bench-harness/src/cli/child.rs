@@ -10,10 +10,17 @@ use std::path::Path;
 use super::values::percentage_text;
 use crate::settings::Settings;
 
-/// The command line of the child that measures benchmark `name` with
-/// `settings` and writes its JSON document to `output`. Selection, baseline
-/// and output flags are the parent's business and are not passed on.
-pub(crate) fn child_args(settings: &Settings, name: &str, output: &Path) -> Vec<OsString> {
+/// The command line of the child that measures the benchmarks `names`
+/// (interleaved, as a run does) with `settings`, each for its `share` of
+/// the budgets (one of `share` processes), and writes its JSON document to
+/// `output`. Selection, baseline and output flags are the parent's
+/// business and are not passed on.
+pub(crate) fn child_args(
+    settings: &Settings,
+    names: &[String],
+    share: usize,
+    output: &Path,
+) -> Vec<OsString> {
     let fixed = [
         "--bench",
         "--exact",
@@ -30,8 +37,12 @@ pub(crate) fn child_args(settings: &Settings, name: &str, output: &Path) -> Vec<
     argv.extend(setting_args(settings).into_iter().map(OsString::from));
     argv.push("--output".into());
     argv.push(output.as_os_str().to_owned());
+    if share > 1 {
+        argv.push(format!("--{}", crate::forks::SHARE_FLAG).into());
+        argv.push(share.to_string().into());
+    }
     argv.push("--".into());
-    argv.push(name.into());
+    argv.extend(names.iter().map(OsString::from));
     argv
 }
 
@@ -103,7 +114,13 @@ mod tests {
     use proptest::prelude::*;
 
     fn child_of(settings: &Settings, name: &str) -> cli::Args {
-        cli::parse(child_args(settings, name, Path::new("o.json"))).unwrap()
+        cli::parse(child_args(
+            settings,
+            &[name.to_string()],
+            1,
+            Path::new("o.json"),
+        ))
+        .unwrap()
     }
 
     #[test]
@@ -188,7 +205,7 @@ mod tests {
     #[test]
     fn the_token_a_parent_puts_first_changes_nothing_else() {
         // `forks::run_child` starts every child with the hidden token flag.
-        let plain = child_args(&Settings::NONE, "a", Path::new("o.json"));
+        let plain = child_args(&Settings::NONE, &["a".to_string()], 1, Path::new("o.json"));
         let mut tokened: Vec<OsString> = vec![
             format!("--{}", crate::forks::TOKEN_FLAG).into(),
             "0123abcd".into(),
@@ -197,6 +214,16 @@ mod tests {
         assert_eq!(cli::parse(tokened).unwrap(), cli::parse(plain).unwrap());
         // And it is not a flag --help shows.
         assert!(!cli::HELP.contains(crate::forks::TOKEN_FLAG));
+    }
+
+    #[test]
+    fn a_child_of_several_measures_every_name_for_its_share() {
+        let names = ["a::x".to_string(), "--list".to_string()];
+        let child = cli::parse(child_args(&Settings::NONE, &names, 3, Path::new("o.json")));
+        let child = child.unwrap();
+        assert_eq!(child.filter.patterns, names);
+        assert_eq!(child.fork_share, 3);
+        assert!(!cli::HELP.contains(crate::forks::SHARE_FLAG));
     }
 
     #[test]

@@ -94,10 +94,11 @@ Machine:
   --pin CPU               run the measuring threads on CPU only, and say so
   --cold                  evict the caches before each sample (a buffer larger than
                           the last-level cache is walked, untimed): cold-cache figures
-  --forks N               measure each benchmark in N fresh processes of this binary,
-                          pool their samples and report the spread between processes
-                          (memory layout effects); a process that crashes fails only
-                          its benchmark. Takes about N times as long
+  --forks N               measure in N fresh processes of this binary, one after
+                          another, each measuring every benchmark for 1/N of the
+                          budget; the ± covers the spread between their memory
+                          layouts [default: 3]. 1: one process (expensive set-up);
+                          0: in this process (live progress, no crash isolation)
 
 Baselines (saved under target/bench-harness/baselines/, or $CARGO_TARGET_DIR's):
   --save-baseline NAME    save this run as baseline NAME (after comparing, if

@@ -38,8 +38,13 @@ pub(crate) struct Args {
     pub(crate) output: OutputOptions,
     /// Saving and comparing baselines.
     pub(crate) baselines: BaselineOptions,
-    /// `--forks N`: each benchmark is measured in N child processes.
+    /// `--forks N`: the benchmarks are measured in N child processes (0: in
+    /// this one, as JMH's `-f 0`); `None` when not given (the run's default
+    /// then applies).
     pub(crate) forks: Option<usize>,
+    /// Hidden, in a `--forks` child: it is one of this many processes, and
+    /// measures for its share of each benchmark's budget.
+    pub(crate) fork_share: usize,
     /// `--quick`: short budgets, rough figures (the budgets are in
     /// `settings`; this is for the note that says so).
     pub(crate) quick: bool,
@@ -456,16 +461,25 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
             Long("forks") => {
                 let text = utf8("--forks", parser.value()?)?;
                 parsed.forks = Some(match text.trim().parse::<usize>() {
-                    Ok(n) if (1..=MAX_FORKS).contains(&n) => n,
+                    Ok(n) if (0..=MAX_FORKS).contains(&n) => n,
                     _ => {
                         return Err(CliError(format!(
-                        "--forks needs a number of processes from 1 to {MAX_FORKS}, got '{text}'"
+                        "--forks needs a number of processes from 0 (this one) to {MAX_FORKS}, \
+                         got '{text}'"
                     )))
                     }
                 });
             }
             // Hidden: a --forks child's token, read by `forks::is_child`.
             Long(crate::forks::TOKEN_FLAG) => drop(parser.value()?),
+            // Hidden: a --forks child's share of the budgets.
+            Long(crate::forks::SHARE_FLAG) => {
+                let text = utf8("--fork-share", parser.value()?)?;
+                parsed.fork_share = match text.parse::<usize>() {
+                    Ok(n) if (1..=MAX_FORKS).contains(&n) => n,
+                    _ => return Err(CliError(format!("bad --fork-share '{text}'"))),
+                };
+            }
             // Hidden: an --against worker's token, read by `against::is_worker`.
             Long(crate::session::WORKER_TOKEN_FLAG) => drop(parser.value()?),
             // libtest flags with no meaning here.

@@ -382,6 +382,9 @@ fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
             })
             .collect(),
         preempted: m.extras.preempted.clone(),
+        rounds: (m.extras.rounds.iter().flatten())
+            .map(|round| round.as_ref().map(|r| (r.start, r.end)))
+            .collect(),
     }
 }
 

@@ -194,6 +194,7 @@ impl Document {
             m.samples.clear();
             m.slices.clear();
             m.preempted.clear();
+            m.rounds.clear();
         }
         self
     }
@@ -394,6 +395,10 @@ pub(crate) struct MeasurementRecord {
     /// The samples during which the thread was preempted, ascending:
     /// written with the raw samples (schema version 4 on).
     pub preempted: Vec<usize>,
+    /// For a member of an A/B group: the samples (`[first, end)`) each
+    /// round of its group recorded, null for a round it recorded none in;
+    /// written with the raw samples.
+    pub rounds: Vec<Option<(usize, usize)>>,
 }
 
 /// A benchmark measured in several processes (`--forks`).
@@ -732,6 +737,7 @@ json_struct!(MeasurementRecord {
     self_timed: skip,
     slices: skip,
     preempted: skip,
+    rounds: skip,
 });
 json_struct!(ForksRecord {
     process_estimates_ns,

@@ -41,6 +41,35 @@ pub(crate) enum Mode {
     Live,
     /// stderr is a file or a pipe: a line per finished benchmark.
     Lines,
+    /// A `--forks` child: its status, whenever it changes, as one line the
+    /// parent reads from its stderr ([`relay_line`], [`relayed`]) and shows
+    /// in its own display.
+    Relay,
+}
+
+/// What starts a relayed status line: no line a program prints starts with
+/// the ASCII record separator.
+const RELAY_MARK: char = '\u{1e}';
+
+/// The line a `--forks` child writes to relay `status`: the mark, then
+/// counter, name and stage separated by the unit separator (any separator
+/// or line break inside them replaced).
+pub(crate) fn relay_line(status: &Status) -> String {
+    let clean = |text: &str| text.replace(['\u{1e}', '\u{1f}', '\n', '\r'], " ");
+    format!(
+        "{RELAY_MARK}{}\u{1f}{}\u{1f}{}\n",
+        clean(&status.counter),
+        clean(&status.name),
+        clean(&status.stage)
+    )
+}
+
+/// The status a child relayed in `line` (without its line break), or
+/// `None` for any other line.
+pub(crate) fn relayed(line: &str) -> Option<[String; 3]> {
+    let mut fields = line.strip_prefix(RELAY_MARK)?.split('\u{1f}');
+    let mut next = || fields.next().map(str::to_string);
+    Some([next()?, next()?, next()?])
 }
 
 impl Mode {
@@ -485,6 +514,13 @@ impl Shared {
                     screen.flush_if_due(false);
                     screen.heartbeat_if_due(HEARTBEAT, || self.source.status());
                 }
+                Mode::Relay => {
+                    let line = relay_line(&self.source.status());
+                    if screen.shown.as_deref() != Some(line.as_str()) {
+                        (screen.out)(&line);
+                        screen.shown = Some(line);
+                    }
+                }
                 Mode::Off => return,
             }
             screen = self
@@ -511,7 +547,8 @@ impl Screen {
 
     /// Erases the live line, if one is shown.
     fn erase(&mut self) {
-        if self.shown.take().is_some() {
+        // A relayed line (whole, with its line break) is not on a screen.
+        if self.shown.take().is_some_and(|line| !line.ends_with('\n')) {
             (self.out)("\r\x1b[K");
         }
     }

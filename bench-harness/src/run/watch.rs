@@ -38,6 +38,9 @@ pub(crate) struct Watch {
     /// Units: the durations of those finished, and when the one under way
     /// started.
     units: Mutex<(Vec<f64>, Option<Instant>)>,
+    /// Under `--forks`, the child under way's own status as it relays it
+    /// (`counter`, `name`, `stage`).
+    child: Mutex<Option<[String; 3]>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -128,6 +131,7 @@ impl Watch {
             round: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             units: Mutex::new((Vec::new(), None)),
+            child: Mutex::new(None),
         })
     }
 
@@ -148,16 +152,21 @@ impl Watch {
         Watch::new(jobs, names, shown, how, started)
     }
 
-    /// Jobs measured in `processes` child processes each.
+    /// Jobs measured in `processes` child processes, each of which
+    /// measures every job, interleaved, for its share of the budgets.
     pub(crate) fn forked(jobs: &[Job], processes: usize, started: Instant) -> Arc<Watch> {
         let names = jobs.iter().map(|job| job.bench.full_name()).collect();
-        // A child measures its benchmark and its own loop overhead,
-        // interleaved, after starting up.
-        let prior = jobs
-            .iter()
-            .map(|job| 2.0 * (job.config.warm_up_time + job.config.measure_time).0 / 1e9 + 0.5)
-            .sum::<f64>()
-            / jobs.len().max(1) as f64;
+        // A child starts up, then measures its benchmarks (warm-up, then
+        // its share of the measuring time, often more to reach its
+        // precision target).
+        let prior = 0.5
+            + jobs
+                .iter()
+                .map(|job| {
+                    let config = &job.config;
+                    (config.warm_up_time + config.measure_time * (2.0 / processes as f64)).0 / 1e9
+                })
+                .sum::<f64>();
         Watch::new(
             jobs,
             names,
@@ -200,6 +209,13 @@ impl Watch {
     /// A unit (a process, a compared benchmark) starts.
     pub(crate) fn unit_started(&self) {
         self.units.lock().unwrap_or_else(PoisonError::into_inner).1 = Some(Instant::now());
+        *self.child.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+
+    /// The child under way says where it is: one line it relayed
+    /// ([`progress::relayed`]).
+    pub(crate) fn child_status(&self, status: [String; 3]) {
+        *self.child.lock().unwrap_or_else(PoisonError::into_inner) = Some(status);
     }
 
     /// The unit under way ended.
@@ -297,13 +313,25 @@ impl Source for Watch {
                     remaining: Some(left),
                 }
             }
-            How::Forks { processes, .. } => Status {
-                counter: position(),
-                name,
-                stage: format!("process {} of {processes}", round.max(1)),
-                elapsed,
-                remaining: self.units_left(total * processes),
-            },
+            How::Forks { processes, .. } => {
+                let process = format!("process {} of {processes}", round.max(1));
+                let child = self.child.lock().unwrap_or_else(PoisonError::into_inner);
+                let (counter, name, stage) = match child.as_ref() {
+                    Some([counter, name, stage]) => (
+                        counter.clone(),
+                        name.clone(),
+                        format!("{stage} · {process}"),
+                    ),
+                    None => (format!("[{total} benchmarks]"), name, process),
+                };
+                Status {
+                    counter,
+                    name,
+                    stage,
+                    elapsed,
+                    remaining: self.units_left(processes),
+                }
+            }
             How::Against { .. } => Status {
                 counter: position(),
                 name,

@@ -44,36 +44,39 @@ type Reported = Result<(Measurement, Extras), Failure>;
 pub(super) fn collect(
     plan: &Plan,
     selected: &Selection,
-    forks: Option<usize>,
+    forks: usize,
     child_args: &ChildArgs<'_>,
     (mode, started): (progress::Mode, Instant),
 ) -> Collected {
     let jobs = &plan.jobs;
     let mut info = plan.info.clone();
-    let forked = forks.map(|processes| {
+    // None: this process measures.
+    let forked = (forks > 0).then_some(forks).map(|processes| {
         let user_jobs = &jobs[..plan.job_rows.len()];
         let watch = run::Watch::forked(user_jobs, processes, started);
         let display = Progress::start(mode, watch.clone());
-        let total = user_jobs.len() * processes;
-        let mut done = 0;
-        let mut finished = |job: usize, process: usize, figure: Figure| {
-            done += 1;
-            let name = format!(
-                "{} (process {process} of {processes})",
-                user_jobs[job].bench.full_name()
-            );
-            display.finished(done, total, &name, figure);
-        };
         let context = context(&info);
         let forked = forks::measure(
-            child_args,
-            user_jobs,
-            processes,
-            info.seed,
-            &context,
-            &watch,
-            &mut finished,
+            child_args, user_jobs, processes, info.seed, &context, &watch,
         );
+        for (job, outcome) in forked.outcomes.iter().enumerate() {
+            let figure = match outcome {
+                Some(Ok(m)) => Figure::Time {
+                    nanos: m.headline(),
+                    plus_minus: m.precision,
+                },
+                Some(Err(_)) => Figure::Failed,
+                None => continue,
+            };
+            if let Some(done) = watch.finished(job) {
+                display.finished(
+                    done,
+                    user_jobs.len(),
+                    &user_jobs[job].bench.full_name(),
+                    figure,
+                );
+            }
+        }
         display.end();
         forked
     });
@@ -97,7 +100,10 @@ pub(super) fn collect(
             &subset,
             &plan.schedule,
             Some(&watch),
-            |i, result, round_log| {
+            |i, mut result, round_log| {
+                if let Ok((_, extras)) = &mut result {
+                    extras.rounds.clone_from(&round_log);
+                }
                 if let Some(done) = watch.finished(i) {
                     let overhead = *plan
                         .schedule
@@ -192,14 +198,23 @@ pub(super) fn collect(
         .collect();
     info.partial = bench_runtime::signal::interrupted();
     if let Some(overhead) = forked.as_ref().and_then(|forked| forked.overhead) {
-        // The header shows what the children subtracted.
+        // The header shows what the children subtracted; this process's
+        // own measurement of the loop (beside the machine reference) is
+        // not what was taken out.
         info.overhead = overhead;
+        loop_measured = None;
     }
     let mut forked_outcomes = forked.map(|forked| forked.outcomes);
     let mut rows = plan.rows.clone();
     for (job, &row) in plan.job_rows.iter().enumerate() {
         let measured = match &mut forked_outcomes {
-            Some(outcomes) => outcomes[job].take(),
+            Some(outcomes) => {
+                let outcome = outcomes[job].take();
+                if let Some(Ok(m)) = &outcome {
+                    round_logs[job].clone_from(&m.extras.rounds);
+                }
+                outcome
+            }
             None => result(job),
         };
         let outcome = match measured {

@@ -60,7 +60,7 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
         // Measuring for a parent's --forks: no forks of its own, and no
         // life after the parent's.
         // Its stderr is read by the parent, which shows the progress.
-        args.forks = None;
+        args.forks = Some(0);
         args.output.quiet = true;
         bench_runtime::signal::exit_with_parent();
     }
@@ -217,14 +217,19 @@ fn bench(
     show_machine(out, args, &environment, cold_bytes);
     let started = Instant::now();
     let compares = args.baselines.compare.is_some() || args.baselines.save.is_some();
-    let plan = plan::plan(&args.settings, selected, cold_bytes, compares, args.forks)?;
+    // Several processes unless told: each process has its own memory
+    // layout, and only the spread between them makes the ± hold for the
+    // next run.
+    let forks = args.forks.unwrap_or(forks::DEFAULT_PROCESSES);
+    let shares = (forks, args.fork_share.max(1));
+    let plan = plan::plan(&args.settings, selected, cold_bytes, compares, shares)?;
     let settings = args.settings;
-    let child_args = |seed, name: &str, output: &std::path::Path| {
+    let child_args = |seed, names: &[String], share, output: &std::path::Path| {
         let settings = crate::settings::Settings {
             seed: Some(seed),
             ..settings
         };
-        cli::child_args(&settings, name, output)
+        cli::child_args(&settings, names, share, output)
     };
     let collect::Collected {
         info,
@@ -235,9 +240,9 @@ fn bench(
     } = collect::collect(
         &plan,
         selected,
-        args.forks,
+        forks,
         &child_args,
-        (progress::Mode::for_stderr(args.output.quiet), started),
+        (progress_mode(&args.output), started),
     );
     *results = measured;
     for result in results.iter_mut() {
@@ -266,23 +271,18 @@ fn bench(
     let mut table = TableWrites::default();
     table.check(out.bench_table(&info, results, &reports, outputs::layout(args.output.flat)));
     let mut groups = Vec::new();
-    if args.forks.is_none() && !info.partial {
+    if !info.partial {
         // (After Ctrl-C the rows of jobs that never started are gone, and
-        // the rounds no longer line up with the rows.)
+        // the rounds no longer line up with the rows.) Each process pairs
+        // its own rounds; the processes' rounds are pooled.
         groups = verdicts::group_reports(&plan.jobs, &plan.job_rows, &round_logs, results, clock);
         for group in &groups {
             table.check(out.group_table(group));
         }
-    } else if !plan.paired_groups.is_empty() && info.partial {
+    } else if !plan.paired_groups.is_empty() {
         console::note(&format_args!(
             "A/B groups ({}) have no ratios: the run was interrupted before their rounds \
              ended; run them again to the end",
-            plan.paired_groups.join(", ")
-        ));
-    } else if !plan.paired_groups.is_empty() {
-        console::note(&format_args!(
-            "A/B groups ({}) are not paired under --forks: each member ran in processes \
-             of its own, so compare their rows, or run without --forks for paired ratios",
             plan.paired_groups.join(", ")
         ));
     }
@@ -539,6 +539,16 @@ fn describe_filters(args: &Args) -> String {
         0 => "the selection".to_string(),
         1 => format!("the filter {}", quoted[0]),
         _ => format!("the filters {}", quoted.join(", ")),
+    }
+}
+
+/// How the measured run shows its progress: a `--forks` child relays its
+/// status to the parent, which shows it.
+fn progress_mode(output: &cli::OutputOptions) -> progress::Mode {
+    if forks::is_child() {
+        progress::Mode::Relay
+    } else {
+        progress::Mode::for_stderr(output.quiet)
     }
 }
 

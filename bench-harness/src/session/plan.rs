@@ -102,13 +102,14 @@ pub(super) fn cold_buffer_bytes(environment: &Environment) -> usize {
 
 /// The plan for `selected` under the command line's `settings`; `compares`
 /// when a baseline is saved or compared (the machine reference is then
-/// measured too).
+/// measured too). `forks`: the processes the run measures in; `share`: in
+/// a child, how many processes share each benchmark's budgets.
 pub(super) fn plan(
     settings: &Settings,
     selected: &Selection,
     cold_bytes: Option<usize>,
     compares: bool,
-    forks: Option<usize>,
+    (forks, share): (usize, usize),
 ) -> Result<Plan, String> {
     let clock = Clock::select(settings.timer_or_default()).map_err(|e| e.to_string())?;
     let timer = TimerPrecision::measure(&clock);
@@ -126,7 +127,7 @@ pub(super) fn plan(
         target_precision: settings.precision_or_default(),
         seed: settings.seed.unwrap_or_else(|| fastrand::u64(..)),
         partial: false,
-        forks,
+        forks: (forks > 0).then_some(forks),
     };
 
     // Ignored benchmarks are settled at once; the others become jobs.
@@ -190,6 +191,14 @@ pub(super) fn plan(
         pin: settings.pin,
         cold: cold_bytes.map(|bytes| Arc::new(Mutex::new(vec![1u8; bytes]))),
     };
+    // A child of several processes: each benchmark's share of the budgets,
+    // in slices as long as one process's would be (so each process still
+    // sees the machine in as many states per second).
+    if share > 1 {
+        for job in &mut jobs {
+            share_budget(&mut job.config, share);
+        }
+    }
     let mut paired_groups: Vec<&'static str> = paired_units.iter().map(|u| u.group).collect();
     paired_groups.dedup();
     Ok(Plan {
@@ -233,6 +242,20 @@ pub(super) fn job(bench: registry::Benchmark, command_line: &Settings, floor: Na
         counters: settings.counters_or_default(),
         publishes_overhead: false,
         bench,
+    }
+}
+
+/// One of `share` processes' part of `config`: the measuring time and the
+/// hard bound divided between them, the precision target widened so that
+/// the processes' figures pooled reach it (√share: the pooled interval
+/// narrows as the square root of the processes, when they agree). The
+/// warm-up is each process's own.
+fn share_budget(config: &mut SamplerConfig, share: usize) {
+    let share = share as f64;
+    config.measure_time = config.measure_time / share;
+    config.max_time = config.max_time / share;
+    if let StopRule::Precision { target } = &mut config.stop_rule {
+        *target *= share.sqrt();
     }
 }
 

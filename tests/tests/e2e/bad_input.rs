@@ -40,7 +40,6 @@ const CASES: &[(&[&str], &str)] = &[
     (&["--seed", "0x1f"], "--seed"),
     (&["--pin", "first"], "--pin"),
     (&["--forks", "three"], "--forks"),
-    (&["--forks", "0"], "--forks"),
     (&["--forks", "-2"], "--forks"),
     (&["--forks", "1e3"], "--forks"),
     (&["--timer", "sundial"], "--timer"),

@@ -169,16 +169,34 @@ fn a_benchmark_that_calls_exit_fails_the_run_with_one_line() {
             "smoke",
             fixture(&["--ignored", "--exact", "hostile::exits"]),
         ),
-        ("bench", bench(&["--ignored", "--exact", "hostile::exits"])),
+        // Measured in this process (`--forks 0`).
+        (
+            "bench",
+            bench(&["--forks", "0", "--ignored", "--exact", "hostile::exits"]),
+        ),
         (
             "json",
-            bench(&["--ignored", "--exact", "hostile::exits", "--format", "json"]),
+            bench(&[
+                "--forks",
+                "0",
+                "--ignored",
+                "--exact",
+                "hostile::exits",
+                "--format",
+                "json",
+            ]),
         ),
         // The others before it ran and reported nothing either: the run
         // ends where the benchmark ended it, and says so.
         (
             "among others",
-            bench(&["--include-ignored", "passes", "hostile::exits"]),
+            bench(&[
+                "--forks",
+                "0",
+                "--include-ignored",
+                "passes",
+                "hostile::exits",
+            ]),
         ),
     ] {
         assert_eq!(out.code, Some(101), "{mode}: {out:?}");
@@ -186,15 +204,9 @@ fn a_benchmark_that_calls_exit_fails_the_run_with_one_line() {
         assert_eq!(lines.len(), 1, "{mode}: {}", out.stderr);
         assert!(lines[0].starts_with(EXITED), "{mode}: {}", out.stderr);
     }
-    // Under --forks the benchmark fails alone, with the same line quoted.
-    let out = bench(&[
-        "--include-ignored",
-        "--forks",
-        "1",
-        "--exact",
-        "hostile::exits",
-        "passes",
-    ]);
+    // Measured in processes of its own (the default), the benchmark fails
+    // alone, with the same line quoted.
+    let out = bench(&["--include-ignored", "--exact", "hostile::exits", "passes"]);
     assert_eq!(out.code, Some(101), "{out:?}");
     assert!(out.stdout.contains(EXITED), "{}", out.stdout);
     assert!(

@@ -272,7 +272,7 @@ impl<'w> Terminal<'w> {
             Schedule::Interleaved => format!("interleaved rounds (--seed {})", info.seed),
             Schedule::Sequential => "sequential".to_string(),
         };
-        let mut stop = if info.target_precision > 0.0 && !self.details {
+        let stop = if info.target_precision > 0.0 && !self.details {
             format!("until ±{}", percent(info.target_precision))
         } else if info.target_precision > 0.0 {
             format!(
@@ -282,22 +282,25 @@ impl<'w> Terminal<'w> {
         } else {
             "for --measure-time".to_string()
         };
-        if let Some(processes) = info.forks {
-            stop.push_str(&format!(
-                " · each benchmark in {processes} process{} (--forks), samples pooled",
-                if processes == 1 { "" } else { "es" }
-            ));
-        }
+        // What the ± covers: the layouts of several processes (the
+        // default), or one process's.
+        let covers = match info.forks {
+            Some(1) => "for one process (one memory layout; --forks 1)".to_string(),
+            Some(processes) => {
+                format!("over {processes} processes (their memory layouts; --forks), this machine")
+            }
+            None => "for this process (one memory layout; --forks 0)".to_string(),
+        };
         let method = if self.details {
             format!(
-                "time: {HEADLINE_METHOD} (its speed probe slow beside them, or the thread preempted) · ± 95% CI for this run on this machine · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",
+                "time: {HEADLINE_METHOD} (its speed probe slow beside them, or the thread preempted) · ± 95% CI {covers} · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",
                 time(info.overhead.per_sample.0),
                 time(info.overhead.per_iter.0),
                 time(info.overhead.per_iter_uncertainty.0),
             )
         } else {
             format!(
-                "time: {HEADLINE_METHOD}, loop overhead subtracted · ± 95% CI for this run · {schedule}, {stop}"
+                "time: {HEADLINE_METHOD}, loop overhead subtracted · ± 95% CI {covers} · {schedule}, {stop}"
             )
         };
         for line in self.fitted(&clock).into_iter().chain(self.fitted(&method)) {

@@ -290,3 +290,69 @@ fn identical_autocorrelated_processes_are_rarely_said_to_differ() {
     let rate = flagged as f64 / runs as f64;
     assert!((0.01..=0.10).contains(&rate), "false alarms {rate}");
 }
+
+/// A process whose memory layout puts the body at `level` ns: `blocks`
+/// slices of ten samples of 1,000 iterations, each slice's level `spread`
+/// (relative, normal) around it, as the machine moves it.
+fn laid_out(rng: &mut fastrand::Rng, level: f64, blocks: usize, spread: f64) -> Measured {
+    let mut samples = Vec::new();
+    for _ in 0..blocks {
+        let block = level * (1.0 + spread * normal(rng));
+        for k in 0..10 {
+            let cost = block * if k % 2 == 0 { 1.001 } else { 0.999 };
+            samples.push(Sample {
+                iters: 1000,
+                elapsed: Nanos(1000.0 * cost),
+            });
+        }
+    }
+    let measurement = Measurement {
+        samples,
+        stop: StopReason::TimeBudget,
+        warm_up: WarmUp::default(),
+        rewarm_samples: 0,
+        setup_time: Nanos::ZERO,
+        slice_starts: (0..blocks).map(|slice| slice * 10).collect(),
+        total_time: Nanos(1e7),
+        wall_capped: false,
+    };
+    let context = context(Overhead::NONE);
+    Measured::analyse(measurement, config(), &context, Evidence::default())
+}
+
+fn normal(rng: &mut fastrand::Rng) -> f64 {
+    let (u, v) = (rng.f64().max(1e-300), rng.f64());
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+/// Each process lands its body 2% (sd) from the layouts' mean, as the
+/// harness's own kernels did between processes here (86 ns in some, 100 ns
+/// in others), and the machine moves its slices 0.5%. One process's
+/// interval describes its layout only: it holds the mean over layouts in
+/// few runs. Three processes' pooled interval holds it at about its
+/// nominal rate.
+#[test]
+fn three_processes_cover_the_mean_over_layouts_where_one_does_not() {
+    let mut rng = fastrand::Rng::with_seed(22);
+    let truth = 100.0;
+    let trials = 400;
+    let (mut one, mut three) = (0, 0);
+    for _ in 0..trials {
+        let mut layout = || truth * (1.0 + 0.02 * normal(&mut rng));
+        let levels = [layout(), layout(), layout()];
+        let alone = laid_out(&mut rng, levels[0], 60, 0.005);
+        let covers = |m: &Measured| m.estimate.interval.is_some_and(|ci| ci.contains(truth));
+        one += usize::from(covers(&alone));
+        let processes = levels
+            .iter()
+            .map(|&level| laid_out(&mut rng, level, 20, 0.005))
+            .collect();
+        three += usize::from(covers(&Measured::pool(processes, &context(Overhead::NONE))));
+    }
+    let (one, three) = (one as f64 / trials as f64, three as f64 / trials as f64);
+    assert!(one < 0.3, "one process covered the layouts' mean in {one}");
+    assert!(
+        (0.92..=0.99).contains(&three),
+        "three processes covered it in {three}"
+    );
+}
