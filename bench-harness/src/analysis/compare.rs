@@ -16,7 +16,7 @@
 //!   per-round ratio: paired t on the log ratios, Wilcoxon signed-rank as the
 //!   distribution-free check. A/B groups take it through [`compare_rounds`]
 //!   (the log ratios' 20% trimmed mean, Yuen's interval), `--against`
-//!   through [`compare_resolved`] (their mean).
+//!   through [`compare_replicated`] (their mean).
 //! - [`effective_sample_size`] says how many independent values a
 //!   time-ordered series of per-round ratios is worth.
 //!
@@ -283,7 +283,7 @@ impl Ratio {
 /// or the normal's when they are unknown), and the two go into a Welch
 /// test with Satterthwaite's degrees of freedom.
 ///
-/// Times near zero follow [`compare_resolved`]'s rule: no ratio when both
+/// Times near zero follow [`resolved`]'s rule: no ratio when both
 /// headlines lie below their sides' floor (the loop's resolution, or the
 /// clock's quantum if more), too fast for any ratio; else a side under its
 /// floor counts at the floor, and the change is a bound in the right
@@ -473,7 +473,7 @@ impl PairedComparison {
 /// as are rounds beyond the shorter slice.
 ///
 /// The runs use it through [`compare_rounds`] (`--against` through
-/// [`compare_resolved`]), which add the near-zero rule and the clock's
+/// [`compare_replicated`]), which add the near-zero rule and the clock's
 /// floor.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn compare_paired(baseline: &[f64], member: &[f64]) -> PairedComparison {
@@ -563,24 +563,7 @@ fn paired(baseline: &[f64], member: &[f64], floor: f64, trim: f64) -> PairedComp
     }
 }
 
-/// [`compare_paired`] for times from which the loop overhead was taken
-/// out: `None` when both sides' mean times lie below `resolution`
-/// ([`super::Overhead::resolution`]), too fast for any ratio (an empty
-/// future measured against itself read 0.07, "faster"; an empty body whose
-/// loop overhead was overestimated under load, −0.27 ns a side, read
-/// `1.0000 [1.0000, 1.0000]`); else the comparison of the times raised to
-/// at least `resolution`, so that a side near zero (a body the optimiser
-/// removed in one build) gives a ratio that is a bound, in the right
-/// direction, instead of a ratio of noise.
-pub(crate) fn compare_resolved(
-    baseline: &[f64],
-    member: &[f64],
-    resolution: f64,
-) -> Option<PairedComparison> {
-    resolved(baseline, member, resolution, 0.0, 0.0)
-}
-
-/// An A/B group's comparison: [`compare_resolved`]'s near-zero rule, the
+/// An A/B group's comparison: [`resolved`]'s near-zero rule, the
 /// mean log ratio trimmed by [`GROUP_TRIM`] at each end with Yuen's
 /// interval (one round in which a member's slice ran on a slower CPU must
 /// not decide the ratio), and the interval at least `± floor` wide: the
@@ -597,10 +580,75 @@ pub(crate) fn compare_rounds(
     resolved(baseline, member, resolution, floor, GROUP_TRIM)
 }
 
-/// The near-zero rule both paired comparisons share: no ratio when both
-/// sides' mean is below `resolution`, else [`paired`] over the times
-/// raised to at least `resolution`, with the interval's `floor` and the
-/// share `trim` trimmed at each end.
+/// A paired comparison replicated over pairs of processes (`--against`):
+/// `pairs[k]` holds the rounds of the `k`-th pair of fresh processes, one
+/// of each build, as `(baseline, member)` times. Each pair measures one
+/// memory layout of each build, and the layouts differ by more than the
+/// rounds within a pair do (allocation-heavy bodies read 3–7% apart
+/// between two processes in every round, here), so the rounds of all pairs
+/// are no sample of independent draws: each pair counts once.
+///
+/// The ratio is the geometric mean of the pairs' ratios; its interval the
+/// wider of the Student-t interval over the pairs' mean log ratios
+/// (`P − 1` degrees of freedom: the spread between layouts) and the one the
+/// rounds of every pair give together (the spread within them), and at
+/// least `± floor`. With one pair it is that pair's rounds' interval: a
+/// layout's, no wider. `None` when both sides are within `resolution` of
+/// zero in every pair.
+pub(crate) fn compare_replicated(
+    pairs: &[(Vec<f64>, Vec<f64>)],
+    resolution: f64,
+    floor: f64,
+) -> Option<PairedComparison> {
+    let each: Vec<PairedComparison> = pairs
+        .iter()
+        .filter_map(|(b, m)| resolved(b, m, resolution, floor, 0.0))
+        .filter(|c| c.rounds >= 2)
+        .collect();
+    let (baseline, member): (Vec<f64>, Vec<f64>) = pairs
+        .iter()
+        .flat_map(|(b, m)| b.iter().copied().zip(m.iter().copied()))
+        .unzip();
+    let mut all = resolved(&baseline, &member, resolution, floor, 0.0)?;
+    if each.len() < 2 {
+        return Some(all);
+    }
+    let means: Vec<f64> = each.iter().map(|c| c.mean_log_ratio).collect();
+    let n = means.len() as f64;
+    let centre = mean(&means);
+    let df = n - 1.0;
+    let q = quantile(df);
+    let spread = (sample_variance(&means, centre) / n).sqrt();
+    let within = (all.log_ratio_interval.1 - all.log_ratio_interval.0) / 2.0;
+    let (lower, upper) = (centre - q * spread, centre + q * spread);
+    let between = (upper - lower) / 2.0;
+    let half = between.max(within).max(floor);
+    if between >= within && between >= floor {
+        let test = t_test(centre, spread, df);
+        all.t = test.t;
+        all.df = test.df;
+        all.p_t = test.p;
+    }
+    all.mean_log_ratio = centre;
+    all.log_ratio_interval = (centre - half, centre + half);
+    all.ratio = centre.exp();
+    all.ratio_interval = (
+        all.log_ratio_interval.0.exp(),
+        all.log_ratio_interval.1.exp(),
+    );
+    Some(all)
+}
+
+/// The near-zero rule every paired comparison shares, for times from which
+/// the loop overhead was taken out: no ratio when both sides' mean is
+/// below `resolution` ([`super::Overhead::resolution`]), too fast for any
+/// ratio (an empty future measured against itself read 0.07, "faster"; an
+/// empty body whose loop overhead was overestimated under load, −0.27 ns a
+/// side, read `1.0000 [1.0000, 1.0000]`); else [`paired`] over the times
+/// raised to at least `resolution` (a side near zero, a body the optimiser
+/// removed in one build, gives a ratio that is a bound, in the right
+/// direction, instead of a ratio of noise), with the interval's `floor`
+/// and the share `trim` trimmed at each end.
 fn resolved(
     baseline: &[f64],
     member: &[f64],

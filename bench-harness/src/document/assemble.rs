@@ -17,7 +17,7 @@ use super::{
 };
 use crate::analysis::{Interval, Summary, BLOCKS_IN_ONE_GO, CONFIDENCE_LEVEL};
 use crate::environment::Environment;
-use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
+use crate::results::against::{AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, ComplexityReport, Measured, Outcome, RunInfo};
 use crate::settings::Schedule;
 
@@ -109,7 +109,7 @@ fn against(report: &AgainstReport) -> AgainstRecord {
                     ratio: Some(p.comparison.ratio),
                     ci_low: Some(p.comparison.ratio_interval.0),
                     ci_high: Some(p.comparison.ratio_interval.1),
-                    verdict: Some(verdict_word(p.verdict).to_string()),
+                    verdict: Some(p.verdict.to_string()),
                     rounds: Some(p.comparison.rounds),
                     p_t: finite(p.comparison.p_t),
                     p_wilcoxon: finite(p.comparison.p_wilcoxon),

@@ -206,7 +206,7 @@ pub(crate) fn group_verdict(p: &PairedComparison) -> (Verdict, String) {
 }
 
 /// A paired comparison with no ratio: both sides' times within the loop
-/// overhead's noise (`analysis::compare::compare_resolved`), each named.
+/// overhead's noise (`analysis::compare::compare_replicated`), each named.
 pub(crate) fn too_fast_to_compare((a, a_ns): (&str, f64), (b, b_ns): (&str, f64)) -> String {
     format!(
         "too fast to compare: {a} {}, {b} {} an iteration, both within the loop overhead's \

@@ -41,7 +41,7 @@ pub(crate) enum AgainstOutcome {
     /// Either side failed (or stopped) before enough paired rounds.
     Failed(String),
     /// Measured on both sides, each within the loop overhead's noise of
-    /// zero: no ratio ([`crate::analysis::compare::compare_resolved`]).
+    /// zero: no ratio ([`crate::analysis::compare::compare_replicated`]).
     TooFast {
         new_ns: f64,
         old_ns: f64,
@@ -92,16 +92,5 @@ impl AgainstReport {
             .iter()
             .filter(|row| matches!(row.outcome, AgainstOutcome::Compared(_)))
             .count()
-    }
-}
-
-/// The verdict's word in `--against`'s tables and documents, which do not
-/// yet tell `unclear` from `no difference` (the comparison keeps measuring
-/// until neither is unclear, up to `--max-time`).
-pub(crate) fn verdict_word(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Slower => "slower",
-        Verdict::Faster => "faster",
-        Verdict::NoDifference | Verdict::Unclear => "no difference",
     }
 }

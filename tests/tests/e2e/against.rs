@@ -124,7 +124,14 @@ fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_an_empty_one_to
     );
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
     let rows = rows(&out);
-    assert!(row(&rows, "add").ends_with("no difference"), "{rows:?}");
+    // Sub-nanosecond, its ratio moves with each pair of processes' loops:
+    // never a verdict, whether the interval settles inside the noise band
+    // or stays unclear.
+    let add = row(&rows, "add");
+    assert!(
+        add.ends_with("no difference") || add.contains("unclear, up to "),
+        "{rows:?}"
+    );
     assert!(
         row(&rows, "empty").starts_with("too fast to compare: "),
         "{rows:?}"

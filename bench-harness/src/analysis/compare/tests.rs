@@ -707,3 +707,59 @@ fn trimming_costs_the_interval_no_coverage() {
         }
     }
 }
+
+/// One pair of processes: the near-zero rule and the rounds' interval.
+fn compare_resolved(baseline: &[f64], member: &[f64], resolution: f64) -> Option<PairedComparison> {
+    compare_replicated(&[(baseline.to_vec(), member.to_vec())], resolution, 0.0)
+}
+
+/// Rounds of one pair of processes around `ratio`: ±0.2% alternating.
+fn pair_at(ratio: f64) -> (Vec<f64>, Vec<f64>) {
+    let old = vec![100.0; 10];
+    let new = (0..10)
+        .map(|i| 100.0 * ratio * if i % 2 == 0 { 1.002 } else { 0.998 })
+        .collect();
+    (old, new)
+}
+
+/// Three pairs of processes whose layouts put the same code 3% apart
+/// (allocation-heavy bodies, here): each pair's rounds are tight, and all
+/// the rounds read as one series (their persistence counted) claim ±1.6%.
+/// Each pair counting once, the interval spans the layouts (±3.9%), and
+/// the verdict is unclear.
+#[test]
+fn pairs_of_processes_that_disagree_widen_the_interval_to_their_spread() {
+    let pairs = [pair_at(1.0), pair_at(1.03), pair_at(1.005)];
+    let naive = compare_resolved(
+        &pairs.iter().flat_map(|p| p.0.clone()).collect::<Vec<_>>(),
+        &pairs.iter().flat_map(|p| p.1.clone()).collect::<Vec<_>>(),
+        0.0,
+    )
+    .unwrap();
+    let c = compare_replicated(&pairs, 0.0, 0.0).unwrap();
+    let half = |c: &PairedComparison| (c.log_ratio_interval.1 - c.log_ratio_interval.0) / 2.0;
+    assert!(half(&c) > 2.0 * half(&naive), "{naive:?}");
+    // The pairs' mean log ratios: ln 1.0, ln 1.03, ln 1.005, each less
+    // 2e-6 from the alternation (mean 0.011513, sd 0.015824); t(2) =
+    // 4.302653: ± 0.039308 (numpy, scipy).
+    let (lower, upper) = c.log_ratio_interval;
+    assert!((c.mean_log_ratio - 0.011_513).abs() < 1e-6, "{c:?}");
+    assert!(((upper - lower) / 2.0 - 0.039_308).abs() < 1e-6, "{c:?}");
+    assert_eq!(c.verdict(0.01), Verdict::Unclear);
+    assert!(c.largest_change() > 0.05, "{}", c.largest_change());
+}
+
+/// Pairs that agree keep the rounds' own interval, and a 2% change is
+/// slower; identical quantised rounds in every pair still get the clock's
+/// floor, never a zero-width interval.
+#[test]
+fn pairs_that_agree_keep_the_rounds_interval_and_the_floor() {
+    let pairs = [pair_at(1.02), pair_at(1.02), pair_at(1.02)];
+    let c = compare_replicated(&pairs, 0.0, 0.0).unwrap();
+    assert_eq!(c.verdict(0.01), Verdict::Slower, "{c:?}");
+    let same = vec![(vec![100.0; 10], vec![102.0; 10]); 3];
+    let c = compare_replicated(&same, 0.0, 0.002).unwrap();
+    let (lower, upper) = c.log_ratio_interval;
+    assert!(((upper - lower) / 2.0 - 0.002).abs() < 1e-12, "{c:?}");
+    assert!(c.p_t > 0.0, "{c:?}");
+}

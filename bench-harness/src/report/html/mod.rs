@@ -513,7 +513,7 @@ pub(crate) fn render_against(
                 time(p.new_ns),
                 time(p.old_ns),
                 p.comparison.rounds,
-                crate::results::against::verdict_word(p.verdict)
+                crate::report::format::verdict_words(p.verdict, p.comparison.largest_change())
             ),
             AgainstOutcome::New => "in this build only".to_string(),
             AgainstOutcome::Gone => "in the other build only".to_string(),

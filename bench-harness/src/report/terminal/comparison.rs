@@ -16,7 +16,7 @@ use crate::report::format::{
     escape, group_verdict, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
     verdict_words,
 };
-use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
+use crate::results::against::{AgainstOutcome, AgainstReport};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::{BenchResult, Compared, GroupReport};
 
@@ -368,7 +368,7 @@ impl Terminal<'_> {
                             time(p.new_ns),
                             time(p.old_ns),
                             c.rounds,
-                            verdict_word(p.verdict),
+                            verdict_words(p.verdict, c.largest_change()),
                         )?;
                     } else {
                         let (ratio, interval) = ratio_and_interval(c.ratio, (low, high));
@@ -376,7 +376,7 @@ impl Terminal<'_> {
                             self.out,
                             "  {name:<width$}  {ratio:>6}  {interval:<16}  {:>9}  {}",
                             time(p.new_ns),
-                            verdict_word(p.verdict),
+                            verdict_words(p.verdict, c.largest_change()),
                         )?;
                     }
                     self.out.reset()?;

@@ -2,23 +2,28 @@
 //! measured in one run, slice by slice in turn, so that the machine's drift
 //! cancels in each round's ratio.
 //!
-//! The other build runs as a worker process ([`worker`], speaking
-//! [`protocol`] over pipes, started and stopped by [`peer`]); this build's
-//! side runs the same code in this process. For each benchmark both sides
-//! open it, then take rounds: one slice each, in ABBA order (this build
+//! Both builds run as worker processes ([`worker`], speaking [`protocol`]
+//! over pipes, started and stopped by [`peer`]): this build from the file
+//! this process runs, so that neither side carries the parent's heap. The
+//! parent only schedules and pairs. A comparison takes several pairs of
+//! fresh processes (one of each build, the start order alternated), since a
+//! process's memory layout moves some bodies by several percent; in each
+//! pair every benchmark still to settle is opened on both sides and takes
+//! [`ROUNDS_PER_PAIR`] rounds: one slice each, in ABBA order (this build
 //! first in even rounds, the other first in odd ones, so a linear drift
 //! within a pair of rounds cancels), only one process measuring at a time.
 //! Each side reports its slice's median time per iteration (the preempted
-//! samples left out), read with its own clock, this build's loop overhead
-//! taken out on both sides. A round's
-//! ratio is new/old; the rounds are analysed as an in-run A/B group's
-//! ([`compare_resolved`]: log ratios, t-interval at the effective sample
-//! size of the series, since rounds close in time share the machine's
-//! state; no ratio when both times are within the overhead's noise).
+//! samples left out), read with its own clock, with the parent's loop
+//! overhead taken out on both sides. A round's ratio is new/old; the pairs
+//! are combined by [`compare_replicated`]: each pair of processes counts
+//! once, the interval the wider of the one over the pairs and the one over
+//! all rounds, never narrower than the clock's quantum.
 //!
-//! Sampling stops once the verdict is settled (the interval is beyond the
-//! noise band, or inside it) after at least [`MIN_PAIRS`] rounds, or when
-//! each side has spent `--max-time` measuring.
+//! A benchmark stops once its verdict is settled (the interval beyond the
+//! noise band, or inside it) after [`MIN_PROCESS_PAIRS`] pairs, or when
+//! each side has spent `--max-time` measuring it, or after
+//! [`MAX_PROCESS_PAIRS`]; what is not settled then is `unclear`, with the
+//! largest change its interval allows.
 
 mod peer;
 mod protocol;
@@ -31,7 +36,7 @@ use std::time::{Duration, Instant};
 use bench_runtime::{Nanos, StopRule};
 
 use super::rows::{Selection, EXIT_FAILED, EXIT_REGRESSED, EXIT_USAGE};
-use crate::analysis::compare::{compare_resolved, Verdict};
+use crate::analysis::compare::{compare_replicated, PairedComparison, Verdict};
 use crate::analysis::mean;
 use crate::baseline::Store;
 use crate::cli::{Against, Args};
@@ -110,73 +115,110 @@ fn compare(
         }
     };
     let exe = std::path::absolute(&exe).unwrap_or(exe);
-    let mut remote = Peer::start(&exe, &request.worker_args)?;
-    let mut local = Side::new(&request.settings)?;
+    // This build measures in fresh processes too, started from the file
+    // this process runs: neither side carries the harness's own heap.
+    let this = crate::forks::Program::open().map_err(|why| format!("--against: {why}"))?;
+    let builds = Builds {
+        this: &this,
+        other: &exe,
+        args: &request.worker_args,
+    };
+    // Clock, loop overhead and the run's figures: measured here once, the
+    // overhead sent to both sides so that both take out the same.
+    let local = Side::new(&request.settings)?;
     let config = request.settings.sampler_config(Nanos::ZERO);
-    let slice = config.measure_time / SLICES_PER_MEASURE_TIME;
-    let limit = Duration::from_secs_f64(2.0 * config.max_time.0 / 1e9) + SLACK;
-    let budget = config.max_time;
-
-    // Each benchmark's pairs take at most twice --max-time, and usually
-    // less: the verdict settles.
+    let limits = Limits {
+        slice: config.measure_time / SLICES_PER_MEASURE_TIME,
+        wait: Duration::from_secs_f64(2.0 * config.max_time.0 / 1e9) + SLACK,
+        budget: config.max_time,
+        overhead: local.overhead(),
+        // The clock's quantum over the shortest sample, relative, both
+        // sides together: what no interval may be narrower than.
+        floor: std::f64::consts::SQRT_2 * local.info().precision.resolution.0
+            / local.info().sample_floor.0,
+    };
     let (mode, started) = request.progress;
     let watch = Watch::against(selected.to_vec(), config.max_time.0 / 1e9, started);
     let display = Progress::start(mode, watch.clone());
-    let mut rows = Vec::new();
+    let mut pairs = builds.start(true)?;
+    let theirs: Vec<String> = pairs.1.benchmarks.clone();
+    let mut states: Vec<Pairing> = selected
+        .iter()
+        .map(|name| Pairing {
+            gone_there: !theirs.contains(name),
+            ..Pairing::default()
+        })
+        .collect();
     let mut own_overhead = false;
-    for (index, name) in selected.iter().enumerate() {
-        watch.running(index);
-        watch.unit_started();
-        let outcome = if !remote.benchmarks.contains(name) {
-            AgainstOutcome::New
-        } else if bench_runtime::signal::interrupted() {
-            break;
-        } else {
-            match pair(
-                name,
-                &mut local,
-                &mut remote,
-                (slice, budget, limit),
-                request.noise_threshold,
-                &watch,
-                &mut own_overhead,
-            ) {
-                Ok(outcome) => outcome,
-                // Ctrl-C: the benchmark under way is left out, as in a
-                // measured run.
-                Err(_) if bench_runtime::signal::interrupted() => break,
+    'pairs: for pair in 0..MAX_PROCESS_PAIRS {
+        if pair > 0 {
+            // Fresh processes, the other build started first every other
+            // pair: the start order's own effect cancels too.
+            drop(pairs);
+            pairs = builds.start(pair % 2 == 0)?;
+        }
+        watch.round(pair + 1);
+        for (index, name) in selected.iter().enumerate() {
+            let state = &mut states[index];
+            if !state.wants_more(request.noise_threshold, &limits) {
+                continue;
+            }
+            if bench_runtime::signal::interrupted() {
+                break 'pairs;
+            }
+            watch.running(index);
+            match measure_pair(name, &mut pairs, &limits, &mut own_overhead) {
+                Ok((old, new, spent)) => {
+                    state.spent += spent;
+                    state.pairs.push((old, new));
+                }
+                // Ctrl-C: the benchmark under way keeps the pairs it has.
+                Err(_) if bench_runtime::signal::interrupted() => break 'pairs,
                 Err(why) => {
-                    // A worker that crashed or hung fails its benchmark only:
-                    // the next one gets a fresh worker.
-                    if !remote.is_alive() {
-                        remote = Peer::start(&exe, &request.worker_args)?;
+                    // A worker that crashed or hung fails its benchmark
+                    // only: the next one gets fresh workers.
+                    state.failed = Some(why);
+                    if !pairs.0.is_alive() || !pairs.1.is_alive() {
+                        drop(pairs);
+                        pairs = builds.start(pair % 2 == 0)?;
                     }
-                    AgainstOutcome::Failed(why)
                 }
             }
-        };
-        watch.unit_ended();
-        if let Some(done) = watch.finished(index) {
-            let figure = match &outcome {
-                AgainstOutcome::Compared(paired) => Some(Figure::Ratio {
-                    ratio: paired.comparison.ratio,
-                    verdict: paired.verdict.to_string(),
-                }),
-                AgainstOutcome::Failed(_) => Some(Figure::Failed),
-                AgainstOutcome::TooFast { .. } => Some(Figure::TooFast),
-                _ => None,
-            };
-            if let Some(figure) = figure {
-                display.finished(done, selected.len(), name, figure);
+            if !state.wants_more(request.noise_threshold, &limits) {
+                if let Some(done) = watch.finished(index) {
+                    let figure = match state.outcome(request.noise_threshold, &limits) {
+                        AgainstOutcome::Compared(paired) => Figure::Ratio {
+                            ratio: paired.comparison.ratio,
+                            verdict: paired.verdict.to_string(),
+                        },
+                        AgainstOutcome::Failed(_) => Figure::Failed,
+                        _ => Figure::TooFast,
+                    };
+                    display.finished(done, selected.len(), name, figure);
+                }
             }
         }
-        rows.push(AgainstRow {
-            name: name.clone(),
-            outcome,
-        });
+        if states
+            .iter()
+            .all(|s| !s.wants_more(request.noise_threshold, &limits))
+        {
+            break;
+        }
     }
+    drop(pairs);
     display.end();
-    let others = remote.benchmarks.iter().map(|n| (n.clone(), false, ()));
+    let interrupted = bench_runtime::signal::interrupted();
+    let mut rows: Vec<AgainstRow> = selected
+        .iter()
+        .zip(&states)
+        // After Ctrl-C, a benchmark not measured at all is left out.
+        .filter(|(_, state)| !interrupted || !state.pairs.is_empty() || state.failed.is_some())
+        .map(|(name, state)| AgainstRow {
+            name: name.clone(),
+            outcome: state.outcome(request.noise_threshold, &limits),
+        })
+        .collect();
+    let others = theirs.iter().map(|n| (n.clone(), false, ()));
     for gone in select::select(filter, others) {
         if !registered.contains(&gone.name) {
             rows.push(AgainstRow {
@@ -186,7 +228,7 @@ fn compare(
         }
     }
     let mut info = local.info();
-    info.partial = bench_runtime::signal::interrupted();
+    info.partial = interrupted;
     let report = AgainstReport {
         baseline: shown,
         protocol_version: PROTOCOL_VERSION,
@@ -195,6 +237,121 @@ fn compare(
         own_overhead,
     };
     Ok((report, info))
+}
+
+/// Pairs of fresh processes, one of each build, before a verdict may
+/// settle: each pair is one memory layout of each build, and fewer than
+/// three say nothing of how far layouts move a body.
+const MIN_PROCESS_PAIRS: usize = 3;
+
+/// Pairs of processes at most, whatever the budget left.
+const MAX_PROCESS_PAIRS: usize = 12;
+
+/// Paired rounds each benchmark takes in each pair of processes.
+const ROUNDS_PER_PAIR: usize = MIN_PAIRS;
+
+/// The two builds as workers are started.
+struct Builds<'a> {
+    this: &'a crate::forks::Program,
+    other: &'a Path,
+    args: &'a [OsString],
+}
+
+impl Builds<'_> {
+    /// A fresh worker of each build, `(this, other)`, started in that order
+    /// when `this_first`.
+    fn start(&self, this_first: bool) -> Result<(Peer, Peer), String> {
+        let (run, path) = self.this.paths();
+        let this = || {
+            self.this.check()?;
+            Peer::start(run, path, self.args)
+        };
+        let other = || Peer::start(self.other, self.other, self.args);
+        if this_first {
+            let this = this()?;
+            Ok((this, other()?))
+        } else {
+            let other = other()?;
+            Ok((this()?, other))
+        }
+    }
+}
+
+/// How long each side measures, and what each side's times have in common.
+struct Limits {
+    slice: Nanos,
+    /// How long a worker may take to answer.
+    wait: Duration,
+    /// Each benchmark's measuring time, per side, over all its pairs.
+    budget: Nanos,
+    overhead: crate::analysis::Overhead,
+    /// The narrowest interval of a log ratio.
+    floor: f64,
+}
+
+/// One benchmark's comparison so far.
+#[derive(Default)]
+struct Pairing {
+    /// The other build has no benchmark of this name.
+    gone_there: bool,
+    /// Per pair of processes, the rounds' times `(other build, this build)`.
+    pairs: Vec<(Vec<f64>, Vec<f64>)>,
+    /// Measuring time spent per side.
+    spent: Nanos,
+    failed: Option<String>,
+}
+
+impl Pairing {
+    fn comparison(&self, limits: &Limits) -> Option<PairedComparison> {
+        let resolution = limits.overhead.resolution().0;
+        compare_replicated(&self.pairs, resolution, limits.floor)
+    }
+
+    /// Whether another pair of processes should measure it: not failed,
+    /// budget left, and the verdict not settled (beyond the noise band or
+    /// inside it) after [`MIN_PROCESS_PAIRS`].
+    fn wants_more(&self, noise_threshold: f64, limits: &Limits) -> bool {
+        if self.gone_there || self.failed.is_some() || self.spent.0 >= limits.budget.0 {
+            return false;
+        }
+        self.pairs.len() < MIN_PROCESS_PAIRS
+            || self
+                .comparison(limits)
+                .is_some_and(|c| c.verdict(noise_threshold) == Verdict::Unclear)
+    }
+
+    fn outcome(&self, noise_threshold: f64, limits: &Limits) -> AgainstOutcome {
+        if self.gone_there {
+            return AgainstOutcome::New;
+        }
+        if let Some(why) = &self.failed {
+            return AgainstOutcome::Failed(why.clone());
+        }
+        let (old, new): (Vec<f64>, Vec<f64>) = (self.pairs.iter())
+            .flat_map(|(o, n)| o.iter().copied().zip(n.iter().copied()))
+            .unzip();
+        if new.len() < 2 {
+            return AgainstOutcome::Failed(
+                "fewer than 2 paired rounds: a sample outlasts the slices; raise \
+                 --measure-time"
+                    .to_string(),
+            );
+        }
+        let (new_ns, old_ns) = (mean(&new), mean(&old));
+        match self.comparison(limits) {
+            Some(comparison) => AgainstOutcome::Compared(Paired {
+                verdict: comparison.verdict(noise_threshold),
+                comparison,
+                new_ns,
+                old_ns,
+            }),
+            None => AgainstOutcome::TooFast {
+                new_ns,
+                old_ns,
+                rounds: new.len(),
+            },
+        }
+    }
 }
 
 /// `--against`: the paired comparison instead of a measured run. Prints
@@ -296,117 +453,92 @@ fn same_cpu() -> Option<usize> {
         .or_else(|| allowed.first().copied())
 }
 
-/// One benchmark, paired round by round until the verdict settles or the
-/// budget is spent.
-fn pair(
+/// One benchmark in one pair of processes, `(this, other)`: both open it
+/// with the same loop overhead taken out, then take [`ROUNDS_PER_PAIR`]
+/// rounds in ABBA order (this build first in even rounds, the other in odd
+/// ones, so that a linear drift within two rounds cancels), only one
+/// process measuring at a time. The rounds' times `(other, this)` and the
+/// measuring time spent per side.
+fn measure_pair(
     name: &str,
-    local: &mut Side,
-    remote: &mut Peer,
-    (slice, budget, limit): (Nanos, Nanos, Duration),
-    noise_threshold: f64,
-    watch: &Watch,
+    (this, other): &mut (Peer, Peer),
+    limits: &Limits,
     own_overhead: &mut bool,
-) -> Result<AgainstOutcome, String> {
-    let resolution = local.overhead().resolution().0;
+) -> Result<(Vec<f64>, Vec<f64>, Nanos), String> {
     let open = Request::Open {
         name: name.to_string(),
-        overhead: None,
-    };
-    expect_opened(local.handle(open), "this build")?;
-    // The other build takes out this one's loop overhead: the same loop,
-    // estimated once, so that the estimate's error cancels in the ratio.
-    let open = Request::Open {
-        name: name.to_string(),
-        overhead: Some(local.overhead()),
+        overhead: Some(limits.overhead),
     };
     let opened_at = Instant::now();
-    let opened = remote.ask(&open, limit, &format!("setting up {name}"))?;
-    if !expect_opened(opened, "the other build")? {
+    let setting_up = format!("setting up {name}");
+    expect_opened(this.ask(&open, limits.wait, &setting_up)?, "this build")?;
+    if !expect_opened(
+        other.ask(&open, limits.wait, &setting_up)?,
+        "the other build",
+    )? {
         *own_overhead = true;
     }
-
-    // The worker takes this build's loop cost out of its times: what is
-    // left of an empty body is zero give or take the estimate's noise
-    // (a few hundred picoseconds below zero on a loaded machine). More
-    // than the whole loop's cost below zero would be a loop that took less
-    // than nothing: no measurement, a worker to disbelieve.
-    let lowest = -(local.overhead().per_iter.0 + resolution);
+    // Both take out this run's loop cost: what is left of an empty body is
+    // zero give or take the estimate's noise (a few hundred picoseconds
+    // below zero on a loaded machine). More than the whole loop's cost
+    // below zero would be a loop that took less than nothing: no
+    // measurement, a worker to disbelieve.
+    let lowest = -(limits.overhead.per_iter.0 + limits.overhead.resolution().0);
     let doing = format!("measuring {name}");
-    let mut local_slice = || {
-        per_iter(
-            local.handle(Request::Slice { nanos: slice.0 }),
-            "this build",
-        )
-    };
-    let remote_slice = |remote: &mut Peer| {
-        let reply = remote.ask(&Request::Slice { nanos: slice.0 }, limit, &doing)?;
+    let slice = |peer: &mut Peer, side: &str| {
+        let reply = peer.ask(
+            &Request::Slice {
+                nanos: limits.slice.0,
+            },
+            limits.wait,
+            &doing,
+        )?;
         if let Reply::Slice {
             per_iter_ns,
             samples,
         } = &reply
         {
-            check_reply(*per_iter_ns, *samples, lowest, opened_at.elapsed())
-                .map_err(|why| format!("the other build sent {why} while {doing}: it is not a worker this build can believe; rebuild it with this bench-harness"))?;
+            check_reply(*per_iter_ns, *samples, lowest, opened_at.elapsed()).map_err(|why| {
+                format!(
+                    "{side} sent {why} while {doing}: it is not a worker this build can \
+                     believe; rebuild it with this bench-harness"
+                )
+            })?;
         }
-        per_iter(reply, "the other build")
+        per_iter(reply, side)
     };
     let (mut new, mut old) = (Vec::new(), Vec::new());
     let mut rounds = 0;
-    watch.round(1);
     let mut spent = Nanos::ZERO;
+    // Warm-up rounds give no times: at most as many again.
     let result = loop {
-        // ABBA: this build first in even rounds, the other in odd ones.
         let pair = if rounds % 2 == 0 {
-            let n = local_slice();
-            n.and_then(|n| Ok((n, remote_slice(remote)?)))
+            slice(this, "this build").and_then(|n| Ok((n, slice(other, "the other build")?)))
         } else {
-            let o = remote_slice(remote);
-            o.and_then(|o| Ok((local_slice()?, o)))
+            slice(other, "the other build").and_then(|o| Ok((slice(this, "this build")?, o)))
         };
         let (n, o) = match pair {
             Ok(pair) => pair,
             Err(why) => break Err(why),
         };
         rounds += 1;
-        watch.round(rounds + 1);
-        spent += slice;
+        spent += limits.slice;
         if let (Some(n), Some(o)) = (n, o) {
             new.push(n);
             old.push(o);
         }
-        // Settled: a verdict beyond the noise band, or too fast for one.
-        let settled = new.len() >= MIN_PAIRS
-            && new.len() % 2 == 0
-            && compare_resolved(&old, &new, resolution)
-                .is_none_or(|c| c.verdict(noise_threshold) != Verdict::Unclear);
-        if settled || spent.0 >= budget.0 || bench_runtime::signal::interrupted() {
+        let enough = new.len() >= ROUNDS_PER_PAIR && new.len() % 2 == 0;
+        if enough || rounds >= 4 * ROUNDS_PER_PAIR || bench_runtime::signal::interrupted() {
             break Ok(());
         }
     };
-    let _ = local.handle(Request::Close);
-    let closing = remote.ask(&Request::Close, limit, &format!("closing {name}"));
+    let closing = format!("closing {name}");
+    let closed = this.ask(&Request::Close, limits.wait, &closing);
+    let closed_there = other.ask(&Request::Close, limits.wait, &closing);
     result?;
-    closing?;
-    if new.len() < 2 {
-        return Err(format!(
-            "fewer than 2 paired rounds in {rounds}: a sample outlasts the slices; raise \
-             --measure-time"
-        ));
-    }
-    let (new_ns, old_ns) = (mean(&new), mean(&old));
-    Ok(match compare_resolved(&old, &new, resolution) {
-        Some(comparison) => AgainstOutcome::Compared(Paired {
-            verdict: comparison.verdict(noise_threshold),
-            comparison,
-            new_ns,
-            old_ns,
-        }),
-        None => AgainstOutcome::TooFast {
-            new_ns,
-            old_ns,
-            rounds: new.len(),
-        },
-    })
+    closed?;
+    closed_there?;
+    Ok((old, new, spent))
 }
 
 /// Whether the side opened the benchmark, and took out the overhead sent.

@@ -44,17 +44,18 @@ pub(super) struct Peer {
 }
 
 impl Peer {
-    /// Starts `exe` as a worker with `args` (its measuring settings) and
-    /// waits for its hello.
-    pub(super) fn start(exe: &Path, args: &[OsString]) -> Result<Peer, String> {
+    /// Starts `run` (named `exe` in messages) as a worker with `args` (its
+    /// measuring settings) and waits for its hello.
+    pub(super) fn start(run: &Path, exe: &Path, args: &[OsString]) -> Result<Peer, String> {
         let shown = exe.display();
         let token = crate::forks::token();
-        let mut child = Command::new(exe)
+        let mut child = Command::new(run)
             .args(args)
             .arg(format!("--{TOKEN_FLAG}"))
             .arg(token)
             .env(WORKER_ENV, token)
             .env_remove(crate::forks::CHILD_ENV)
+            .arg0(exe)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
