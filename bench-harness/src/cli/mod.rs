@@ -543,12 +543,12 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
     }
     if parsed.baselines.against.is_some() {
         let format = parsed.output.format;
-        if format != OutputFormat::Json
-            && (format != OutputFormat::Pretty || parsed.output.path.is_some())
+        if format == OutputFormat::Bencher
+            || (format == OutputFormat::Pretty && parsed.output.path.is_some())
         {
             return Err(CliError(format!(
-                "--against writes its comparison as JSON only: use --format json (with or \
-                 without --output), not --format {format}"
+                "--against writes its comparison as json, csv, markdown or bmf: use one of \
+                 those with --output, not --format {format}"
             )));
         }
         let clash = [
@@ -845,8 +845,8 @@ mod tests {
                 "give one of them, once",
             ),
             (
-                &["--bench", "--against", "main", "--format", "csv"],
-                "--against writes its comparison as JSON only",
+                &["--bench", "--against", "main", "--format", "bencher"],
+                "--against writes its comparison as json, csv, markdown or bmf",
             ),
             (
                 &["--against", "main"],

@@ -14,7 +14,7 @@ use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
 use crate::report::format::{
     escape, group_verdict, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
-    verdict_words,
+    verdict_counts, verdict_words,
 };
 use crate::results::against::{verdict_word, AgainstOutcome, AgainstReport};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
@@ -401,6 +401,9 @@ impl Terminal<'_> {
         }
         if let Some(why) = report.nothing_compared() {
             writeln!(self.out, "  nothing was compared: {why}")?;
+        } else {
+            writeln!(self.out)?;
+            self.lines(&format!("  {}", against_summary(report)))?;
         }
         if report.own_overhead {
             self.lines(
@@ -411,6 +414,36 @@ impl Terminal<'_> {
         }
         Ok(())
     }
+}
+
+/// `--against`'s verdicts counted, and the benchmarks without one:
+/// `2 slower, 1 faster, 16 no difference · 1 new`.
+fn against_summary(report: &AgainstReport) -> String {
+    let verdicts = report.rows.iter().filter_map(|row| match &row.outcome {
+        // As the rows say it: an unsettled interval reads `no difference`.
+        AgainstOutcome::Compared(p) => Some(match verdict_word(p.verdict) {
+            "no difference" => Verdict::NoDifference,
+            _ => p.verdict,
+        }),
+        _ => None,
+    });
+    let mut parts = vec![verdict_counts(verdicts)];
+    let count =
+        |is: fn(&AgainstOutcome) -> bool| report.rows.iter().filter(|row| is(&row.outcome)).count();
+    for (n, word) in [
+        (
+            count(|o| matches!(o, AgainstOutcome::TooFast { .. })),
+            "too fast to compare",
+        ),
+        (count(|o| matches!(o, AgainstOutcome::New)), "new"),
+        (count(|o| matches!(o, AgainstOutcome::Gone)), "gone"),
+        (count(|o| matches!(o, AgainstOutcome::Failed(_))), "failed"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {word}"));
+        }
+    }
+    parts.join(" · ")
 }
 
 /// `+3.21%`, `-0.50%`.
