@@ -731,6 +731,32 @@ mod tests {
         assert!(parse_err(&["--report", "x"]).contains("add --bench"));
     }
 
+    /// Every comparison in every format: `--against` writes what a
+    /// measured run does but libtest's lines, which hold no comparison,
+    /// and a table to a file.
+    #[test]
+    fn against_takes_every_format_that_holds_a_comparison() {
+        for format in ["json", "csv", "markdown", "bmf"] {
+            let args = parse_ok(&[
+                "--bench",
+                "--against",
+                "main",
+                "--format",
+                format,
+                "-o",
+                "x",
+            ]);
+            assert_eq!(args.output.format.to_string(), format);
+        }
+        for refused in [&["--format", "bencher"][..], &["-o", "x"]] {
+            let args = [&["--bench", "--against", "main"][..], refused].concat();
+            assert!(
+                parse_err(&args).contains("use one of those with --output"),
+                "{refused:?}"
+            );
+        }
+    }
+
     #[test]
     fn no_bench_flag_means_smoke_test() {
         assert_eq!(parse_ok(&[]).action, Action::Test);
