@@ -147,11 +147,10 @@ impl Terminal<'_> {
             .filter(|b| b.measurement.is_some() && !registered.contains(&b.name))
             .map(|b| escape(&b.name).into_owned())
             .collect();
-        let counts: Vec<String> = tally
+        let verdicts = tally
             .iter()
-            .map(|(verdict, names)| format!("{} {verdict}", names.len()))
-            .collect();
-        let mut count = format!("  {}", counts.join(" · "));
+            .flat_map(|(verdict, names)| std::iter::repeat_n(*verdict, names.len()));
+        let mut count = format!("  {}", verdict_counts(verdicts));
         if too_fast > 0 {
             count.push_str(&format!(" · {too_fast} too fast to compare"));
         }
