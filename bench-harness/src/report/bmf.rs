@@ -275,4 +275,52 @@ mod tests {
         assert!(ours["empty"].get("throughput").is_none());
         assert_eq!(bmf_violations(&ours), Vec::<String>::new());
     }
+
+    /// An empty body's interval reaches below zero once the loop's cost is
+    /// taken out (`lower_value: -3968` was written): no figure is.
+    #[test]
+    fn no_value_or_bound_is_negative() {
+        let mut results = results();
+        results[2].throughput = Some(Throughput::Items(1000));
+        let crate::results::Outcome::Measured(sort) = &mut results[2].outcome else {
+            panic!("kernels::sort_1k is measured");
+        };
+        let upper = sort.estimate.interval.unwrap().upper;
+        sort.estimate.interval.as_mut().unwrap().lower = -3968.0;
+        let ours = render(&results);
+        assert_eq!(bmf_violations(&ours), Vec::<String>::new());
+        let latency = &ours["kernels::sort_1k"]["latency"];
+        assert_eq!(latency["lower_value"], 0.0);
+        assert_eq!(latency["upper_value"], upper);
+        // The rate's upper bound would be infinite: left out with the lower.
+        let rate = ours["kernels::sort_1k"]["throughput"].as_object().unwrap();
+        assert_eq!(rate.keys().collect::<Vec<_>>(), ["value"]);
+        let negative = |v: &Value| v.as_f64().is_some_and(|n| n < 0.0);
+        for measures in ours.as_object().unwrap().values() {
+            for metric in measures.as_object().unwrap().values() {
+                assert!(
+                    !metric.as_object().unwrap().values().any(negative),
+                    "{ours:#}"
+                );
+            }
+        }
+    }
+
+    /// A comparison adds its ratio, the change's interval as its bounds.
+    #[test]
+    fn a_baseline_comparison_adds_the_ratio() {
+        let (results, _) = crate::testing::fixed_run::formats_run();
+        let ours = render(&results);
+        assert_eq!(bmf_violations(&ours), Vec::<String>::new());
+        let Some(crate::results::Compared::Against(c)) = &results[1].comparison else {
+            panic!("fib_20 is compared");
+        };
+        let r = c.ratio.as_ref().unwrap();
+        let ratio = &ours["fib_20"]["ratio"];
+        assert_eq!(ratio["value"], 1.0 + r.change);
+        assert_eq!(ratio["lower_value"], 1.0 + r.change_interval.0);
+        assert_eq!(ratio["upper_value"], 1.0 + r.change_interval.1);
+        // New in this run: nothing to compare with.
+        assert!(ours["slow::one_sample"].get("ratio").is_none());
+    }
 }
