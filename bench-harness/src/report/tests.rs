@@ -326,6 +326,37 @@ fn against_markdown_puts_the_summary_and_the_changed_rows_first() {
     assert!(folded.contains("\n- `empty`: too fast to compare: this build"));
 }
 
+/// When nothing changed, the page says so where the table would be, and
+/// the rows are folded; when nothing was compared, it says that instead.
+#[test]
+fn a_page_without_changes_says_so_above_the_fold() {
+    let page = |keep: &[&str]| {
+        let mut report = against_report();
+        report.rows.retain(|row| keep.contains(&row.name.as_str()));
+        let mut out = Vec::new();
+        markdown::write_against(&mut out, HEADING, &report).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let same = page(&["hash::fnv"]);
+    let lines: Vec<&str> = same.lines().collect();
+    assert!(
+        lines[0].starts_with("`suite`: **1 no difference** against `main`"),
+        "{same}"
+    );
+    assert_eq!(lines[2], "No benchmark changed beyond its threshold.");
+    assert_eq!(names(&gfm_tables(&same)[0]), ["`hash::fnv`"]);
+    assert!(folded_part(&same).contains("| `hash::fnv` |"));
+    let none = page(&["empty", "parse::json"]);
+    assert!(
+        none.starts_with("`suite`: **none compared** against `main`"),
+        "{none}"
+    );
+    assert_eq!(
+        none.lines().nth(2),
+        Some("Nothing was compared: the rows below say why.")
+    );
+}
+
 /// A run without a baseline or groups: every benchmark's time in the
 /// table, only the notes folded.
 #[test]

@@ -136,7 +136,9 @@ fn page(
     }
     summary_line(&mut out, heading, &clauses)?;
     writeln!(out)?;
-    if shown.is_empty() {
+    if shown.is_empty() && folded.iter().all(|r| r.standing.verdict().is_none()) {
+        writeln!(out, "Nothing was compared: the rows below say why.")?;
+    } else if shown.is_empty() {
         writeln!(out, "No benchmark changed beyond its threshold.")?;
     } else {
         table(&mut out, &shown)?;
