@@ -48,11 +48,9 @@ pub(crate) fn write(
 ) -> io::Result<()> {
     let notes = rows::notes(results);
     let mut method = method(info);
-    if let Some(baseline) = baseline {
-        method = format!("{}\n\n{method}", rows::machine_change(baseline));
-    }
     let mut sections = Vec::new();
     if let Some(baseline) = baseline {
+        method = format!("{}\n\n{method}", rows::machine_change(baseline));
         sections.push(rows::baseline_section(baseline, results));
     }
     if !groups.is_empty() {
@@ -121,18 +119,14 @@ fn page(
     let (shown, folded): (Vec<&Row>, Vec<&Row>) =
         rows.into_iter().partition(|r| r.standing.shown());
     let mut clauses: Vec<String> = sections.iter().filter_map(Section::clause).collect();
-    let mut others: Vec<(&str, usize)> = Vec::new();
-    for row in shown.iter().chain(&folded) {
-        if let Some(word) = row.standing.counted() {
-            match others.iter_mut().find(|(w, _)| *w == word) {
-                Some((_, n)) => *n += 1,
-                None => others.push((word, 1)),
-            }
-        }
-    }
+    let others = counted(
+        shown
+            .iter()
+            .chain(&folded)
+            .filter_map(|row| row.standing.counted().map(str::to_string)),
+    );
     if !others.is_empty() {
-        let listed: Vec<String> = others.iter().map(|(w, n)| format!("{n} {w}")).collect();
-        clauses.push(format!("also {}", listed.join(", ")));
+        clauses.push(format!("also {others}"));
     }
     summary_line(&mut out, heading, &clauses)?;
     writeln!(out)?;
@@ -146,21 +140,7 @@ fn page(
     writeln!(out)?;
     let mut folded_parts = Vec::new();
     if !folded.is_empty() {
-        let mut kinds: Vec<(String, usize)> = Vec::new();
-        for row in &folded {
-            let word = row
-                .standing
-                .verdict()
-                .map(|v| v.to_string())
-                .or_else(|| row.standing.counted().map(str::to_string))
-                .unwrap_or_default();
-            match kinds.iter_mut().find(|(w, _)| *w == word) {
-                Some((_, n)) => *n += 1,
-                None => kinds.push((word, 1)),
-            }
-        }
-        let kinds: Vec<String> = kinds.iter().map(|(w, n)| format!("{n} {w}")).collect();
-        folded_parts.push(kinds.join(", "));
+        folded_parts.push(counted(folded.iter().map(|row| row.standing.word())));
     }
     details(&mut out, folded_parts, notes, method, |out| {
         if folded.is_empty() {
@@ -171,6 +151,20 @@ fn page(
         }
     })?;
     out.flush()
+}
+
+/// Each word once with how many times it came, in the order they first
+/// came: `1 new, 2 gone`.
+fn counted(words: impl IntoIterator<Item = String>) -> String {
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for word in words {
+        match kinds.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((word, 1)),
+        }
+    }
+    let kinds: Vec<String> = kinds.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    kinds.join(", ")
 }
 
 /// The page of a run without comparisons: every benchmark's time.

@@ -56,6 +56,15 @@ impl Standing {
         }
     }
 
+    /// What the row is, as the folded block's summary counts it.
+    pub(super) fn word(self) -> String {
+        match (self.verdict(), self.counted()) {
+            (Some(verdict), _) => verdict.to_string(),
+            (None, Some(word)) => word.to_string(),
+            (None, None) => String::new(),
+        }
+    }
+
     /// How the summary counts the rows without a verdict: `1 new`.
     pub(super) fn counted(self) -> Option<&'static str> {
         match self {
