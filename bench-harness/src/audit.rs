@@ -209,6 +209,28 @@ pub(crate) fn header(environment: &Environment) -> String {
     parts.join(" · ")
 }
 
+/// The machine in a few words, for a summary line (`Intel Xeon, 2 cores,
+/// Linux 6.8.0-1012-gcp, hypervisor`): what tells one CI runner from
+/// another; the header has the rest.
+pub(crate) fn machine_line(environment: &Environment) -> String {
+    let e = environment;
+    let mut parts = vec![e
+        .cpu_model
+        .as_deref()
+        .map_or_else(|| "CPU n/a".to_string(), short_cpu_model)];
+    if let Some(n) = e.logical_cores {
+        parts.push(format!("{n} {}", plural(n, "core")));
+    }
+    parts.push(match &e.os_release {
+        Some(release) => format!("{} {release}", os_name(&e.os)),
+        None => os_name(&e.os).to_string(),
+    });
+    if e.hypervisor == Some(true) {
+        parts.push("hypervisor".to_string());
+    }
+    parts.join(", ")
+}
+
 /// `Intel(R) Xeon(R) CPU @ 2.60GHz` → `Intel Xeon`: without trademarks,
 /// "CPU"/"Processor" and the nominal clock.
 fn short_cpu_model(model: &str) -> String {

@@ -293,6 +293,9 @@ fn output_of(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
         // of the test process's own, not the workspace's (a test that cares
         // sets CARGO_TARGET_DIR itself).
         .env("CARGO_TARGET_DIR", default_target_dir())
+        // Under GitHub Actions every run would append to the job's summary
+        // (a test that cares sets it itself).
+        .env_remove("GITHUB_STEP_SUMMARY")
         .envs(env.iter().copied())
         .output()
         .expect("the binary starts");

@@ -53,7 +53,9 @@ Output:
   --format pretty|json|csv|markdown|bencher|bmf
                           what the run writes [default: pretty, the colour table];
                           bencher is libtest's `test NAME ... bench: N ns/iter (+/- M)`;
-                          bmf is the Bencher Metric Format JSON of bencher.dev
+                          bmf is the Bencher Metric Format JSON of bencher.dev;
+                          markdown is a page for a pull request, also appended
+                          to $GITHUB_STEP_SUMMARY when that is set (GitHub Actions)
   --samples none|full     with --format json: leave the raw samples out (none, the
                           default: a few kB per benchmark, every figure kept) or
                           write them all, packed (full); baselines keep them all

@@ -557,12 +557,12 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
     }
     if parsed.baselines.against.is_some() {
         let format = parsed.output.format;
-        if format != OutputFormat::Json
-            && (format != OutputFormat::Pretty || parsed.output.path.is_some())
+        if format == OutputFormat::Bencher
+            || (format == OutputFormat::Pretty && parsed.output.path.is_some())
         {
             return Err(CliError(format!(
-                "--against writes its comparison as JSON only: use --format json (with or \
-                 without --output), not --format {format}"
+                "--against writes its comparison as json, csv, markdown or bmf: use one of \
+                 those with --output, not --format {format}"
             )));
         }
         let clash = [
@@ -745,6 +745,32 @@ mod tests {
         assert!(parse_err(&["--report", "x"]).contains("add --bench"));
     }
 
+    /// Every comparison in every format: `--against` writes what a
+    /// measured run does but libtest's lines, which hold no comparison,
+    /// and a table to a file.
+    #[test]
+    fn against_takes_every_format_that_holds_a_comparison() {
+        for format in ["json", "csv", "markdown", "bmf"] {
+            let args = parse_ok(&[
+                "--bench",
+                "--against",
+                "main",
+                "--format",
+                format,
+                "-o",
+                "x",
+            ]);
+            assert_eq!(args.output.format.to_string(), format);
+        }
+        for refused in [&["--format", "bencher"][..], &["-o", "x"]] {
+            let args = [&["--bench", "--against", "main"][..], refused].concat();
+            assert!(
+                parse_err(&args).contains("use one of those with --output"),
+                "{refused:?}"
+            );
+        }
+    }
+
     #[test]
     fn no_bench_flag_means_smoke_test() {
         assert_eq!(parse_ok(&[]).action, Action::Test);
@@ -859,8 +885,8 @@ mod tests {
                 "give one of them, once",
             ),
             (
-                &["--bench", "--against", "main", "--format", "csv"],
-                "--against writes its comparison as JSON only",
+                &["--bench", "--against", "main", "--format", "bencher"],
+                "--against writes its comparison as json, csv, markdown or bmf",
             ),
             (
                 &["--against", "main"],

@@ -6,7 +6,8 @@
 //! {
 //!   "kernels::sort_1k": {
 //!     "latency": { "value": 7078.12, "lower_value": 7001.5, "upper_value": 7150.2 },
-//!     "throughput": { "value": 144678.1, "lower_value": 143210.0, "upper_value": 146260.3 }
+//!     "throughput": { "value": 144678.1, "lower_value": 143210.0, "upper_value": 146260.3 },
+//!     "ratio": { "value": 1.012, "lower_value": 1.004, "upper_value": 1.020 }
 //!   }
 //! }
 //! ```
@@ -20,6 +21,19 @@
 //! measure, operations per second) for `items`, and `bytes-per-second`,
 //! a measure Bencher creates on first upload, for `bytes`, so that bytes
 //! are not shown as operations.
+//!
+//! No figure is negative: a time cannot be, and what is left of an empty
+//! body once the loop's cost is taken out can read a little below zero,
+//! so a value or bound below zero is written as 0 (its rate's upper bound,
+//! which would be infinite, is then left out).
+//!
+//! A comparison adds `ratio`, a measure Bencher creates on first upload:
+//! this run's time over the baseline's (`--baseline`, the change's
+//! interval as its bounds) or this build's over the other's (`--against`,
+//! [`write_against`], the paired rounds' interval), so that a pull
+//! request's change can be tracked, not only its times. `--against`'s
+//! `latency` is this build's mean slice median, without bounds (the pairing
+//! gives an interval for the ratio only).
 
 use std::io::{self, Write};
 
@@ -28,20 +42,42 @@ use serde_json::{json, Map, Value};
 use bench_runtime::Throughput;
 
 use crate::json::Writer;
-use crate::results::{BenchResult, RunInfo};
+use crate::results::against::{AgainstOutcome, AgainstReport};
+use crate::results::{BenchResult, Compared};
 
-/// Writes the results as one BMF JSON object.
-pub(crate) fn write(
-    out: &mut dyn Write,
-    _info: &RunInfo,
-    results: &[BenchResult],
-) -> io::Result<()> {
+/// Writes the results as one BMF JSON object, each with its comparison
+/// with the baseline when it has one.
+pub(crate) fn write(out: &mut dyn Write, results: &[BenchResult]) -> io::Result<()> {
     let mut benchmarks = Map::new();
     for result in results {
         if let Some(measures) = measures(result) {
             benchmarks.insert(result.name.clone(), Value::Object(measures));
         }
     }
+    emit(out, benchmarks)
+}
+
+/// Writes `--against`'s comparison as one BMF JSON object: each benchmark
+/// compared in both builds, this build's `latency` and the `ratio`.
+pub(crate) fn write_against(out: &mut dyn Write, report: &AgainstReport) -> io::Result<()> {
+    let mut benchmarks = Map::new();
+    for row in &report.rows {
+        let AgainstOutcome::Compared(p) = &row.outcome else {
+            continue;
+        };
+        let c = &p.comparison;
+        if !p.new_ns.is_finite() || !c.ratio.is_finite() {
+            continue;
+        }
+        let mut measures = Map::new();
+        measures.insert("latency".into(), metric(p.new_ns, None));
+        measures.insert("ratio".into(), metric(c.ratio, finite(c.ratio_interval)));
+        benchmarks.insert(row.name.clone(), Value::Object(measures));
+    }
+    emit(out, benchmarks)
+}
+
+fn emit(out: &mut dyn Write, benchmarks: Map<String, Value>) -> io::Result<()> {
     let mut text = Vec::new();
     Writer::pretty(&mut text).value(&Value::Object(benchmarks));
     text.push(b'\n');
@@ -56,14 +92,15 @@ fn measures(result: &BenchResult) -> Option<Map<String, Value>> {
     if !time.is_finite() {
         return None;
     }
-    let interval = measured
-        .estimate
-        .interval
-        .map(|i| (i.lower, i.upper))
-        .filter(|(lower, upper)| lower.is_finite() && upper.is_finite());
+    let interval = finite(
+        measured
+            .estimate
+            .interval
+            .map_or((f64::NAN, f64::NAN), |i| (i.lower, i.upper)),
+    );
     let mut measures = Map::new();
     measures.insert("latency".into(), metric(time, interval));
-    if let Some((throughput, rate)) = result.rate() {
+    if let Some((throughput, rate)) = result.rate().filter(|(_, rate)| rate.is_finite()) {
         let (slug, work) = match throughput {
             Throughput::Items(n) => ("throughput", n as f64),
             Throughput::Bytes(n) => ("bytes-per-second", n as f64),
@@ -74,16 +111,32 @@ fn measures(result: &BenchResult) -> Option<Map<String, Value>> {
             .map(|(lower, upper)| (work / (upper * 1e-9), work / (lower * 1e-9)));
         measures.insert(slug.into(), metric(rate, rates));
     }
+    if let Some(Compared::Against(c)) = &result.comparison {
+        if let Some(r) = c.ratio.as_ref().filter(|r| r.change.is_finite()) {
+            let (low, high) = r.change_interval;
+            measures.insert(
+                "ratio".into(),
+                metric(1.0 + r.change, finite((1.0 + low, 1.0 + high))),
+            );
+        }
+    }
     Some(measures)
 }
 
-/// `{ "value", "lower_value", "upper_value" }`, the bounds only when known.
+/// Both ends when both are finite.
+fn finite((lower, upper): (f64, f64)) -> Option<(f64, f64)> {
+    (lower.is_finite() && upper.is_finite()).then_some((lower, upper))
+}
+
+/// `{ "value", "lower_value", "upper_value" }`, the bounds only when known,
+/// nothing below zero.
 fn metric(value: f64, bounds: Option<(f64, f64)>) -> Value {
+    let value = value.max(0.0);
     match bounds {
         Some((lower, upper)) => json!({
             "value": value,
-            "lower_value": lower,
-            "upper_value": upper,
+            "lower_value": lower.clamp(0.0, value),
+            "upper_value": upper.max(value),
         }),
         None => json!({ "value": value }),
     }
@@ -92,7 +145,7 @@ fn metric(value: f64, bounds: Option<(f64, f64)>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::fixed_run::{info, results};
+    use crate::testing::fixed_run::results;
 
     /// The example of https://bencher.dev/docs/reference/bencher-metric-format
     /// (as published in 2026).
@@ -151,7 +204,7 @@ mod tests {
 
     fn render(results: &[BenchResult]) -> Value {
         let mut out = Vec::new();
-        write(&mut out, &info(), results).unwrap();
+        write(&mut out, results).unwrap();
         serde_json::from_slice(&out).unwrap()
     }
 
@@ -221,5 +274,53 @@ mod tests {
         assert!(ours["fib_20"].get("throughput").is_none());
         assert!(ours["empty"].get("throughput").is_none());
         assert_eq!(bmf_violations(&ours), Vec::<String>::new());
+    }
+
+    /// An empty body's interval reaches below zero once the loop's cost is
+    /// taken out (`lower_value: -3968` was written): no figure is.
+    #[test]
+    fn no_value_or_bound_is_negative() {
+        let mut results = results();
+        results[2].throughput = Some(Throughput::Items(1000));
+        let crate::results::Outcome::Measured(sort) = &mut results[2].outcome else {
+            panic!("kernels::sort_1k is measured");
+        };
+        let upper = sort.estimate.interval.unwrap().upper;
+        sort.estimate.interval.as_mut().unwrap().lower = -3968.0;
+        let ours = render(&results);
+        assert_eq!(bmf_violations(&ours), Vec::<String>::new());
+        let latency = &ours["kernels::sort_1k"]["latency"];
+        assert_eq!(latency["lower_value"], 0.0);
+        assert_eq!(latency["upper_value"], upper);
+        // The rate's upper bound would be infinite: left out with the lower.
+        let rate = ours["kernels::sort_1k"]["throughput"].as_object().unwrap();
+        assert_eq!(rate.keys().collect::<Vec<_>>(), ["value"]);
+        let negative = |v: &Value| v.as_f64().is_some_and(|n| n < 0.0);
+        for measures in ours.as_object().unwrap().values() {
+            for metric in measures.as_object().unwrap().values() {
+                assert!(
+                    !metric.as_object().unwrap().values().any(negative),
+                    "{ours:#}"
+                );
+            }
+        }
+    }
+
+    /// A comparison adds its ratio, the change's interval as its bounds.
+    #[test]
+    fn a_baseline_comparison_adds_the_ratio() {
+        let (results, _) = crate::testing::fixed_run::formats_run();
+        let ours = render(&results);
+        assert_eq!(bmf_violations(&ours), Vec::<String>::new());
+        let Some(crate::results::Compared::Against(c)) = &results[1].comparison else {
+            panic!("fib_20 is compared");
+        };
+        let r = c.ratio.as_ref().unwrap();
+        let ratio = &ours["fib_20"]["ratio"];
+        assert_eq!(ratio["value"], 1.0 + r.change);
+        assert_eq!(ratio["lower_value"], 1.0 + r.change_interval.0);
+        assert_eq!(ratio["upper_value"], 1.0 + r.change_interval.1);
+        // New in this run: nothing to compare with.
+        assert!(ours["slow::one_sample"].get("ratio").is_none());
     }
 }

@@ -6,16 +6,25 @@
 //! Lines end with `\n` (RFC 4180 says CRLF; every CSV reader takes both).
 //! New columns are added at the end, so a reader that picks columns by
 //! position keeps working.
+//!
+//! Under `--baseline` the last columns hold each benchmark's comparison
+//! (the baseline's time, the change with its 95% interval, the verdict),
+//! and a benchmark the baseline has and this binary no longer does gets a
+//! row of its own (`gone`). `--against` writes its own table
+//! ([`write_against`], [`AGAINST_COLUMNS`]): one row per benchmark of
+//! either build.
 
 use std::io::{self, Write};
 
 use bench_runtime::Throughput;
 
 use super::format::stop_word;
-use crate::results::{BenchResult, Outcome, RunInfo};
+use crate::results::against::{AgainstOutcome, AgainstReport};
+use crate::results::comparison::BaselineReport;
+use crate::results::{BenchResult, Compared, Outcome, RunInfo};
 
 /// The header row's columns, in order.
-pub(crate) const COLUMNS: [&str; 20] = [
+pub(crate) const COLUMNS: [&str; 25] = [
     "name",
     "group",
     "outcome",
@@ -36,14 +45,42 @@ pub(crate) const COLUMNS: [&str; 20] = [
     "stop",
     "throughput_per_s",
     "throughput_unit",
+    "baseline_ns",
+    "change",
+    "change_ci_low",
+    "change_ci_high",
+    "verdict",
 ];
 
-/// Writes the header row and one row per result, in the order given.
-/// `info` is not needed yet: the method is in the JSON document.
+/// The header row of `--against`'s table, in order. A ratio is this
+/// build's time over the other's; a change is the ratio less 1.
+pub(crate) const AGAINST_COLUMNS: [&str; 15] = [
+    "name",
+    "status",
+    "new_ns",
+    "old_ns",
+    "ratio",
+    "ratio_ci_low",
+    "ratio_ci_high",
+    "change",
+    "change_ci_low",
+    "change_ci_high",
+    "verdict",
+    "rounds",
+    "p_t",
+    "p_wilcoxon",
+    "failure",
+];
+
+/// Writes the header row and one row per result, in the order given, with
+/// each one's comparison when the run was compared with `baseline`, then
+/// the baseline's benchmarks this binary lacks. `info` is not needed yet:
+/// the method is in the JSON document.
 pub(crate) fn write(
     out: &mut dyn Write,
     _info: &RunInfo,
     results: &[BenchResult],
+    baseline: Option<&BaselineReport>,
 ) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     writeln!(out, "{}", COLUMNS.join(","))?;
@@ -96,7 +133,111 @@ pub(crate) fn write(
                     }
                     .to_string(),
                 );
-                fields.resize(COLUMNS.len(), String::new());
+                fields.resize(COLUMNS.len() - COMPARISON_COLUMNS, String::new());
+            }
+        }
+        fields.extend(comparison_fields(result.comparison.as_ref()));
+        writeln!(out, "{}", fields.join(","))?;
+    }
+    for gone in baseline.map_or(&[][..], |b| &b.gone[..]) {
+        let mut fields = vec![field(gone), String::new(), "gone".to_string()];
+        fields.resize(COLUMNS.len() - 1, String::new());
+        fields.push("gone".to_string());
+        writeln!(out, "{}", fields.join(","))?;
+    }
+    out.flush()
+}
+
+/// The comparison's columns at the end of [`COLUMNS`].
+const COMPARISON_COLUMNS: usize = 5;
+
+/// A benchmark's comparison with the baseline: its time there, the change
+/// and its interval as fractions, and the verdict (`new` when the baseline
+/// lacks it, `too fast to compare` without a ratio); empty without one.
+fn comparison_fields(comparison: Option<&Compared>) -> [String; COMPARISON_COLUMNS] {
+    match comparison {
+        None => Default::default(),
+        Some(Compared::New) => [
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+            "new".to_string(),
+        ],
+        Some(Compared::Against(c)) => match &c.ratio {
+            Some(r) => [
+                number(Some(c.old)),
+                number(Some(r.change)),
+                number(Some(r.change_interval.0)),
+                number(Some(r.change_interval.1)),
+                r.verdict.to_string(),
+            ],
+            None => [
+                number(Some(c.old)),
+                String::new(),
+                String::new(),
+                String::new(),
+                "too fast to compare".to_string(),
+            ],
+        },
+    }
+}
+
+/// Writes `--against`'s table: the header row and one row per benchmark
+/// of either build, in the report's order.
+pub(crate) fn write_against(out: &mut dyn Write, report: &AgainstReport) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    writeln!(out, "{}", AGAINST_COLUMNS.join(","))?;
+    for row in &report.rows {
+        let mut fields = vec![field(&row.name)];
+        match &row.outcome {
+            AgainstOutcome::Compared(p) => {
+                let c = &p.comparison;
+                let (low, high) = c.ratio_interval;
+                fields.push("compared".to_string());
+                fields.extend(
+                    [
+                        p.new_ns,
+                        p.old_ns,
+                        c.ratio,
+                        low,
+                        high,
+                        c.ratio - 1.0,
+                        low - 1.0,
+                        high - 1.0,
+                    ]
+                    .map(|v| number(Some(v))),
+                );
+                fields.push(p.verdict.to_string());
+                fields.push(c.rounds.to_string());
+                fields.extend([c.p_t, c.p_wilcoxon].map(|v| number(Some(v))));
+                fields.push(String::new());
+            }
+            AgainstOutcome::TooFast {
+                new_ns,
+                old_ns,
+                rounds,
+            } => {
+                fields.push("too_fast".to_string());
+                fields.extend([*new_ns, *old_ns].map(|v| number(Some(v))));
+                fields.resize(10, String::new());
+                fields.push("too fast to compare".to_string());
+                fields.push(rounds.to_string());
+                fields.resize(AGAINST_COLUMNS.len(), String::new());
+            }
+            AgainstOutcome::New | AgainstOutcome::Gone => {
+                let status = if matches!(row.outcome, AgainstOutcome::New) {
+                    "new"
+                } else {
+                    "gone"
+                };
+                fields.push(status.to_string());
+                fields.resize(AGAINST_COLUMNS.len(), String::new());
+            }
+            AgainstOutcome::Failed(why) => {
+                fields.push("failed".to_string());
+                fields.resize(AGAINST_COLUMNS.len() - 1, String::new());
+                fields.push(field(why));
             }
         }
         writeln!(out, "{}", fields.join(","))?;

@@ -198,6 +198,29 @@ pub(crate) fn verdict_words(verdict: Verdict, largest_change: f64) -> String {
     }
 }
 
+/// The verdicts counted, as every summary line says them: `2 slower,
+/// 1 faster, 16 no difference` (slower, faster, unclear, no difference;
+/// the kinds none reached left out), or `none compared`.
+pub(crate) fn verdict_counts(verdicts: impl IntoIterator<Item = Verdict>) -> String {
+    let verdicts: Vec<Verdict> = verdicts.into_iter().collect();
+    let counted: Vec<String> = [
+        Verdict::Slower,
+        Verdict::Faster,
+        Verdict::Unclear,
+        Verdict::NoDifference,
+    ]
+    .into_iter()
+    .map(|kind| (kind, verdicts.iter().filter(|v| **v == kind).count()))
+    .filter(|(_, n)| *n > 0)
+    .map(|(kind, n)| format!("{n} {kind}"))
+    .collect();
+    if counted.is_empty() {
+        "none compared".to_string()
+    } else {
+        counted.join(", ")
+    }
+}
+
 /// An A/B member's verdict at the groups' threshold, and as the reports
 /// print it.
 pub(crate) fn group_verdict(p: &PairedComparison) -> (Verdict, String) {

@@ -2,9 +2,9 @@
 //! exact output against its golden file in `tests/golden/`, and the format
 //! details the golden files rely on.
 
-use super::{bencher, csv, markdown};
+use super::{bencher, bmf, csv, markdown};
 use crate::results::{BenchResult, RunInfo};
-use crate::testing::fixed_run::{formats_run, group_reports, info, results};
+use crate::testing::fixed_run::{against_report, formats_run, group_reports, info, results};
 use crate::testing::golden;
 
 type Writer = fn(&mut dyn std::io::Write, &RunInfo, &[BenchResult]) -> std::io::Result<()>;
@@ -17,10 +17,16 @@ fn render(writer: Writer) -> String {
 
 /// The CSV of the fixed run with throughput declared (`formats_run`).
 fn csv_text() -> String {
+    let (results, baseline) = formats_run();
     let mut out = Vec::new();
-    csv::write(&mut out, &info(), &formats_run().0).unwrap();
+    csv::write(&mut out, &info(), &results, Some(&baseline)).unwrap();
     String::from_utf8(out).unwrap()
 }
+
+const HEADING: markdown::Heading<'static> = markdown::Heading {
+    target: "suite",
+    machine: "Intel Xeon, 2 cores, Linux 6.8.0-1012-gcp, hypervisor",
+};
 
 /// The Markdown of the fixed run as a pull request gets it: throughput,
 /// the comparison with a baseline and an A/B group.
@@ -29,12 +35,20 @@ fn markdown_text() -> String {
     let mut out = Vec::new();
     markdown::write(
         &mut out,
+        HEADING,
         &info(),
         &results,
         Some(&baseline),
         &group_reports(),
     )
     .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The Markdown of the fixed `--against` run.
+fn against_markdown_text() -> String {
+    let mut out = Vec::new();
+    markdown::write_against(&mut out, HEADING, &against_report()).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -53,6 +67,30 @@ fn markdown_matches_its_golden_file() {
 }
 
 #[test]
+fn against_markdown_matches_its_golden_file() {
+    golden("report.against.md", &against_markdown_text());
+}
+
+#[test]
+fn against_csv_matches_its_golden_file() {
+    let mut out = Vec::new();
+    csv::write_against(&mut out, &against_report()).unwrap();
+    golden("report.against.csv", &String::from_utf8(out).unwrap());
+}
+
+/// The BMF goldens are what `.ci/run` validates against bencher.dev's
+/// published JSON Schema.
+#[test]
+fn bmf_matches_its_golden_files() {
+    let mut out = Vec::new();
+    bmf::write(&mut out, &formats_run().0).unwrap();
+    golden("report.bmf.json", &String::from_utf8(out).unwrap());
+    let mut out = Vec::new();
+    bmf::write_against(&mut out, &against_report()).unwrap();
+    golden("report.against.bmf.json", &String::from_utf8(out).unwrap());
+}
+
+#[test]
 fn bencher_matches_its_golden_file() {
     golden("report.bencher.txt", &render(bencher::write));
 }
@@ -66,10 +104,11 @@ fn csv_quotes_only_fields_that_need_it() {
     let text = csv_text();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], csv::COLUMNS.join(","));
-    assert_eq!(lines.len(), 1 + results().len());
+    // A row per result, and one for the benchmark the baseline lost.
+    assert_eq!(lines.len(), 1 + results().len() + 1);
     assert_eq!(
         lines[4],
-        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,"
+        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,,,,,,"
     );
     assert!(lines[3].starts_with("kernels::sort_1k,sort,measured,"));
     // Every row has as many fields as the header outside quoted text.
@@ -95,10 +134,8 @@ fn csv_has_throughput_columns() {
         .collect();
     let column = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
     let (per_s, unit) = (column("throughput_per_s"), column("throughput_unit"));
-    assert_eq!(
-        (per_s, unit),
-        (csv::COLUMNS.len() - 2, csv::COLUMNS.len() - 1)
-    );
+    // Where they were before the comparison's columns came after them.
+    assert_eq!((per_s, unit), (18, 19));
     let row = |name: &str| rows.iter().find(|r| r[0] == name).unwrap();
     let sort = row("kernels::sort_1k");
     let time: f64 = sort[column("time_ns")].parse().unwrap();
@@ -109,95 +146,312 @@ fn csv_has_throughput_columns() {
     );
     assert_eq!(sort[unit], "bytes");
     assert_eq!(row("fib_20")[unit], "items");
-    for name in ["empty", "zz::ignored", "slow::one_sample"] {
+    for name in ["empty", "zz::ignored", "slow::one_sample", "parse::gone"] {
         assert_eq!((row(name)[per_s], row(name)[unit]), ("", ""), "{name}");
     }
 }
 
-/// What a pull request shows: a throughput column, the comparison with
-/// the baseline (regressions in bold, new and gone benchmarks, the
-/// verdicts counted) and the A/B group's ratios.
-#[test]
-fn markdown_has_throughput_the_comparison_and_the_ab_tables() {
-    let text = markdown_text();
-    let lines: Vec<&str> = text.lines().collect();
-    let row = |start: &str| -> Vec<&str> {
-        let line = lines
-            .iter()
-            .find(|l| l.starts_with(start))
-            .unwrap_or_else(|| panic!("no line {start:?} in\n{text}"));
-        line.split(" | ").collect()
+/// The tables of a GitHub-flavoured Markdown page, as a GFM renderer
+/// finds them: a header row after a blank line (or the start), a
+/// delimiter row of as many cells, and rows up to the next blank line; a
+/// table right after an HTML line with no blank line between would be
+/// swallowed into the HTML block. Each table's rows, split into cells;
+/// panics at what a renderer would not take for a table.
+fn gfm_tables(text: &str) -> Vec<Vec<Vec<String>>> {
+    let cells = |line: &str| -> Vec<String> {
+        let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+        let mut cells = vec![String::new()];
+        let mut chars = inner.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&'|') => {
+                    cells.last_mut().unwrap().push('|');
+                    chars.next();
+                }
+                '|' => cells.push(String::new()),
+                c => cells.last_mut().unwrap().push(c),
+            }
+        }
+        cells.into_iter().map(|c| c.trim().to_string()).collect()
     };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut tables = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].starts_with('|') {
+            i += 1;
+            continue;
+        }
+        assert!(
+            i == 0 || lines[i - 1].is_empty(),
+            "a table must follow a blank line: {:?} after {:?}",
+            lines[i],
+            lines[i - 1]
+        );
+        let header = cells(lines[i]);
+        let delimiter = cells(lines.get(i + 1).copied().unwrap_or(""));
+        assert_eq!(header.len(), delimiter.len(), "{}", lines[i]);
+        assert!(
+            delimiter.iter().all(|d| {
+                let d = d.trim_start_matches(':').trim_end_matches(':');
+                !d.is_empty() && d.chars().all(|c| c == '-')
+            }),
+            "no delimiter row under {}",
+            lines[i]
+        );
+        let mut rows = vec![header.clone()];
+        i += 2;
+        while i < lines.len() && !lines[i].is_empty() {
+            let row = cells(lines[i]);
+            assert_eq!(row.len(), header.len(), "{}", lines[i]);
+            rows.push(row);
+            i += 1;
+        }
+        tables.push(rows);
+    }
+    tables
+}
+
+/// The first cell of each row of `table` but the header.
+fn names(table: &[Vec<String>]) -> Vec<&str> {
+    table[1..].iter().map(|row| row[0].as_str()).collect()
+}
+
+/// The page's parts: the summary line, the table, then the folded rest.
+fn folded_part(text: &str) -> &str {
+    let open = text
+        .find("\n<details><summary>")
+        .expect("a <details> block");
+    assert!(text.ends_with("</details>\n"), "{text}");
+    &text[open..]
+}
+
+/// What a pull request shows for `--baseline` with an A/B group: the
+/// verdicts counted first, then one table of the rows that changed (the
+/// slower first) and the failure, everything else folded.
+#[test]
+fn baseline_markdown_puts_the_summary_and_the_changed_rows_first() {
+    let text = markdown_text();
+    let first = text.lines().next().unwrap();
     assert_eq!(
-        row("| benchmark | time")[2],
-        "throughput",
-        "a throughput column"
+        first,
+        "`suite`: **1 slower, 1 faster, 1 no difference** against baseline `main` (threshold \
+         ±2.93%) · **1 faster, 1 unclear** in A/B group \
+         `sort` (threshold ±1.00%) · also 1 failed, 1 new, 1 gone, 1 not compared · machine: \
+         Intel Xeon, 2 cores, Linux 6.8.0-1012-gcp, hypervisor"
     );
-    assert!(row("| `kernels::sort_1k` |")[2].ends_with("B/s"), "{text}");
-    assert!(row("| `fib_20` |")[2].ends_with("items/s"), "{text}");
-    // The comparison: after the benchmarks, with the machine's change and
-    // the threshold it implies.
-    let compared = text.find("**Compared with baseline `main`**").unwrap();
-    assert!(compared > text.find("| `zz::ignored` |").unwrap());
+    let tables = gfm_tables(&text);
+    assert_eq!(tables.len(), 2, "{text}");
+    let shown = &tables[0];
+    assert_eq!(
+        shown[0],
+        ["benchmark", "time", "change (95% CI)", "verdict"]
+    );
+    assert_eq!(
+        names(shown),
+        [
+            "`fib_20`",
+            "`empty`",
+            "`kernels::sort_unstable_1k`",
+            "`parse::csv \"a,b\" | c`"
+        ]
+    );
+    let fib = &shown[1];
+    assert_eq!(fib[1], "262.0 ns");
+    assert!(fib[2].starts_with("+20.00% [+15.8"), "{fib:?}");
+    assert_eq!(fib[3], "**slower**");
     assert!(
-        text.contains("The machine itself: +0.50% [+0.08%, +0.93%]"),
+        shown[3][3].starts_with("faster vs `kernels::sort_1k`"),
+        "{:?}",
+        shown[3]
+    );
+    // Folded: the other rows, the notes and the method, after the table.
+    let folded = folded_part(&text);
+    assert!(folded.starts_with(
+        "\n<details><summary>1 unclear, 1 no difference, 1 new, 1 gone, 1 not compared · 7 \
+         notes · how it was measured</summary>\n\n"
+    ));
+    assert_eq!(
+        names(&tables[1]),
+        [
+            "`kernels::sort_by_key`",
+            "`kernels::sort_1k`",
+            "`slow::one_sample`",
+            "`parse::gone`",
+            "`kernels::sort_1k_pdq`"
+        ]
+    );
+    assert!(folded.contains(&format!("\n| {} |", tables[1][1].join(" | "))));
+    let notes = text.lines().filter(|l| l.starts_with("- ")).count();
+    assert_eq!(notes, 7);
+    assert_eq!(
+        folded.lines().filter(|l| l.starts_with("- ")).count(),
+        notes
+    );
+    assert!(folded.contains(
+        "\nBaseline `main` was saved 2026-11-20T17:04:00Z. The machine itself: +0.50% [+0.08%, \
+         +0.93%] since"
+    ));
+    assert!(folded.contains("\nbench-harness 0.1.0 · timer: rdtsc"));
+}
+
+/// `--against`'s page: the same shape from the paired comparison.
+#[test]
+fn against_markdown_puts_the_summary_and_the_changed_rows_first() {
+    let text = against_markdown_text();
+    let first = text.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "`suite`: **1 slower, 1 faster, 1 no difference** against `main` (threshold ±1.00%) · \
+         also 1 failed, 1 too fast to compare, 1 new, 1 gone · machine: Intel Xeon, 2 cores, \
+         Linux 6.8.0-1012-gcp, hypervisor"
+    );
+    let tables = gfm_tables(&text);
+    assert_eq!(tables.len(), 2, "{text}");
+    assert_eq!(
+        names(&tables[0]),
+        ["`find::memchr`", "`find::naive`", "`crash`"]
+    );
+    let memchr = &tables[0][1];
+    assert_eq!(memchr[1], "111.1 ns");
+    assert!(memchr[2].starts_with("+10.0"), "{memchr:?}");
+    assert_eq!(memchr[3], "**slower**");
+    assert_eq!(tables[0][3][1..], ["**FAILED**", "", "**failed**"]);
+    let folded = folded_part(&text);
+    assert_eq!(
+        names(&tables[1]),
+        ["`hash::fnv`", "`empty`", "`parse::json`", "`old::removed`"]
+    );
+    assert!(folded.contains("\n- `crash` failed: the other build failed: boom\n"));
+    assert!(folded.contains("\n- `empty`: too fast to compare: this build"));
+}
+
+/// When nothing changed, the page says so where the table would be, and
+/// the rows are folded; when nothing was compared, it says that instead.
+#[test]
+fn a_page_without_changes_says_so_above_the_fold() {
+    let page = |keep: &[&str]| {
+        let mut report = against_report();
+        report.rows.retain(|row| keep.contains(&row.name.as_str()));
+        let mut out = Vec::new();
+        markdown::write_against(&mut out, HEADING, &report).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let same = page(&["hash::fnv"]);
+    let lines: Vec<&str> = same.lines().collect();
+    assert!(
+        lines[0].starts_with("`suite`: **1 no difference** against `main`"),
+        "{same}"
+    );
+    assert_eq!(lines[2], "No benchmark changed beyond its threshold.");
+    assert_eq!(names(&gfm_tables(&same)[0]), ["`hash::fnv`"]);
+    assert!(folded_part(&same).contains("| `hash::fnv` |"));
+    let none = page(&["empty", "parse::json"]);
+    assert!(
+        none.starts_with("`suite`: **none compared** against `main`"),
+        "{none}"
+    );
+    assert_eq!(
+        none.lines().nth(2),
+        Some("Nothing was compared: the rows below say why.")
+    );
+}
+
+/// A run without a baseline or groups: every benchmark's time in the
+/// table, only the notes folded.
+#[test]
+fn markdown_without_comparisons_lists_every_time() {
+    let mut out = Vec::new();
+    markdown::write(&mut out, HEADING, &info(), &results(), None, &[]).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("`suite`: **4 measured**, 1 failed, 1 ignored · machine: Intel Xeon"),
         "{text}"
     );
-    assert!(text.contains("beyond ±2.93%."), "{text}");
-    let comparison = &text[compared..];
-    let fib = comparison
-        .lines()
-        .find(|l| l.starts_with("| `fib_20` |"))
-        .unwrap();
-    // Both rows' times, and the change between them.
+    let tables = gfm_tables(&text);
+    assert_eq!(tables.len(), 1, "{text}");
+    assert_eq!(tables[0][0], ["benchmark", "time ± 95% CI"]);
+    assert_eq!(tables[0].len(), 1 + results().len());
     assert!(
-        fib.starts_with("| `fib_20` | 218.3 ns | 262.0 ns | +20.00% | [+"),
-        "{fib}"
+        !text.contains("change") && !text.contains("verdict"),
+        "{text}"
     );
-    assert!(fib.ends_with(" | **slower** |"), "{fib}");
-    assert!(comparison.contains("| `slow::one_sample` | | | | | | new: not in the baseline |"));
-    assert!(comparison.contains("| `parse::gone` | | | | | | gone: not in this binary |"));
-    assert!(comparison
-        .contains("\n1 slower · 1 faster · 1 no difference · 0 unclear · 1 new · 1 gone\n"));
-    // The A/B group.
-    let group = text
-        .find("**A/B group `sort`** against `kernels::sort_1k` (slices paired round by round, noise threshold 1.00%)")
-        .unwrap();
-    assert!(group > compared);
-    let unstable = row("| `kernels::sort_unstable_1k` |");
-    assert!(unstable[1].starts_with("0.5"), "{unstable:?}");
-    assert_eq!(unstable[5], "12");
-    assert_eq!(unstable[6], "**faster** |");
-    // Within ±1.05% of the baseline: unclear at 1%, with how far it may be.
-    let by_key = row("| `kernels::sort_by_key` |");
-    assert_eq!(by_key[6], "unclear, up to -1.06% |");
-    assert!(text.contains("| `kernels::sort_1k` | 1.0000 | | | | | baseline |"));
-    assert!(text.contains(
-        "| `kernels::sort_1k_pdq` | | | | | | no comparison: kernels::sort_1k_pdq failed |"
-    ));
-    // Every table row has as many cells as its header.
-    for table in text.split("\n\n").filter(|t| t.starts_with('|')) {
-        let cells = |line: &str| line.replace("\\|", "").matches('|').count();
-        let header = cells(table.lines().next().unwrap());
-        for line in table.lines() {
-            assert_eq!(cells(line), header, "{line}");
-        }
+    assert!(folded_part(&text).contains("\n- `fib_20`: not precise"));
+}
+
+/// The checker takes what a renderer takes, and refuses what it would not.
+#[test]
+fn the_gfm_check_refuses_broken_tables() {
+    assert_eq!(
+        gfm_tables("a\n\n| x | y |\n|:--|--:|\n| 1 | 2 |\n").len(),
+        1
+    );
+    for broken in [
+        "<details>\n| x |\n|:--|\n",
+        "| x | y |\n| 1 | 2 |\n",
+        "| x | y |\n|:--|--:|\n| 1 |\n",
+    ] {
+        let result = std::panic::catch_unwind(|| gfm_tables(broken));
+        assert!(result.is_err(), "{broken:?}");
     }
 }
 
-/// A run without throughput, baseline or groups gets neither the column
-/// nor the tables.
+/// Every comparison's CSV: the baseline's columns at the end, a row for
+/// the benchmark it lost.
 #[test]
-fn markdown_without_verdicts_has_only_the_benchmarks() {
+fn csv_carries_the_baseline_comparison() {
+    let text = csv_text();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with('"'))
+        .map(|l| l.split(',').collect())
+        .collect();
+    let column = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
+    let row = |name: &str| rows.iter().find(|r| r[0] == name).unwrap();
+    let fib = row("fib_20");
+    assert_eq!(fib[column("verdict")], "slower");
+    let change: f64 = fib[column("change")].parse().unwrap();
+    assert!((change - 0.2).abs() < 1e-9, "{fib:?}");
+    assert_eq!(row("slow::one_sample")[column("verdict")], "new");
+    let gone = row("parse::gone");
+    assert_eq!((gone[2], gone[column("verdict")]), ("gone", "gone"));
+    assert_eq!(row("zz::ignored")[column("verdict")], "");
+}
+
+/// `--against`'s CSV: a row per benchmark of either build, each with its
+/// status, and the ratio with its interval where compared.
+#[test]
+fn against_csv_has_a_row_per_benchmark_of_either_build() {
     let mut out = Vec::new();
-    markdown::write(&mut out, &info(), &results(), None, &[]).unwrap();
+    csv::write_against(&mut out, &against_report()).unwrap();
     let text = String::from_utf8(out).unwrap();
-    assert!(
-        text.contains("\n| benchmark | time ± 95% CI | median |"),
-        "{text}"
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0], csv::AGAINST_COLUMNS);
+    for row in &rows {
+        assert_eq!(row.len(), csv::AGAINST_COLUMNS.len(), "{row:?}");
+    }
+    let status: Vec<(&str, &str)> = rows[1..].iter().map(|r| (r[0], r[1])).collect();
+    assert_eq!(
+        status,
+        [
+            ("crash", "failed"),
+            ("empty", "too_fast"),
+            ("find::memchr", "compared"),
+            ("find::naive", "compared"),
+            ("hash::fnv", "compared"),
+            ("parse::json", "new"),
+            ("old::removed", "gone"),
+        ]
     );
-    assert!(!text.contains("throughput") && !text.contains("**Compared"));
-    assert!(!text.contains("**A/B group"), "{text}");
+    let memchr = &rows[3];
+    let ratio: f64 = memchr[4].parse().unwrap();
+    let (low, high): (f64, f64) = (memchr[5].parse().unwrap(), memchr[6].parse().unwrap());
+    assert!(
+        low < ratio && ratio < high && (ratio - 1.1).abs() < 0.01,
+        "{memchr:?}"
+    );
+    assert_eq!(memchr[10], "slower");
+    assert_eq!(rows[1][14], "the other build failed: boom");
 }
 
 #[test]

@@ -13,13 +13,16 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use termcolor::NoColor;
 
+use crate::audit;
 use crate::baseline::{self, Store};
 use crate::cli::{Args, OutputFormat, Samples};
 use crate::document::{self, Document};
 use crate::environment::Environment;
+use crate::forks;
 use crate::fs;
 use crate::report::terminal::{text, Layout, Terminal};
-use crate::report::{self, console};
+use crate::report::{self, console, markdown};
+use crate::results::against::AgainstReport;
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, ComplexityReport, GroupReport, Measured, Outcome, RunInfo};
 
@@ -57,6 +60,23 @@ impl Run<'_> {
         document.groups = document::groups(self.groups);
         document
     }
+
+    /// The page `--format markdown` writes and a job summary gets.
+    fn markdown(&self, out: &mut dyn Write) -> io::Result<()> {
+        let machine = audit::machine_line(self.environment);
+        let heading = markdown::Heading {
+            target: &baseline::target_name(),
+            machine: &machine,
+        };
+        markdown::write(
+            out,
+            heading,
+            self.info,
+            self.results,
+            self.baseline,
+            self.groups,
+        )
+    }
 }
 
 /// Writes the `--format` output and the baseline the command line asks
@@ -65,6 +85,9 @@ pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
     let mut errors = Vec::new();
     if let Err(error) = write_output(args, run) {
         errors.push(error);
+    }
+    if !run.info.partial && !forks::is_child() {
+        errors.extend(append_step_summary(&|out| run.markdown(out)));
     }
     if let Some(name) = &args.baselines.save {
         if run.info.partial || bench_runtime::signal::interrupted() {
@@ -175,18 +198,99 @@ fn left_out_of(store: &Store, name: &str, run: &Run<'_>) -> Vec<String> {
         .collect()
 }
 
-/// An `--against` run's output: its document, as JSON, to `--output` or
-/// stdout; nothing more with the default table (already printed).
-pub(super) fn write_document(args: &Args, document: &Document) -> Result<(), String> {
-    let output = &args.output;
-    // The parser allows only these two with --against.
-    if output.format != OutputFormat::Json {
-        return Ok(());
+/// An `--against` run: what it compared and where.
+pub(super) struct Against<'a> {
+    pub(super) environment: &'a Environment,
+    pub(super) info: &'a RunInfo,
+    pub(super) report: &'a AgainstReport,
+}
+
+impl Against<'_> {
+    /// The page `--format markdown` writes and a job summary gets.
+    fn markdown(&self, out: &mut dyn Write) -> io::Result<()> {
+        let machine = audit::machine_line(self.environment);
+        let heading = markdown::Heading {
+            target: &baseline::target_name(),
+            machine: &machine,
+        };
+        markdown::write_against(out, heading, self.report)
     }
+}
+
+/// An `--against` run's outputs: its comparison in the `--format` asked
+/// for, to `--output` or stdout (nothing more with the default table,
+/// already printed), and the job summary; returns what went wrong, one
+/// line each.
+pub(super) fn write_against(args: &Args, run: &Against<'_>) -> Vec<String> {
+    let mut errors = Vec::new();
+    let output = &args.output;
     let mut bytes = Vec::new();
-    report::json::write(&mut bytes, document)
-        .map_err(|e| format!("cannot render the results: {e}"))?;
-    deliver(output.path.as_deref(), &bytes)
+    let rendered = match output.format {
+        // The parser refuses a table to --output and the bencher format.
+        OutputFormat::Pretty | OutputFormat::Bencher => None,
+        OutputFormat::Json => {
+            let document = document::assemble_against(run.environment, run.info, run.report);
+            Some(report::json::write(&mut bytes, &document))
+        }
+        OutputFormat::Csv => Some(report::csv::write_against(&mut bytes, run.report)),
+        OutputFormat::Markdown => Some(run.markdown(&mut bytes)),
+        OutputFormat::Bmf => Some(report::bmf::write_against(&mut bytes, run.report)),
+    };
+    let written = match rendered {
+        None => Ok(()),
+        Some(Err(e)) => Err(format!("cannot render the results: {e}")),
+        Some(Ok(())) => deliver(output.path.as_deref(), &bytes),
+    };
+    errors.extend(written.err());
+    if !run.info.partial {
+        errors.extend(append_step_summary(&|out| run.markdown(out)));
+    }
+    errors
+}
+
+/// The variable GitHub Actions sets to the file a step's summary is
+/// appended to.
+const STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
+
+/// Under GitHub Actions (`GITHUB_STEP_SUMMARY` set), appends the run's
+/// Markdown page to the step's summary, so that a workflow shows the
+/// results without a script; nothing without it. Each bench target that
+/// `cargo bench` runs appends its own page, a blank line between them.
+fn append_step_summary(render: &dyn Fn(&mut dyn Write) -> io::Result<()>) -> Option<String> {
+    let path = std::env::var_os(STEP_SUMMARY).filter(|p| !p.is_empty())?;
+    let path = Path::new(&path);
+    let mut page = Vec::new();
+    if let Err(e) = render(&mut page) {
+        return Some(format!("cannot render the job summary: {e}"));
+    }
+    // Markdown ends an HTML block (the page's `</details>`) at a blank line
+    // only: what follows on the next line would be swallowed into it.
+    let mut separate = |file: &std::fs::File| -> io::Result<Vec<u8>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = file;
+        let length = file.metadata()?.len();
+        if length == 0 {
+            return Ok(Vec::new());
+        }
+        let mut tail = [0u8; 2];
+        let n = tail.len().min(length as usize);
+        file.seek(SeekFrom::End(-(n as i64)))?;
+        file.read_exact(&mut tail[..n])?;
+        Ok(match &tail[..n] {
+            [.., b'\n', b'\n'] => Vec::new(),
+            [.., b'\n'] => b"\n".to_vec(),
+            _ => b"\n\n".to_vec(),
+        })
+    };
+    fs::append_regular(path, &page, &mut separate)
+        .err()
+        .map(|e| {
+            format!(
+                "cannot append the results to {STEP_SUMMARY} ({}): {e}; point it at a \
+                 regular file, or unset it",
+                path.display()
+            )
+        })
 }
 
 /// The `--format` output: to `--output` (atomically) or to stdout.
@@ -206,16 +310,12 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
                     };
                     report::json::write(&mut bytes, &document)
                 }
-                OutputFormat::Csv => report::csv::write(&mut bytes, run.info, run.results),
-                OutputFormat::Markdown => report::markdown::write(
-                    &mut bytes,
-                    run.info,
-                    run.results,
-                    run.baseline,
-                    run.groups,
-                ),
+                OutputFormat::Csv => {
+                    report::csv::write(&mut bytes, run.info, run.results, run.baseline)
+                }
+                OutputFormat::Markdown => run.markdown(&mut bytes),
                 OutputFormat::Bencher => report::bencher::write(&mut bytes, run.info, run.results),
-                OutputFormat::Bmf => report::bmf::write(&mut bytes, run.info, run.results),
+                OutputFormat::Bmf => report::bmf::write(&mut bytes, run.results),
                 OutputFormat::Pretty => unreachable!("handled above"),
             };
             written.map(|()| bytes)

@@ -12,6 +12,7 @@ use crate::analysis::Overhead;
 use crate::environment::{Build, Environment};
 use crate::failure::Failure;
 use crate::instruments::Evidence;
+use crate::results::against::{AgainstOutcome, AgainstReport, AgainstRow, Paired};
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, Compared, Context, GroupReport, Measured, Outcome, RunInfo};
 use crate::settings::Schedule;
@@ -336,4 +337,67 @@ pub(crate) fn group_reports() -> Vec<GroupReport> {
             ),
         ],
     }]
+}
+
+/// An `--against main` run: `find::memchr` 10% slower over 12 paired
+/// rounds, `find::naive` about a third faster, `hash::fnv` as fast (no
+/// difference at 1%), `empty` too fast to compare, `parse::json` in this
+/// build only, `old::removed` in the other only, and `crash` failed.
+pub(crate) fn against_report() -> AgainstReport {
+    let old: Vec<f64> = (0..12).map(|i| 100.0 + f64::from(i % 3)).collect();
+    let scaled = |factor: f64, wobble: [f64; 4]| -> Vec<f64> {
+        old.iter()
+            .enumerate()
+            .map(|(i, t)| t * factor * (1.0 + wobble[i % 4]))
+            .collect()
+    };
+    let paired = |new: Vec<f64>| {
+        let comparison =
+            compare::compare_replicated(&[(old.clone(), new.clone())], 0.5, 0.0).unwrap();
+        let verdict = comparison.verdict(0.01);
+        AgainstOutcome::Compared(Paired {
+            comparison,
+            verdict,
+            new_ns: crate::analysis::mean(&new),
+            old_ns: crate::analysis::mean(&old),
+        })
+    };
+    let row = |name: &str, outcome| AgainstRow {
+        name: name.to_string(),
+        outcome,
+    };
+    AgainstReport {
+        baseline: "main".to_string(),
+        protocol_version: 3,
+        noise_threshold: 0.01,
+        rows: vec![
+            row(
+                "crash",
+                AgainstOutcome::Failed("the other build failed: boom".into()),
+            ),
+            row(
+                "empty",
+                AgainstOutcome::TooFast {
+                    new_ns: 0.1,
+                    old_ns: 0.2,
+                    rounds: 10,
+                },
+            ),
+            row(
+                "find::memchr",
+                paired(scaled(1.1, [0.004, -0.004, 0.002, -0.002])),
+            ),
+            row(
+                "find::naive",
+                paired(scaled(0.66, [0.004, -0.004, 0.002, -0.002])),
+            ),
+            row(
+                "hash::fnv",
+                paired(scaled(1.0, [0.001, -0.001, 0.0005, -0.0005])),
+            ),
+            row("parse::json", AgainstOutcome::New),
+            row("old::removed", AgainstOutcome::Gone),
+        ],
+        own_overhead: false,
+    }
 }

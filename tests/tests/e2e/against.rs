@@ -401,3 +401,65 @@ fn builds_with_different_benchmarks_list_new_and_gone_and_the_gate_fails() {
         out.stderr
     );
 }
+
+/// `--against` in every format: CSV, Markdown (also appended to a GitHub
+/// step summary) and BMF carry the same comparison, and the terminal's
+/// table ends with the verdicts counted.
+#[test]
+fn every_format_carries_the_against_comparison() {
+    let (shorter, longer) = against_builds();
+    let dir = scratch_dir("against-formats");
+    let written = |format: &str, env: &[(&str, &OsStr)]| {
+        let file = dir.join(format!("against.{format}"));
+        let mut args = vec!["--bench", "--against-exe", shorter.to_str().unwrap()];
+        args.extend_from_slice(&BUDGET);
+        args.extend_from_slice(&["--format", format, "-o", file.to_str().unwrap(), "chain"]);
+        let out = run_with_env(longer, &args, env);
+        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+        // The table still goes to stdout, its verdicts counted under it.
+        assert!(out.stdout.contains("\n\n  1 slower\n"), "{}", out.stdout);
+        std::fs::read_to_string(&file).unwrap()
+    };
+
+    let csv = written("csv", &[]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(
+        lines[0].starts_with("name,status,new_ns,old_ns,ratio,"),
+        "{csv}"
+    );
+    assert_eq!(lines.len(), 2, "{csv}");
+    let chain: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(
+        (chain[0], chain[1], chain[10]),
+        ("chain", "compared", "slower")
+    );
+    let low: f64 = chain[5].parse().unwrap();
+    assert!(low > 1.0, "{csv}");
+
+    let summary = dir.join("step_summary.md");
+    let env = [("GITHUB_STEP_SUMMARY", summary.as_os_str())];
+    let markdown = written("markdown", &env);
+    assert!(
+        markdown.starts_with("`against`: **1 slower** against `"),
+        "{markdown}"
+    );
+    let table = markdown.find("\n| benchmark | time | change (95% CI) | verdict |\n");
+    let chain_row = markdown.find("\n| `chain` | ").unwrap();
+    assert!(table.unwrap() < chain_row, "{markdown}");
+    assert!(
+        chain_row < markdown.find("<details>").unwrap(),
+        "{markdown}"
+    );
+    assert_eq!(std::fs::read_to_string(&summary).unwrap(), markdown);
+
+    let bmf: serde_json::Value = serde_json::from_str(&written("bmf", &[])).unwrap();
+    assert_eq!(
+        crate::formats::bmf_violations(&bmf),
+        Vec::<String>::new(),
+        "{bmf:#}"
+    );
+    let ratio = &bmf["chain"]["ratio"];
+    assert!(ratio["lower_value"].as_f64().unwrap() > 1.0, "{bmf:#}");
+    assert!(bmf["chain"]["latency"]["value"].as_f64().unwrap() > 0.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

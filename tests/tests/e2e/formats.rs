@@ -36,6 +36,47 @@ fn fixture(target: &Path, args: &[&str]) -> Run {
     )
 }
 
+/// Bencher's published JSON Schema for BMF (bencher.dev/bmf.json), checked
+/// rule by rule: an object of benchmarks (names matching `.+`), each an
+/// object of measures (names matching `.+`), each an object with a number
+/// `value` (required) and numbers `lower_value` and `upper_value`; and,
+/// beyond the schema, no figure below zero (a time or a rate cannot be).
+/// Returns what is wrong. (`.ci/run` validates the golden BMF files with a
+/// JSON Schema validator too.)
+pub(crate) fn bmf_violations(document: &Value) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let Some(benchmarks) = document.as_object() else {
+        return vec!["the document is not an object".into()];
+    };
+    for (name, measures) in benchmarks {
+        let Some(measures) = measures.as_object().filter(|_| !name.is_empty()) else {
+            wrong.push(format!("{name:?}: not a named object of measures"));
+            continue;
+        };
+        for (measure, metric) in measures {
+            let Some(metric) = metric.as_object().filter(|_| !measure.is_empty()) else {
+                wrong.push(format!("{name}/{measure:?}: not a named object"));
+                continue;
+            };
+            if !metric.get("value").is_some_and(Value::is_number) {
+                wrong.push(format!("{name}/{measure}: no number `value`"));
+            }
+            for key in ["value", "lower_value", "upper_value"] {
+                match metric.get(key) {
+                    Some(v) if !v.is_number() => {
+                        wrong.push(format!("{name}/{measure}: `{key}` is not a number"))
+                    }
+                    Some(v) if v.as_f64().unwrap() < 0.0 => {
+                        wrong.push(format!("{name}/{measure}: `{key}` is negative: {v}"))
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    wrong
+}
+
 fn json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -151,41 +192,65 @@ fn json_and_markdown_carry_the_baseline_comparison_and_the_ab_groups() {
         assert!(m["summary"]["n"].as_u64().unwrap() >= 2);
     }
 
-    // The Markdown a pull request gets: the same verdicts, as tables.
+    // The Markdown a pull request gets: the same verdicts counted first,
+    // then the rows that changed, the rest folded.
     let out = by_size(&target, &["--baseline", "main", "--format", "markdown"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     let markdown = &out.stdout;
+    let first = markdown.lines().next().unwrap();
+    assert!(first.starts_with("`fixture`: **"), "{markdown}");
+    // (The threshold is this run's: the machine's change widens it.)
     assert!(
-        markdown.contains("\n**Compared with baseline `main`** (saved "),
+        first.contains("** against baseline `main` (threshold ±"),
         "{markdown}"
     );
+    // `twice` is about twice `once` at each argument.
     assert!(
-        markdown.contains("\n| benchmark | old | new | change | 95% CI | p (Welch) | verdict |\n")
+        first.contains("** in A/B group `by_size` (threshold ±1.00%)"),
+        "{markdown}"
     );
-    let from = markdown.find("**Compared with baseline").unwrap();
-    let to = markdown.find("**A/B group").unwrap();
-    assert!(from < to, "{markdown}");
+    assert!(first.contains("also 1 not compared"), "{markdown}");
+    let folded = markdown.find("\n<details><summary>").unwrap();
     for name in &benchmarks {
         let row = format!("\n| `{name}` | ");
-        assert_eq!(
-            markdown[..from].matches(&row).count(),
-            1,
-            "{name}: {markdown}"
-        );
-        assert_eq!(
-            markdown[from..to].matches(&row).count(),
-            1,
-            "{name}: {markdown}"
-        );
+        assert!(markdown.matches(&row).count() >= 1, "{name}: {markdown}");
     }
-    assert_eq!(
-        markdown
-            .matches("\n**A/B group `by_size`** against `")
-            .count(),
-        2,
-        "{markdown}"
+    // The group's slower members are in the table, above the fold.
+    for n in ["16", "1024"] {
+        let member = format!("twice/{n}` | ");
+        let at = markdown.find(&member).unwrap();
+        assert!(at < folded, "{markdown}");
+        let line = markdown[at..].lines().next().unwrap();
+        assert!(line.contains(" | **slower** vs `"), "{line}");
+    }
+    assert!(markdown[folded..].contains(" | no comparison: no baseline at this argument"));
+
+    // BMF: each benchmark's latency and its ratio to the baseline.
+    let bmf = target.join("results.bmf.json");
+    let out = by_size(
+        &target,
+        &[
+            "--baseline",
+            "main",
+            "--format",
+            "bmf",
+            "-o",
+            bmf.to_str().unwrap(),
+        ],
     );
-    assert!(markdown.contains(" | no comparison: no baseline at this argument"));
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let bmf = json(&bmf);
+    assert_eq!(bmf_violations(&bmf), Vec::<String>::new(), "{bmf:#}");
+    for name in &benchmarks {
+        let ratio = &bmf[name]["ratio"];
+        let value = ratio["value"].as_f64().unwrap();
+        assert!(
+            ratio["lower_value"].as_f64().unwrap() <= value
+                && value <= ratio["upper_value"].as_f64().unwrap(),
+            "{name}: {bmf:#}"
+        );
+        assert!(bmf[name]["latency"]["value"].as_f64().unwrap() > 0.0);
+    }
     let _ = std::fs::remove_dir_all(&target);
 }
 

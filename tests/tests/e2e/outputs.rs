@@ -611,3 +611,68 @@ fn libtest_format_flags() {
         run.stderr
     );
 }
+
+/// Under GitHub Actions (`GITHUB_STEP_SUMMARY` set), a run appends its
+/// Markdown page to the step's summary: exactly what `--format markdown`
+/// writes, after what the step's earlier commands wrote; without the
+/// variable nothing is written there.
+#[test]
+fn a_github_step_summary_gets_the_markdown_page_and_only_when_asked() {
+    let dir = scratch_dir("outputs-step-summary");
+    let summary = dir.join("step_summary.md");
+    let earlier = "## Benchmarks\n\nearlier output\n";
+    std::fs::write(&summary, earlier).unwrap();
+    let page = dir.join("page.md");
+    let args = quick(&[
+        "--exact",
+        "passes",
+        "--format",
+        "markdown",
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    let env = [("GITHUB_STEP_SUMMARY", summary.as_os_str())];
+    let out = run_in(fixture_binary(), &args, &env);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let page = std::fs::read_to_string(&page).unwrap();
+    assert!(page.starts_with("`fixture`: **1 measured**"), "{page}");
+    // A blank line after the earlier output, so the page starts a block.
+    assert_eq!(
+        std::fs::read_to_string(&summary).unwrap(),
+        format!("{earlier}\n{page}")
+    );
+
+    // The table's run (no --format) appends the same page again.
+    let out = run_in(fixture_binary(), &quick(&["--exact", "passes"]), &env);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let twice = std::fs::read_to_string(&summary).unwrap();
+    assert!(twice.starts_with(&format!("{earlier}\n{page}\n`fixture`: **1 measured**")));
+    assert_eq!(twice.matches("<details>").count(), 2, "{twice}");
+
+    // Without the variable: nothing appended, nothing created.
+    let out = run_in(fixture_binary(), &quick(&["--exact", "passes"]), &[]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&summary).unwrap(), twice);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+
+    // A symbolic link planted there is not followed: one line, exit 2.
+    let elsewhere = dir.join("elsewhere.md");
+    std::fs::write(&elsewhere, "").unwrap();
+    let link = dir.join("link.md");
+    std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+    let out = run_in(
+        fixture_binary(),
+        &quick(&["--exact", "passes"]),
+        &[("GITHUB_STEP_SUMMARY", link.as_os_str())],
+    );
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("cannot append the results to GITHUB_STEP_SUMMARY ("),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,7 +14,7 @@ use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
 use crate::report::format::{
     escape, group_verdict, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
-    verdict_words,
+    verdict_counts, verdict_words,
 };
 use crate::results::against::{AgainstOutcome, AgainstReport};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
@@ -147,11 +147,10 @@ impl Terminal<'_> {
             .filter(|b| b.measurement.is_some() && !registered.contains(&b.name))
             .map(|b| escape(&b.name).into_owned())
             .collect();
-        let counts: Vec<String> = tally
+        let verdicts = tally
             .iter()
-            .map(|(verdict, names)| format!("{} {verdict}", names.len()))
-            .collect();
-        let mut count = format!("  {}", counts.join(" · "));
+            .flat_map(|(verdict, names)| std::iter::repeat_n(*verdict, names.len()));
+        let mut count = format!("  {}", verdict_counts(verdicts));
         if too_fast > 0 {
             count.push_str(&format!(" · {too_fast} too fast to compare"));
         }
@@ -401,6 +400,9 @@ impl Terminal<'_> {
         }
         if let Some(why) = report.nothing_compared() {
             writeln!(self.out, "  nothing was compared: {why}")?;
+        } else {
+            writeln!(self.out)?;
+            self.lines(&format!("  {}", against_summary(report)))?;
         }
         if report.own_overhead {
             self.lines(
@@ -411,6 +413,32 @@ impl Terminal<'_> {
         }
         Ok(())
     }
+}
+
+/// `--against`'s verdicts counted, and the benchmarks without one:
+/// `2 slower, 1 faster, 16 no difference · 1 new`.
+fn against_summary(report: &AgainstReport) -> String {
+    let verdicts = report.rows.iter().filter_map(|row| match &row.outcome {
+        AgainstOutcome::Compared(p) => Some(p.verdict),
+        _ => None,
+    });
+    let mut parts = vec![verdict_counts(verdicts)];
+    let count =
+        |is: fn(&AgainstOutcome) -> bool| report.rows.iter().filter(|row| is(&row.outcome)).count();
+    for (n, word) in [
+        (
+            count(|o| matches!(o, AgainstOutcome::TooFast { .. })),
+            "too fast to compare",
+        ),
+        (count(|o| matches!(o, AgainstOutcome::New)), "new"),
+        (count(|o| matches!(o, AgainstOutcome::Gone)), "gone"),
+        (count(|o| matches!(o, AgainstOutcome::Failed(_))), "failed"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {word}"));
+        }
+    }
+    parts.join(" · ")
 }
 
 /// `+3.21%`, `-0.50%`.

@@ -399,7 +399,9 @@ fn the_against_table_fits_the_width_and_details_add_the_rest() {
     for width in [80, 100, 120] {
         let text = table(width, false);
         assert!(widest(&text) <= width, "{width}:\n{text}");
-        assert_eq!(text.matches("slower").count(), 2, "{text}");
+        // Two rows, and the summary line.
+        assert_eq!(text.matches("slower").count(), 3, "{text}");
+        assert!(text.contains("\n  2 slower · 1 failed\n"), "{text}");
         // 61 characters and 54 of columns: shortened below 115.
         assert_eq!(text.contains(long), width >= 115, "{width}:\n{text}");
         assert!(!text.contains("rounds"), "{text}");

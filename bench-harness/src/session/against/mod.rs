@@ -410,17 +410,21 @@ pub(super) fn run(
         report.baseline,
         started.elapsed().as_secs_f64()
     ));
-    let document = crate::document::assemble_against(&environment, &info, &report);
-    let mut written = super::outputs::write_document(args, &document);
+    let run = super::outputs::Against {
+        environment: &environment,
+        info: &info,
+        report: &report,
+    };
+    let mut errors = super::outputs::write_against(args, &run);
     if let Some(place) = html_report {
         let target = crate::baseline::target_name();
         let page = crate::report::html::render_against(&target, &environment, &report);
-        if let Some(error) = super::html::write(&args.output, place, &page) {
-            written = written.and(Err(error));
-        }
+        errors.extend(super::html::write(&args.output, place, &page));
     }
-    if let Err(error) = written {
-        console::error(&error);
+    if !errors.is_empty() {
+        for error in &errors {
+            console::error(error);
+        }
         return Ok(EXIT_USAGE);
     }
     if info.partial {
