@@ -763,3 +763,25 @@ fn pairs_that_agree_keep_the_rounds_interval_and_the_floor() {
     assert!(((upper - lower) / 2.0 - 0.002).abs() < 1e-12, "{c:?}");
     assert!(c.p_t > 0.0, "{c:?}");
 }
+
+/// A comparison still measuring stops only where its 99% interval is
+/// settled: three pairs 1.8–2.2% slower say `slower` at 95% (t with 2
+/// degrees of freedom), not yet at 99%; ten such pairs say it at both.
+#[test]
+fn a_comparison_stops_measuring_only_on_its_wider_interval() {
+    let three = [pair_at(1.018), pair_at(1.02), pair_at(1.022)];
+    let c = compare_replicated(&three, 0.0, 0.0).unwrap();
+    assert_eq!(c.verdict(0.01), Verdict::Slower, "{c:?}");
+    assert!(!c.settled_at(0.01, 0.99), "{c:?}");
+    let ten: Vec<_> = (0..10)
+        .map(|i| pair_at(1.015 + 0.001 * f64::from(i)))
+        .collect();
+    let c = compare_replicated(&ten, 0.0, 0.0).unwrap();
+    assert_eq!(c.verdict(0.01), Verdict::Slower, "{c:?}");
+    assert!(c.settled_at(0.01, 0.99), "{c:?}");
+    // Inside the band at 99% too: settled as no difference.
+    let same = [pair_at(1.0), pair_at(1.001), pair_at(0.999), pair_at(1.0)];
+    let c = compare_replicated(&same, 0.0, 0.0).unwrap();
+    assert_eq!(c.verdict(0.01), Verdict::NoDifference, "{c:?}");
+    assert!(c.settled_at(0.01, 0.99), "{c:?}");
+}

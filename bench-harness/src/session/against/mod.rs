@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use bench_runtime::{Nanos, StopRule};
 
 use super::rows::{Selection, EXIT_FAILED, EXIT_REGRESSED, EXIT_USAGE};
-use crate::analysis::compare::{compare_replicated, PairedComparison, Verdict};
+use crate::analysis::compare::{compare_replicated, PairedComparison};
 use crate::analysis::mean;
 use crate::baseline::Store;
 use crate::cli::{Against, Args};
@@ -244,6 +244,10 @@ fn compare(
 /// three say nothing of how far layouts move a body.
 const MIN_PROCESS_PAIRS: usize = 3;
 
+/// The confidence of the interval a comparison may stop on, looked at
+/// after every pair of processes (the row prints the 95% one).
+const SETTLED_CONFIDENCE: f64 = 0.99;
+
 /// Pairs of processes at most, whatever the budget left.
 const MAX_PROCESS_PAIRS: usize = 12;
 
@@ -317,7 +321,7 @@ impl Pairing {
         self.pairs.len() < MIN_PROCESS_PAIRS
             || self
                 .comparison(limits)
-                .is_some_and(|c| c.verdict(noise_threshold) == Verdict::Unclear)
+                .is_some_and(|c| !c.settled_at(noise_threshold, SETTLED_CONFIDENCE))
     }
 
     fn outcome(&self, noise_threshold: f64, limits: &Limits) -> AgainstOutcome {
