@@ -154,7 +154,9 @@ impl BlockEstimate {
         if self.steady {
             self.kept_all_disturbed || !self.disturbed[j]
         } else {
-            !self.preempted_blocks[j]
+            // Every block preempted (a slow body's one-call samples on a
+            // loaded machine): all of them, rather than no time at all.
+            !self.preempted_blocks[j] || self.preempted_blocks.iter().all(|&p| p)
         }
     }
 
@@ -421,6 +423,27 @@ pub(crate) fn within_block(values: &[f64], slice_starts: &[usize], center: f64) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every sample preempted (a body of 88 µs per call, one call a sample,
+    /// at load 10): the time is still the samples' mean cost of a call, not
+    /// NaN, and nothing downstream panics on it.
+    #[test]
+    fn a_run_whose_every_sample_was_preempted_still_has_a_time() {
+        // Every tenth call ten times the work: a varying body.
+        let values: Vec<f64> = (0..40)
+            .map(|i| if i % 10 == 0 { 1000.0 } else { 100.0 })
+            .collect();
+        let iters = vec![1u64; 40];
+        let preempted: Vec<usize> = (0..40).collect();
+        let starts: Vec<usize> = (0..8).map(|b| b * 5).collect();
+        let quiet = |_: usize, _: usize| BlockEvidence::default();
+        let e = block_estimate(&values, &iters, &preempted, &starts, 0.0, &quiet).unwrap();
+        let mean = values.iter().sum::<f64>() / 40.0;
+        assert!(!e.steady, "{e:?}");
+        assert!((e.estimate - mean).abs() < 1e-9, "{e:?}");
+        let within = within_block(&values, &starts, e.estimate);
+        assert!(within.iter().all(|v| v.is_finite()));
+    }
 
     #[test]
     fn slices_are_blocks() {
