@@ -243,12 +243,17 @@ pub(crate) fn measure(
         context,
         watch,
     };
-    for fork in 0..processes {
+    // After the planned processes, more for the benchmarks whose pooled
+    // interval is still wider than their precision target (one process
+    // the machine disturbed throughout widens it: more processes dilute
+    // it), at most as many again.
+    for fork in 0..2 * processes {
         if signal::interrupted() || signal::ending().is_some() {
             break;
         }
         let live: Vec<usize> = (0..jobs.len())
             .filter(|&job| failures[job].is_none())
+            .filter(|&job| fork < processes || imprecise(&jobs[job], &runs[job], context))
             .collect();
         if live.is_empty() {
             break;
@@ -256,7 +261,11 @@ pub(crate) fn measure(
         let seed = seed.wrapping_add(fork as u64);
         watch.round(fork + 1);
         watch.unit_started();
-        let who = format!("process {} of {processes}", fork + 1);
+        let who = if fork < processes {
+            format!("process {} of {processes}", fork + 1)
+        } else {
+            format!("process {} (for precision)", fork + 1)
+        };
         let measured = match children.run(seed, &live) {
             Ok(Some(measured)) => measured,
             // Stopped by Ctrl-C with nothing written.
@@ -329,6 +338,19 @@ pub(crate) fn measure(
         outcomes,
         overhead: Overhead::mean(overheads),
     }
+}
+
+/// Whether `runs`, pooled, are further from `job`'s precision target
+/// than it allows (a job without a target, or without runs, is not).
+fn imprecise(job: &Job, runs: &[Measured], context: &Context) -> bool {
+    let Some(target) = job.config.stop_rule.precision_target() else {
+        return false;
+    };
+    if runs.is_empty() || target <= 0.0 || job.paired_group.is_some() {
+        return false;
+    }
+    let pooled = Measured::pool(runs.to_vec(), context);
+    pooled.precision.is_none_or(|p| p > target)
 }
 
 /// The failure of a benchmark whose process `who` ended as `why` says.

@@ -314,7 +314,11 @@ impl Source for Watch {
                 }
             }
             How::Forks { processes, .. } => {
-                let process = format!("process {} of {processes}", round.max(1));
+                let process = if round > processes {
+                    format!("process {round}, for precision")
+                } else {
+                    format!("process {} of {processes}", round.max(1))
+                };
                 let child = self.child.lock().unwrap_or_else(PoisonError::into_inner);
                 let (counter, name, stage) = match child.as_ref() {
                     Some([counter, name, stage]) => (
