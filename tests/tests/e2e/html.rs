@@ -228,11 +228,11 @@ fn the_report_opens_offline_in_chromium_with_every_chart() {
         assert!(!html.contains(external), "the page refers to {external}");
     }
     let expected: Vec<(String, usize)> = [
+        "sort/kernels::sort_1k",
+        "sort/kernels::sort_unstable_1k",
         "scaling::sort/100",
         "scaling::sort/1000",
         "scaling::sort/10000",
-        "sort/kernels::sort_1k",
-        "sort/kernels::sort_unstable_1k",
     ]
     .iter()
     .map(|name| (name.to_string(), 5))
