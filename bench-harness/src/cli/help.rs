@@ -4,13 +4,14 @@
 pub(crate) const HELP: &str = "\
 Usage: BENCH_BINARY [OPTIONS] [FILTER]...
 
-Runs the benchmarks whose full name contains any FILTER (all of them without
-one). Under `cargo bench` each is measured and reported; under
+Runs the benchmarks whose full name contains or matches any FILTER (all of
+them without one). Under `cargo bench` each is measured and reported; under
 `cargo test --benches` (no --bench flag) each body runs once as a smoke test.
 
 Selection:
   FILTER                  substring of the full name (e.g. `kernels::parse_f64`, or
-                          `find_byte/` for a group's members); several are OR-ed
+                          `find_byte/` for a group's members), or a regex as in
+                          criterion (`'sort/10+$'`); several are OR-ed
   --exact                 FILTER and --skip match the whole name, not a substring
   --skip PATTERN          leave out names containing PATTERN (repeatable)
   --ignored               run only #[benchmark(ignore)] benchmarks
