@@ -14,6 +14,9 @@ pub(crate) struct Warning {
     pub loud: bool,
     /// What is wrong, then the remedy, on one line.
     pub message: String,
+    /// What is wrong in a few words (`load 2.2 on 2 cores`), for the
+    /// one line the compact view gives the machine's warnings.
+    pub short: String,
 }
 
 /// The warnings `environment` calls for, most serious first: an
@@ -54,9 +57,14 @@ fn unoptimised_build(build: &Build) -> Option<Warning> {
         ),
         (_, false) => return None,
     };
+    let short = match build.opt_level.as_str() {
+        "0" => "unoptimised build",
+        _ => "debug assertions on",
+    };
     Some(Warning {
         loud: true,
         message,
+        short: short.to_string(),
     })
 }
 
@@ -82,6 +90,7 @@ fn unoptimised_harness(build: &Build) -> Option<Warning> {
              opt-level from [profile.*.package.bench-harness]",
             build.opt_level
         ),
+        short: format!("bench-harness at opt-level {harness}"),
     })
 }
 
@@ -94,10 +103,13 @@ fn governor(environment: &Environment) -> Option<Warning> {
     } else {
         return None;
     };
-    quiet(format!(
-        "{what}: the clock speed moves under load; `sudo cpupower frequency-set -g performance` \
-         for stable figures"
-    ))
+    quiet(
+        format!(
+            "{what}: the clock speed moves under load; `sudo cpupower frequency-set -g \
+             performance` for stable figures"
+        ),
+        format!("governor {governor}"),
+    )
 }
 
 fn boost(environment: &Environment) -> Option<Warning> {
@@ -110,6 +122,7 @@ fn boost(environment: &Environment) -> Option<Warning> {
          `echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost` \
          (intel_pstate: `echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo`)"
             .to_string(),
+        "turbo on".to_string(),
     )
 }
 
@@ -120,12 +133,15 @@ fn load(environment: &Environment) -> Option<Warning> {
     if one_minute <= cores as f64 - 1.0 {
         return None;
     }
-    quiet(format!(
-        "load average {one_minute} on {cores} {}: other work competes with the benchmark for \
-         the CPU; stop it, or wait for the load to fall (a build that just finished counts \
-         for a minute)",
-        plural(cores, "core")
-    ))
+    let cores = format!("{cores} {}", plural(cores, "core"));
+    quiet(
+        format!(
+            "load average {one_minute} on {cores}: other work competes with the benchmark for \
+             the CPU; stop it, or wait for the load to fall (a build that just finished counts \
+             for a minute)"
+        ),
+        format!("load {one_minute} on {cores}"),
+    )
 }
 
 fn hypervisor(environment: &Environment) -> Option<Warning> {
@@ -136,23 +152,46 @@ fn hypervisor(environment: &Environment) -> Option<Warning> {
         "running under a hypervisor: another guest can steal time; expect noise, prefer \
          interleaved runs (the default) and in-run comparisons (A/B groups)"
             .to_string(),
+        "hypervisor".to_string(),
     )
 }
 
 fn aslr(environment: &Environment) -> Option<Warning> {
     let aslr = environment.aslr.filter(|&level| level > 0)?;
-    quiet(format!(
-        "ASLR is on (randomize_va_space {aslr}): memory layout, and with it alignment, changes \
-         between runs; run under `setarch -R cargo bench`, or \
-         `echo 0 | sudo tee /proc/sys/kernel/randomize_va_space` and restore it afterwards"
-    ))
+    quiet(
+        format!(
+            "ASLR is on (randomize_va_space {aslr}): memory layout, and with it alignment, \
+             changes between runs; run under `setarch -R cargo bench`, or \
+             `echo 0 | sudo tee /proc/sys/kernel/randomize_va_space` and restore it afterwards"
+        ),
+        "ASLR on".to_string(),
+    )
 }
 
-fn quiet(message: String) -> Option<Warning> {
+fn quiet(message: String, short: String) -> Option<Warning> {
     Some(Warning {
         loud: false,
         message,
+        short,
     })
+}
+
+/// The machine in a few words, for the compact view's first line: the
+/// CPU, its cores and the build (`AMD EPYC · 2 cores · release
+/// (opt-level 3)`); `-v` and `--details` print [`header`].
+pub(crate) fn short_header(environment: &Environment) -> String {
+    let e = environment;
+    let cpu = e
+        .cpu_model
+        .as_deref()
+        .map_or_else(|| "CPU n/a".to_string(), short_cpu_model);
+    let mut parts = vec![cpu];
+    parts.extend(
+        e.logical_cores
+            .map(|n| format!("{n} {}", plural(n, "core"))),
+    );
+    parts.push(build(&e.build));
+    parts.join(" · ")
 }
 
 /// The environment on one line:

@@ -20,12 +20,17 @@ pub struct BenchEntry {
     pub name: &'static str,
     /// The type `types = [...]` instantiated this entry with, as written.
     pub type_name: Option<&'static str>,
+    /// That type's position in `types` (0 without `types`).
+    pub type_index: u32,
     /// `module_path!()` at the function: its first segment is the crate.
     pub module_path: &'static str,
     /// `file!()` at the function: where a failure without a panic points.
     pub file: &'static str,
     /// The line of the function's name, wherever the attribute is.
     pub line: u32,
+    /// The column of the function's name: with `file` and `line`, where it
+    /// is defined, the order `--list` and the table follow.
+    pub column: u32,
     /// Per-benchmark options from the attribute.
     pub options: BenchOptions,
     /// Runs the benchmark body with a bencher.
@@ -408,7 +413,9 @@ pub(crate) static MACHINE_REFERENCE: BenchEntry = BenchEntry {
     module_path: "bench_harness",
     file: file!(),
     line: line!(),
+    column: column!(),
     type_name: None,
+    type_index: 0,
     options: BenchOptions::DEFAULT,
     run: BenchFn::Plain(bench_runtime::hidden::machine_reference),
 };
@@ -421,7 +428,9 @@ pub(crate) static LOOP_OVERHEAD: BenchEntry = BenchEntry {
     module_path: "bench_harness",
     file: file!(),
     line: line!(),
+    column: column!(),
     type_name: None,
+    type_index: 0,
     options: BenchOptions::DEFAULT,
     run: BenchFn::Plain(bench_runtime::hidden::loop_overhead),
 };
@@ -431,10 +440,36 @@ pub(crate) fn entries() -> impl Iterator<Item = &'static BenchEntry> {
     inventory::iter::<BenchEntry>.into_iter()
 }
 
-/// Every benchmark linked into this binary: each entry's, in registration
-/// order.
+/// Every benchmark linked into this binary, in the order they are defined
+/// (see [`in_definition_order`]), each entry's `args` in their order.
 pub fn all() -> Vec<Benchmark> {
-    entries().flat_map(BenchEntry::benchmarks).collect()
+    let mut entries: Vec<&'static BenchEntry> = entries().collect();
+    in_definition_order(&mut entries);
+    entries
+        .into_iter()
+        .flat_map(BenchEntry::benchmarks)
+        .collect()
+}
+
+/// Sorts `entries` as they are written, criterion's order (the order of
+/// its calls): by file, line and column, each group's members together at
+/// its first member's place, and one attribute's `types` in their order.
+/// inventory's own order is the linker's.
+fn in_definition_order(entries: &mut [&BenchEntry]) {
+    let site = |entry: &BenchEntry| (entry.file, entry.line, entry.column, entry.type_index);
+    let mut group_sites: std::collections::HashMap<&str, (&str, u32, u32, u32)> =
+        Default::default();
+    for entry in entries.iter() {
+        if let Some(group) = entry.options.group {
+            let first = group_sites.entry(group).or_insert(site(entry));
+            *first = (*first).min(site(entry));
+        }
+    }
+    let place = |entry: &BenchEntry| {
+        let at = entry.options.group.map_or(site(entry), |g| group_sites[g]);
+        (at, site(entry))
+    };
+    entries.sort_by_key(|entry| place(entry));
 }
 
 /// Refuses two of `benchmarks` with one full name: a name is what selects,
@@ -489,9 +524,11 @@ mod tests {
     static MEMBER: BenchEntry = BenchEntry {
         name: "naive",
         type_name: None,
+        type_index: 0,
         module_path: "port",
         file: "benches/port.rs",
         line: 9,
+        column: 4,
         options: BenchOptions {
             group: Some("find_byte"),
             ..BenchOptions::DEFAULT
@@ -517,6 +554,64 @@ mod tests {
         assert_eq!(bench.name_without_group().as_deref(), Some("naive/1024"));
         // The report's tree still has the group as a node of its own.
         assert_eq!(bench.path(), ["naive", "1024"]);
+    }
+
+    const fn defined(
+        name: &'static str,
+        group: Option<&'static str>,
+        file: &'static str,
+        line: u32,
+    ) -> BenchEntry {
+        BenchEntry {
+            name,
+            type_name: None,
+            type_index: 0,
+            module_path: "port",
+            file,
+            line,
+            column: 4,
+            options: BenchOptions {
+                group,
+                ..BenchOptions::DEFAULT
+            },
+            run: BenchFn::Plain(|b| b.iter(|| ())),
+        }
+    }
+
+    static FIRST: BenchEntry = defined("zeta", None, "benches/a.rs", 5);
+    static NAIVE: BenchEntry = defined("naive", Some("find"), "benches/a.rs", 10);
+    static LATER: BenchEntry = defined("alpha", None, "benches/a.rs", 12);
+    static FAST: BenchEntry = defined("fast", Some("find"), "benches/a.rs", 20);
+    static ELSEWHERE: BenchEntry = defined("beta", None, "benches/b.rs", 1);
+    static AS_U64: BenchEntry = BenchEntry {
+        type_name: Some("u64"),
+        type_index: 1,
+        ..defined("parse", None, "benches/a.rs", 7)
+    };
+    static AS_U8: BenchEntry = BenchEntry {
+        type_name: Some("u8"),
+        type_index: 0,
+        ..defined("parse", None, "benches/a.rs", 7)
+    };
+
+    #[test]
+    fn entries_go_in_definition_order_with_each_group_together() {
+        let mut entries = vec![&ELSEWHERE, &AS_U64, &FAST, &LATER, &NAIVE, &AS_U8, &FIRST];
+        in_definition_order(&mut entries);
+        let names: Vec<String> = entries.iter().map(|e| e.full_name()).collect();
+        // `types = [u8, u64]` on line 7.
+        assert_eq!(
+            names,
+            [
+                "zeta",
+                "parse/u8",
+                "parse/u64",
+                "find/naive",
+                "find/fast",
+                "alpha",
+                "beta"
+            ]
+        );
     }
 
     #[test]

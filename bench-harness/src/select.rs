@@ -4,11 +4,14 @@
 /// `--skip` and the `ignore` handling.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Filter {
-    /// Substrings of the full name, OR-ed; empty selects everything.
+    /// Patterns of the full name, OR-ed; empty selects everything. Each is
+    /// a substring, or, written as one, a regular expression (see
+    /// [`Pattern`]).
     pub patterns: Vec<String>,
-    /// Patterns and skips match the whole name instead of a substring.
+    /// Patterns and skips match the whole name instead.
     pub exact: bool,
-    /// Names containing any of these are left out.
+    /// Names containing any of these are left out (substrings, as
+    /// libtest's `--skip`).
     pub skip: Vec<String>,
     /// What `#[benchmark(ignore)]` leaves in.
     pub ignored: Ignored,
@@ -36,27 +39,57 @@ pub(crate) struct Selected<T> {
     pub ignored: bool,
 }
 
+/// One filter pattern: it selects a name that contains it (libtest's
+/// filters) or, when it is written with a regular expression's syntax,
+/// a name the expression matches anywhere in (criterion's filters, so
+/// `'sort/10+$'` selects `sort/100` and not `sort/1001`). Both are tried:
+/// a name that holds a `.` or a `(` is still found by itself.
+struct Pattern<'a> {
+    text: &'a str,
+    regex: Option<regex_lite::Regex>,
+}
+
+impl<'a> Pattern<'a> {
+    fn new(text: &'a str) -> Self {
+        let regex = looks_like_regex(text)
+            .then(|| regex_lite::Regex::new(text).ok())
+            .flatten();
+        Pattern { text, regex }
+    }
+
+    fn matches(&self, name: &str) -> bool {
+        name.contains(self.text) || self.regex.as_ref().is_some_and(|r| r.is_match(name))
+    }
+}
+
+/// Whether `pattern` uses a regular expression's syntax; otherwise the
+/// expression would mean the substring itself.
+fn looks_like_regex(pattern: &str) -> bool {
+    pattern.contains(|c: char| "\\.^$*+?()[]{}|".contains(c))
+}
+
 /// Keeps the benchmarks whose name matches any filter (all, without filters)
-/// and no `--skip` pattern, in natural order of their names (`sort/2`
-/// before `sort/10`, see [`natural_cmp`]). `candidates` yields
+/// and no `--skip` pattern, in the order of `candidates`, which yields
 /// `(full name, is ignored, benchmark)`.
 pub(crate) fn select<T>(
     filter: &Filter,
     candidates: impl IntoIterator<Item = (String, bool, T)>,
 ) -> Vec<Selected<T>> {
-    let matches = |name: &str, pattern: &str| {
-        if filter.exact {
-            name == pattern
-        } else {
-            name.contains(pattern)
-        }
+    let patterns: Vec<Pattern<'_>> = filter.patterns.iter().map(|p| Pattern::new(p)).collect();
+    let selects = |name: &str| {
+        patterns.is_empty()
+            || patterns.iter().any(|p| match filter.exact {
+                true => name == p.text,
+                false => p.matches(name),
+            })
     };
-    let mut selected: Vec<Selected<T>> = candidates
+    let skips = |name: &str| match filter.exact {
+        true => filter.skip.iter().any(|s| name == s),
+        false => filter.skip.iter().any(|s| name.contains(s.as_str())),
+    };
+    candidates
         .into_iter()
-        .filter(|(name, _, _)| {
-            filter.patterns.is_empty() || filter.patterns.iter().any(|f| matches(name, f))
-        })
-        .filter(|(name, _, _)| !filter.skip.iter().any(|s| matches(name, s)))
+        .filter(|(name, _, _)| selects(name) && !skips(name))
         .filter_map(|(name, ignore, bench)| {
             let ignored = match filter.ignored {
                 Ignored::Skip => ignore,
@@ -69,50 +102,48 @@ pub(crate) fn select<T>(
                 ignored,
             })
         })
-        .collect();
-    selected.sort_by(|a, b| natural_cmp(&a.name, &b.name));
-    selected
+        .collect()
 }
 
-/// Compares names as people read them: runs of digits by their numeric
-/// value (`sort/2` < `sort/10` < `sort/100`), everything else by character.
-/// Numbers that are equal in value but written differently (`007`, `7`)
-/// fall back to plain order, so the order is total.
-pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    let (mut a_rest, mut b_rest) = (a, b);
-    loop {
-        let (a_chunk, a_tail) = chunk(a_rest);
-        let (b_chunk, b_tail) = chunk(b_rest);
-        if a_chunk.is_empty() || b_chunk.is_empty() {
-            return a_chunk.len().cmp(&b_chunk.len()).then_with(|| a.cmp(b));
-        }
-        let is_number = |c: &str| c.starts_with(|ch: char| ch.is_ascii_digit());
-        let order = if is_number(a_chunk) && is_number(b_chunk) {
-            let (a_digits, b_digits) = (
-                a_chunk.trim_start_matches('0'),
-                b_chunk.trim_start_matches('0'),
-            );
-            a_digits
-                .len()
-                .cmp(&b_digits.len())
-                .then_with(|| a_digits.cmp(b_digits))
-        } else {
-            a_chunk.cmp(b_chunk)
-        };
-        if order.is_ne() {
-            return order;
-        }
-        (a_rest, b_rest) = (a_tail, b_tail);
+/// A filter written as a regular expression that matched no name: worth
+/// saying, since it would otherwise select nothing in silence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SilentRegex {
+    pub pattern: String,
+    /// Why it is not read as a regular expression, when it is not one.
+    pub invalid: Option<String>,
+}
+
+/// The patterns of `filter` that look like regular expressions and match
+/// none of `names` (with `--exact`, none: they are names there).
+pub(crate) fn silent_regexes<'a>(
+    filter: &Filter,
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> Vec<SilentRegex> {
+    if filter.exact {
+        return Vec::new();
     }
+    filter
+        .patterns
+        .iter()
+        .filter(|text| looks_like_regex(text))
+        .filter(|text| {
+            let pattern = Pattern::new(text);
+            !names.clone().any(|name| pattern.matches(name))
+        })
+        .map(|text| SilentRegex {
+            pattern: text.clone(),
+            invalid: regex_lite::Regex::new(text).err().map(|e| regex_error(&e)),
+        })
+        .collect()
 }
 
-/// The leading run of digits, or of non-digits, and what follows it.
-fn chunk(text: &str) -> (&str, &str) {
-    let digits = text.starts_with(|c: char| c.is_ascii_digit());
-    let end = text
-        .find(|c: char| c.is_ascii_digit() != digits)
-        .unwrap_or(text.len());
-    text.split_at(end)
+/// The reason in a regex error, without its picture of the pattern.
+fn regex_error(error: &regex_lite::Error) -> String {
+    let text = error.to_string();
+    let reason = text.lines().rev().find(|line| !line.trim().is_empty());
+    let reason = reason.unwrap_or(&text).trim();
+    reason.strip_prefix("error: ").unwrap_or(reason).to_string()
 }
 
 #[cfg(test)]
@@ -158,15 +189,15 @@ mod tests {
     }
 
     #[test]
-    fn no_filter_selects_all_in_natural_order() {
+    fn no_filter_selects_all_in_the_given_order() {
         assert_eq!(
             names(&[]),
             [
                 "fib_20",
                 "fib_30",
-                "hash::fnv",
                 "sort::sort_1k",
-                "sort::sort_10k"
+                "sort::sort_10k",
+                "hash::fnv"
             ]
         );
     }
@@ -207,48 +238,92 @@ mod tests {
         assert!(names(&["nope"]).is_empty());
     }
 
+    fn sizes(words: &[&str]) -> Vec<String> {
+        let candidates = [
+            "scaling::sort/10",
+            "scaling::sort/100",
+            "scaling::sort/1000",
+        ]
+        .into_iter()
+        .chain(["scaling::sort/10000", "scaling::sort/1001", "sort/10x"])
+        .map(|name| (name.to_string(), false, ()));
+        select(&filter(words), candidates)
+            .into_iter()
+            .map(|s| s.name)
+            .collect()
+    }
+
     #[test]
-    fn numbers_in_names_sort_by_value() {
-        let mut names = vec![
-            "sort/1000",
-            "sort/10",
-            "sort/2",
-            "sort/100",
-            "sort_by/5",
-            "hash/u64",
-            "hash/u32",
-            "hash/u8",
-            "sort/007",
-            "sort/7",
-        ];
-        names.sort_by(|a, b| natural_cmp(a, b));
+    fn a_filter_in_regex_syntax_matches_as_criterion_s_do() {
+        // `0+` is one zero or more: `sort/10` too, as in criterion.
         assert_eq!(
-            names,
+            sizes(&["sort/10+$"]),
             [
-                "hash/u8",
-                "hash/u32",
-                "hash/u64",
-                "sort/2",
-                "sort/007",
-                "sort/7",
-                "sort/10",
-                "sort/100",
-                "sort/1000",
-                "sort_by/5",
+                "scaling::sort/10",
+                "scaling::sort/100",
+                "scaling::sort/1000",
+                "scaling::sort/10000"
             ]
+        );
+        assert_eq!(
+            sizes(&["sort/100+$"]),
+            [
+                "scaling::sort/100",
+                "scaling::sort/1000",
+                "scaling::sort/10000"
+            ]
+        );
+        assert_eq!(sizes(&["^sort"]), ["sort/10x"]);
+        assert_eq!(
+            sizes(&["sort/1.0?0$", "x$"]),
+            ["scaling::sort/100", "scaling::sort/1000", "sort/10x"]
         );
     }
 
     #[test]
-    fn natural_order_is_total_and_agrees_with_equality() {
-        use std::cmp::Ordering;
-        let names = ["a", "a1", "a01", "a1b", "a10", "b", "", "1", "01", "z9z"];
-        for x in names {
-            for y in names {
-                let order = natural_cmp(x, y);
-                assert_eq!(order == Ordering::Equal, x == y, "{x} vs {y}");
-                assert_eq!(natural_cmp(y, x), order.reverse(), "{x} vs {y}");
-            }
-        }
+    fn a_pattern_is_still_found_as_a_substring() {
+        let candidates =
+            ["parse/(1, 2)", "parse/[3]", "parse/1.5"].map(|name| (name.to_string(), false, ()));
+        let found = |pattern: &str| {
+            select(&filter(&[pattern]), candidates.clone())
+                .into_iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+        };
+        // Not valid as a regex, or a regex that misses the literal text.
+        assert_eq!(found("(1, 2"), ["parse/(1, 2)"]);
+        assert_eq!(found("(1, 2)"), ["parse/(1, 2)"]);
+        assert_eq!(found("[3]"), ["parse/[3]"]);
+        assert_eq!(found("1.5"), ["parse/1.5"]);
+    }
+
+    #[test]
+    fn exact_names_are_not_regexes() {
+        assert!(sizes(&["--exact", "scaling::sort/10+"]).is_empty());
+        assert_eq!(sizes(&["--exact", "sort/10x"]), ["sort/10x"]);
+    }
+
+    #[test]
+    fn a_regex_that_matched_nothing_is_reported() {
+        let names = ["find_byte/naive/1024", "find_byte/memchr/1024"];
+        let silent = |words: &[&str]| silent_regexes(&filter(words), names.iter().copied());
+        assert!(silent(&["find_byte/.*/1024", "nope"]).is_empty());
+        assert_eq!(
+            silent(&["find_byte/.*/4096", "naive"]),
+            [SilentRegex {
+                pattern: "find_byte/.*/4096".into(),
+                invalid: None
+            }]
+        );
+        let broken = silent(&["find_byte/(naive"]);
+        assert_eq!(broken.len(), 1);
+        assert!(
+            broken[0]
+                .invalid
+                .as_deref()
+                .is_some_and(|e| e.contains("without closing ')'")),
+            "{broken:?}"
+        );
+        assert!(silent(&["--exact", "find.*"]).is_empty());
     }
 }

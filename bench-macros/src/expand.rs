@@ -31,13 +31,15 @@ pub(crate) fn benchmark(benchmark: &Benchmark) -> TokenStream {
     };
     // `line!()` spanned at the function's name expands to that name's line.
     let line = quote_spanned!(ident.span()=> ::core::line!());
+    let column = quote_spanned!(ident.span()=> ::core::column!());
     let bench_options = bench_options(&private, options);
 
     let instances: Vec<Option<&Type>> = match &options.types {
         Some((_, types)) => types.iter().map(Some).collect(),
         None => vec![None],
     };
-    let registrations = instances.into_iter().map(|ty| {
+    let registrations = instances.into_iter().enumerate().map(|(type_index, ty)| {
+        let type_index = type_index as u32;
         let target = match ty {
             Some(ty) => quote!(#ident::<#ty>),
             None => quote!(#ident),
@@ -60,9 +62,11 @@ pub(crate) fn benchmark(benchmark: &Benchmark) -> TokenStream {
                     #private::BenchEntry {
                         name: #name,
                         type_name: #type_name,
+                        type_index: #type_index,
                         module_path: ::core::module_path!(),
                         file: ::core::file!(),
                         line: #line,
+                        column: #column,
                         options: #bench_options,
                         run: __BENCH_HARNESS_RUN,
                     }

@@ -67,6 +67,7 @@ fn an_unoptimised_build_comes_first_and_loud() {
         Warning {
             loud: true,
             message: UNOPTIMISED.to_string(),
+            short: "unoptimised build".to_string(),
         }
     );
     assert_eq!(
@@ -95,6 +96,7 @@ fn a_harness_compiled_below_opt_level_2_under_optimised_benchmarks_is_warned_of(
                       it shares with them (sorts, parsing) runs unoptimised in their figures; \
                       remove opt-level from [profile.*.package.bench-harness]"
                 .to_string(),
+            short: "bench-harness at opt-level 0".to_string(),
         }]
     );
     for (benchmarks, harness) in [("2", "1"), ("2", "s"), ("3", "z"), ("s", "0"), ("1", "0")] {
@@ -133,6 +135,7 @@ fn the_build_warning_names_what_is_wrong_with_the_build() {
                       nothing; run `cargo bench`, not `cargo test`, or set opt-level in \
                       [profile.bench]"
                 .to_string(),
+            short: "unoptimised build".to_string(),
         }]
     );
     assert_eq!(
@@ -143,6 +146,7 @@ fn the_build_warning_names_what_is_wrong_with_the_build() {
                       release build leaves out are timed too; set debug-assertions = false in \
                       [profile.bench]"
                 .to_string(),
+            short: "debug assertions on".to_string(),
         }]
     );
     assert_eq!(build(false, "3"), []);

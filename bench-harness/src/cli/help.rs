@@ -4,13 +4,14 @@
 pub(crate) const HELP: &str = "\
 Usage: BENCH_BINARY [OPTIONS] [FILTER]...
 
-Runs the benchmarks whose full name contains any FILTER (all of them without
-one). Under `cargo bench` each is measured and reported; under
+Runs the benchmarks whose full name contains or matches any FILTER (all of
+them without one). Under `cargo bench` each is measured and reported; under
 `cargo test --benches` (no --bench flag) each body runs once as a smoke test.
 
 Selection:
   FILTER                  substring of the full name (e.g. `kernels::parse_f64`, or
-                          `find_byte/` for a group's members); several are OR-ed
+                          `find_byte/` for a group's members), or a regex as in
+                          criterion (`'sort/10+$'`); several are OR-ed
   --exact                 FILTER and --skip match the whole name, not a substring
   --skip PATTERN          leave out names containing PATTERN (repeatable)
   --ignored               run only #[benchmark(ignore)] benchmarks
@@ -44,7 +45,7 @@ Measurement:
                           order, so every benchmark sees the same machine noise;
                           sequential: each benchmark in one go
   --seed N                seed of the interleaved shuffles [default: random, printed
-                          in the header]
+                          in the header with -v]
   --quick                 short budgets (warm-up 0.02 s, measuring 0.05 s, at most
                           0.5 s per benchmark, no precision target): rough figures
                           for a quick look, not for baselines
@@ -81,8 +82,12 @@ Output:
                           PATH alone when it ends in .html [default:
                           target/bench-harness/report/TARGET/index.html]
   --no-report             write no HTML report
-  -q, --quiet             no progress on stderr while measuring (by default a live
-                          line on a terminal, else a line per finished benchmark)
+  -q, --quiet             the table and errors only: no progress (by default a live
+                          line on a terminal, else a line per finished benchmark),
+                          notes, machine warnings or lines naming files written
+  -v, --verbose           the whole header before the table (machine, clock, loop
+                          cost, seed) and each machine warning with its remedy;
+                          by default a line each (--details has them too)
   --history               print the last runs of each selected benchmark from the
                           history, change points marked (nothing is measured)
   --no-history            do not append this run's results to the history

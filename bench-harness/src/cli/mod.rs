@@ -80,8 +80,13 @@ pub(crate) struct OutputOptions {
     pub(crate) report: Option<PathBuf>,
     /// `--no-report`: no HTML report.
     pub(crate) no_report: bool,
-    /// `-q`, `--quiet`: no progress on stderr while measuring.
+    /// `-q`, `--quiet`: the table and errors only: no progress, notes,
+    /// machine warnings or lines saying where files were written.
     pub(crate) quiet: bool,
+    /// `-v`, `--verbose`: the whole header before the table (the machine,
+    /// the clock, the loop's cost, the seed) and each machine warning with
+    /// its remedy; by default a line each.
+    pub(crate) verbose: bool,
     /// `--no-history`: append nothing to the history file.
     pub(crate) no_history: bool,
 }
@@ -405,6 +410,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                     .to_string(),
             ),
             Long("details") => output.details = true,
+            Short('v') | Long("verbose") => output.verbose = true,
             Long("no-machine-warnings") => output.no_machine_warnings = true,
             Long("flat") => output.flat = true,
             Long("complexity") => output.complexity = true,
@@ -433,11 +439,17 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                 output.path = (path.as_os_str() != "-").then_some(path);
             }
             Long("save-baseline") => {
-                baselines.save = Some(baseline_name("--save-baseline", parser.value()?)?)
+                baselines.save = Some(baseline_name(
+                    "--save-baseline",
+                    named(&mut parser, "--save-baseline")?,
+                )?)
             }
             Long("no-keep-exe") => baselines.keep_exe = false,
             Long("baseline") => {
-                baselines.compare = Some(baseline_name("--baseline", parser.value()?)?)
+                baselines.compare = Some(baseline_name(
+                    "--baseline",
+                    named(&mut parser, "--baseline")?,
+                )?)
             }
             Long("list-baselines") => list_baselines = true,
             Long("noise-threshold") => {
@@ -445,7 +457,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                 baselines.noise_threshold_given = true;
             }
             Long("against") => {
-                let name = baseline_name("--against", parser.value()?)?;
+                let name = baseline_name("--against", named(&mut parser, "--against")?)?;
                 set_against(&mut baselines.against, Against::Baseline(name))?;
             }
             Long("against-exe") => {
@@ -687,9 +699,16 @@ fn criterion_hint(flag: &str) -> Option<&'static str> {
             "the plots are in the HTML report, drawn as inline SVG: drop the flag"
         }
         "output-format" => "use --format bencher (or json, csv, markdown)",
-        "verbose" => "use --details for every statistic under each row",
         _ => return None,
     })
+}
+
+/// The value of a flag that takes a baseline name; the one-line error
+/// when the command line ends without one.
+fn named(parser: &mut lexopt::Parser, flag: &str) -> Result<OsString, CliError> {
+    parser
+        .value()
+        .map_err(|_| values::missing_baseline_name(flag))
 }
 
 /// `--against` and `--against-exe` name one other build.
@@ -964,6 +983,19 @@ mod tests {
                 "--save-baseline '../etc' is not a baseline name",
             ),
             (&["--baseline", ""], "--baseline '' is not a baseline name"),
+            // `cargo bench -- --save-baseline`: cargo's `--bench` comes last.
+            (
+                &["--save-baseline", "--bench"],
+                "--save-baseline needs a baseline name right after it, like `--save-baseline main`",
+            ),
+            (
+                &["--bench", "--save-baseline"],
+                "--save-baseline needs a baseline name right after it",
+            ),
+            (
+                &["--against"],
+                "--against needs a baseline name right after it",
+            ),
             (&["--baseline", "a b"], "is not a baseline name"),
             (
                 &["--fail-on-regression"],

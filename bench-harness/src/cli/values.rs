@@ -49,6 +49,10 @@ pub(super) fn seconds(flag: &str, value: OsString, zero_ok: bool) -> Result<f64,
 /// digits, `-`, `_` and `.`, not starting with `.`.
 pub(super) fn baseline_name(flag: &str, value: OsString) -> Result<String, CliError> {
     let name = utf8(flag, value)?;
+    if name.starts_with('-') {
+        // `cargo bench -- --save-baseline` hands over `--bench` as its value.
+        return Err(missing_baseline_name(flag));
+    }
     let valid = !name.is_empty()
         && name.len() <= 100
         && !name.starts_with('.')
@@ -121,4 +125,11 @@ pub(super) fn number<T: FromStr>(flag: &str, value: OsString, what: &str) -> Res
     text.trim()
         .parse()
         .map_err(|_| CliError(format!("{flag} needs {what}, got '{text}'")))
+}
+
+/// A baseline flag given no name.
+pub(super) fn missing_baseline_name(flag: &str) -> CliError {
+    CliError(format!(
+        "{flag} needs a baseline name right after it, like `{flag} main`"
+    ))
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Display;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::results::Outcome;
@@ -14,8 +15,23 @@ pub(crate) fn error(message: &dyn Display) {
     super::progress::pause_for_message(&line);
 }
 
-/// `note: MESSAGE` on stderr.
+/// `-q`: from here on, notes and the lines that say where a file was
+/// written are not printed; errors, warnings and the table still are.
+pub(crate) fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// `note: MESSAGE` on stderr, unless `-q`.
 pub(crate) fn note(message: &dyn Display) {
+    if quiet() {
+        return;
+    }
     let line = format!("note: {}", super::format::escape(&message.to_string()));
     super::progress::pause_for_message(&line);
 }
@@ -25,6 +41,14 @@ pub(crate) fn note(message: &dyn Display) {
 pub(crate) fn status(message: &dyn Display) {
     let line = super::format::escape(&message.to_string()).into_owned();
     super::progress::pause_for_message(&line);
+}
+
+/// Where a file was written (`wrote the report to ...`, `saved baseline
+/// ...`), unless `-q`.
+pub(crate) fn written(message: &dyn Display) {
+    if !quiet() {
+        status(message);
+    }
 }
 
 /// `--help`. A reader that stopped early (`| head`) is not an error.

@@ -5,7 +5,7 @@
 
 use super::format::escape;
 use crate::results::{BenchResult, ComplexityReport};
-use crate::select::natural_cmp;
+use std::collections::HashMap;
 
 /// One line of the table's name column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,19 +42,26 @@ fn tree_path(group: Option<&str>, path: &[String]) -> Vec<String> {
     node.into_iter().chain(path.iter().cloned()).collect()
 }
 
-/// The lines of the tree: ungrouped benchmarks first, then each group, each
-/// level in natural order; a function's complexity fit after its last row.
+/// The lines of the tree, in the results' order (the order benchmarks are
+/// defined in): each node where its first benchmark is, its children
+/// together below it; a function's complexity fit after its last row.
 pub(crate) fn tree(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec<Line> {
     let mut order: Vec<(usize, Vec<String>)> = results
         .iter()
         .enumerate()
         .map(|(index, result)| (index, tree_path(result.group.as_deref(), &result.path)))
         .collect();
-    order.sort_by(|(ia, a), (ib, b)| {
-        let group = |i: usize| results[i].group.is_some();
-        group(*ia)
-            .cmp(&group(*ib))
-            .then_with(|| compare_paths(a, b))
+    let mut first_seen: HashMap<Vec<String>, usize> = HashMap::new();
+    for (index, path) in &order {
+        for depth in 1..=path.len() {
+            first_seen.entry(path[..depth].to_vec()).or_insert(*index);
+        }
+    }
+    // A path's place: where each of its nodes first appears, level by level.
+    order.sort_by_cached_key(|(_, path)| {
+        (1..=path.len())
+            .map(|depth| first_seen[&path[..depth]])
+            .collect::<Vec<usize>>()
     });
     let paths: Vec<&[String]> = order.iter().map(|(_, path)| path.as_slice()).collect();
 
@@ -121,16 +128,6 @@ pub(crate) fn flat(results: &[BenchResult], reports: &[ComplexityReport]) -> Vec
     rows.chain(fits).collect()
 }
 
-fn compare_paths(a: &[String], b: &[String]) -> std::cmp::Ordering {
-    for (x, y) in a.iter().zip(b) {
-        let order = natural_cmp(x, y);
-        if order.is_ne() {
-            return order;
-        }
-    }
-    a.len().cmp(&b.len())
-}
-
 fn common_prefix(a: &[String], b: &[String]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
@@ -188,7 +185,9 @@ mod tests {
     }
 
     #[test]
-    fn modules_functions_and_arguments_nest_in_natural_order() {
+    fn nodes_keep_the_order_of_their_first_benchmark() {
+        // In definition order, as the registry gives them; a module's
+        // benchmarks split by another's come together under its node.
         let results = [
             result("kernels::sort/1000", &["kernels", "sort", "1000"], None),
             result("kernels::sort/10", &["kernels", "sort", "10"], None),
@@ -202,25 +201,26 @@ mod tests {
         assert_eq!(
             render(&tree(&results, &[])),
             [
-                "fib_20 *",
                 "kernels",
-                "├─ deep",
-                "│  ╰─ x *",
-                "├─ hash",
-                "│  ├─ u8 *",
-                "│  ╰─ u64 *",
                 "├─ sort",
+                "│  ├─ 1000 *",
                 "│  ├─ 10 *",
-                "│  ├─ 100 *",
-                "│  ╰─ 1000 *",
-                "╰─ sum *",
+                "│  ╰─ 100 *",
+                "├─ hash",
+                "│  ├─ u64 *",
+                "│  ╰─ u8 *",
+                "├─ sum *",
+                "╰─ deep",
+                "   ╰─ x *",
+                "fib_20 *",
             ]
         );
     }
 
     #[test]
-    fn groups_come_after_ungrouped_benchmarks_as_their_own_nodes() {
+    fn a_group_is_a_node_of_its_own_where_its_first_member_is() {
         let results = [
+            result("kernels::first", &["kernels", "first"], None),
             result("kernels::sort_std", &["kernels", "sort_std"], Some("sort")),
             result(
                 "kernels::sort_mine",
@@ -233,11 +233,12 @@ mod tests {
             render(&tree(&results, &[])),
             [
                 "kernels",
+                "├─ first *",
                 "╰─ other *",
                 "sort (group)",
                 "╰─ kernels",
-                "   ├─ sort_mine *",
-                "   ╰─ sort_std *",
+                "   ├─ sort_std *",
+                "   ╰─ sort_mine *",
             ]
         );
     }
@@ -268,6 +269,11 @@ mod tests {
         assert_eq!(
             render(&tree(&results, &reports)),
             [
+                "sort",
+                "├─ 10 *",
+                "╰─ 20 *",
+                "   complexity 0",
+                "zip *",
                 "m",
                 "├─ a",
                 "│  ├─ 1 *",
@@ -277,11 +283,6 @@ mod tests {
                 "   ├─ 1 *",
                 "   ╰─ 2 *",
                 "      complexity 2",
-                "sort",
-                "├─ 10 *",
-                "╰─ 20 *",
-                "   complexity 0",
-                "zip *"
             ]
         );
     }

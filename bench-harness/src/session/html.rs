@@ -196,7 +196,10 @@ pub(super) fn write(output: &OutputOptions, place: &Place, html: &str) -> Option
     .and_then(|()| html::write(place, &target, html));
     match written {
         Ok(path) => {
-            console::status(&format_args!("wrote the report to {}", path.display()));
+            console::written(&format_args!(
+                "wrote the report to {}",
+                shown(&path).display()
+            ));
             None
         }
         Err(error) if output.report.is_some() => Some(format!(
@@ -257,4 +260,13 @@ pub(super) fn history_points(store: &Store) -> Vec<Vec<HistoryPoint>> {
                 .collect()
         })
         .collect()
+}
+
+/// `path` relative to the working directory when it is below it (the
+/// default report's `target/bench-harness/report/...`), else as it is.
+fn shown(path: &Path) -> &Path {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok())
+        .unwrap_or(path)
 }

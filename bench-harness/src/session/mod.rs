@@ -49,6 +49,9 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
         Ok(args) => args,
         Err(error) => return usage_error(&error),
     };
+    // The user's -q, not the one a --forks child sets below (which only
+    // turns its progress off: its parent shows that).
+    console::set_quiet(args.output.quiet);
     for note in &args.notes {
         console::note(note);
     }
@@ -113,6 +116,24 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
             .iter()
             .map(|bench| (bench.full_name(), bench.entry.options.ignore, bench.clone())),
     );
+    let names = registered
+        .iter()
+        .map(|bench| bench.full_name())
+        .collect::<Vec<_>>();
+    for silent in select::silent_regexes(&args.filter, names.iter().map(String::as_str)) {
+        console::note(&match silent.invalid {
+            None => format!(
+                "the filter '{}' matched no benchmark, as a substring or as a regular \
+                 expression; run with --list to see the names",
+                silent.pattern
+            ),
+            Some(why) => format!(
+                "the filter '{}' matched no benchmark as a substring, and is not a regular \
+                 expression ({why}); run with --list to see the names",
+                silent.pattern
+            ),
+        });
+    }
     let filtered_out = registered.len() - selected.len();
     // Two benchmarks of one name could not be told apart in a baseline,
     // BMF, the history or `--against`: refused before anything runs (a
@@ -137,7 +158,8 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
         Box::new(StandardStream::stdout(color_choice(args.output.color)))
     };
     let mut out = Terminal::new(&mut *table, selected.iter().map(|s| s.name.as_str()))
-        .with_view(text::stdout_width(), args.output.details);
+        .with_view(text::stdout_width(), args.output.details)
+        .with_verbose(args.output.verbose);
     let written = match args.action {
         Action::List => list::names(&selected, args.list_format),
         Action::ListBaselines => list::baselines(&locate_store()),
@@ -150,7 +172,6 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
             results,
         )),
         Action::Bench => {
-            let names: Vec<String> = registered.iter().map(|e| e.full_name()).collect();
             let renamed: Vec<(String, String)> = registered
                 .iter()
                 .filter_map(|b| Some((b.name_without_group()?, b.full_name())))
@@ -405,21 +426,27 @@ fn show_machine(
     environment: &Environment,
     cold_bytes: Option<usize>,
 ) {
-    let header = audit::header(environment);
-    let silenced = machine_warnings_silenced(
-        args.output.no_machine_warnings,
-        std::env::var_os(NO_MACHINE_WARNINGS).as_deref(),
-    );
+    let header = match args.output.verbose || args.output.details {
+        true => audit::header(environment),
+        false => audit::short_header(environment),
+    };
+    let silenced = args.output.quiet
+        || machine_warnings_silenced(
+            args.output.no_machine_warnings,
+            std::env::var_os(NO_MACHINE_WARNINGS).as_deref(),
+        );
     let warnings: Vec<_> = audit::audit(environment)
         .into_iter()
         .filter(|w| w.loud || !silenced)
         .collect();
     let pin = args.settings.pin;
     let mut stream = StandardStream::stderr(stderr_color_choice(args.output.color));
-    let mut stderr = Terminal::new(&mut stream, std::iter::empty()).with_view(
-        bench_runtime::stdio::stderr_columns().unwrap_or_else(text::stdout_width),
-        args.output.details,
-    );
+    let mut stderr = Terminal::new(&mut stream, std::iter::empty())
+        .with_view(
+            bench_runtime::stdio::stderr_columns().unwrap_or_else(text::stdout_width),
+            args.output.details,
+        )
+        .with_verbose(args.output.verbose);
     let _ = stderr.warnings(&warnings);
     if args.output.format != OutputFormat::Pretty && args.output.path.is_none() {
         let _ = stderr.machine(&header, pin, cold_bytes);

@@ -104,7 +104,7 @@ pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
             return errors;
         }
         match save_baseline(store, name, args.baselines.keep_exe, run) {
-            Ok(message) => console::status(&message),
+            Ok(message) => console::written(&message),
             Err(error) => errors.push(error),
         }
     }
@@ -398,12 +398,29 @@ fn stdout_unusable(error: &io::Error) -> String {
 
 /// Checks, before anything is measured, that `--output` can be written: a
 /// typo in its directory or a read-only place fails in a second, not after
-/// minutes of measuring.
+/// minutes of measuring. A missing directory is refused, not created: a
+/// typo would otherwise leave the results somewhere unexpected.
 pub(super) fn check_output(path: Option<&Path>) -> Result<(), String> {
-    match path {
-        Some(path) => fs::check_writable(path).map_err(|e| output_error(path, &e)),
-        None => Ok(()),
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
+    if let Some(dir) = dir {
+        // (A file where a directory must be is `check_writable`'s to name.)
+        let existing = dir
+            .ancestors()
+            .find(|a| a.as_os_str().is_empty() || a.exists());
+        if !dir.exists() && existing.is_none_or(|a| a.as_os_str().is_empty() || a.is_dir()) {
+            return Err(format!(
+                "cannot write --output {}: directory {} does not exist; create it (mkdir -p {}) \
+                 or give another path",
+                path.display(),
+                dir.display(),
+                dir.display()
+            ));
+        }
     }
+    fs::check_writable(path).map_err(|e| output_error(path, &e))
 }
 
 fn output_error(path: &Path, error: &io::Error) -> String {

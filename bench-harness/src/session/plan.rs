@@ -303,9 +303,11 @@ mod tests {
         BenchEntry {
             name,
             type_name: None,
+            type_index: 0,
             module_path: "fixture",
             file: file!(),
             line: line!(),
+            column: column!(),
             options: BenchOptions {
                 group: Some(group),
                 baseline,

@@ -141,6 +141,10 @@ fn entries_say_where_the_function_is() {
         assert_eq!(entry.file, file!());
         assert_eq!(entry.line, line, "line of {full_name}");
     }
+    // The column of the function's name (1-based), which orders entries on
+    // one line: `fn returns_a_value` and `    pub fn inner`.
+    assert_eq!(entry("registration::returns_a_value").column, 4);
+    assert_eq!(entry("registration::nested::inner").column, 12);
 }
 
 #[test]

@@ -23,7 +23,7 @@ fn tree_bench(args: &[&str]) -> Run {
 }
 
 #[test]
-fn parameters_and_types_are_named_and_listed_in_natural_order() {
+fn parameters_and_types_are_named_and_listed_in_definition_order() {
     let out = authoring(&["--list"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     let names = out.listed();
@@ -33,9 +33,9 @@ fn parameters_and_types_are_named_and_listed_in_natural_order() {
             .position(|n| *n == name)
             .unwrap_or_else(|| panic!("{name} in {names:?}"))
     };
-    // Given as [2, 10, 1]: listed by value, not as text.
-    assert!(position("sizes/1") < position("sizes/2"));
+    // Given as [2, 10, 1]: listed in that order, as criterion would.
     assert!(position("sizes/2") < position("sizes/10"));
+    assert!(position("sizes/10") < position("sizes/1"));
     assert!(position("linear/1000") < position("linear/16000"));
     for name in [
         "make/u8",
@@ -47,6 +47,10 @@ fn parameters_and_types_are_named_and_listed_in_natural_order() {
         position(name);
     }
     assert!(position("make/u8") < position("make/u64"));
+    assert!(position("make/u64") < position("make/String"));
+    // Functions as they are defined: `sizes` above `make`.
+    assert!(position("linear/16000") < position("sizes/2"));
+    assert!(position("sizes/1") < position("make/u8"));
 }
 
 #[test]
@@ -54,7 +58,7 @@ fn parameterised_benchmarks_filter_by_their_full_names() {
     let exact = authoring(&["--list", "--exact", "sizes/10"]);
     assert_eq!(exact.listed(), ["sizes/10"]);
     let substring = authoring(&["--list", "sizes/1"]);
-    assert_eq!(substring.listed(), ["sizes/1", "sizes/10"]);
+    assert_eq!(substring.listed(), ["sizes/10", "sizes/1"]);
     let skipped = authoring(&["--list", "linear/", "--skip", "16000"]);
     assert_eq!(
         skipped.listed(),
@@ -207,14 +211,14 @@ fn the_table_is_a_tree_by_function_and_argument_unless_flat() {
     assert_eq!(
         rows,
         [
-            "make",
-            "├─ String",
-            "├─ u8",
-            "╰─ u64",
             "sizes",
-            "├─ 1",
             "├─ 2",
-            "╰─ 10"
+            "├─ 10",
+            "╰─ 1",
+            "make",
+            "├─ u8",
+            "├─ u64",
+            "╰─ String"
         ],
         "{}",
         tree.stdout

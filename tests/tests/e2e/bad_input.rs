@@ -76,6 +76,20 @@ const CASES: &[(&[&str], &str)] = &[
     (&["-z"], "-z"),
     (&["--baseline", "../escape"], "baseline"),
     (&["--save-baseline", "a/b"], "baseline"),
+    // `cargo bench -- --save-baseline`: cargo's `--bench` comes after it.
+    (
+        &["--save-baseline", "--bench"],
+        "--save-baseline needs a baseline name right after it, like `--save-baseline main`",
+    ),
+    (
+        &["--save-baseline"],
+        "--save-baseline needs a baseline name",
+    ),
+    // A missing directory for --output is refused, not created.
+    (
+        &["--format", "json", "-o", "no-such-dir/r.json"],
+        "no-such-dir does not exist; create it (mkdir -p",
+    ),
 ];
 
 fn fixture(target: &Path, args: &[&str]) -> Run {

@@ -60,7 +60,7 @@ fn a_failed_benchmark_is_listed_in_the_bench_summary() {
     );
     assert!(
         out.stdout
-            .contains("failed: panics_in_routine, panics_in_setup"),
+            .contains("failed: panics_in_setup, panics_in_routine"),
         "{}",
         out.stdout
     );

@@ -59,12 +59,12 @@ fn three_runs_leave_three_records_per_benchmark() {
     assert_eq!(
         names(&records),
         [
-            "also_passes",
             "passes",
             "also_passes",
             "passes",
             "also_passes",
-            "passes"
+            "passes",
+            "also_passes",
         ]
     );
     let mut runs: Vec<&str> = records.iter().map(|r| r["run"].as_str().unwrap()).collect();

@@ -228,11 +228,11 @@ fn the_report_opens_offline_in_chromium_with_every_chart() {
         assert!(!html.contains(external), "the page refers to {external}");
     }
     let expected: Vec<(String, usize)> = [
+        "sort/kernels::sort_1k",
+        "sort/kernels::sort_unstable_1k",
         "scaling::sort/100",
         "scaling::sort/1000",
         "scaling::sort/10000",
-        "sort/kernels::sort_1k",
-        "sort/kernels::sort_unstable_1k",
     ]
     .iter()
     .map(|name| (name.to_string(), 5))
@@ -284,8 +284,9 @@ fn the_report_opens_offline_in_chromium_with_every_chart() {
     let charts_elsewhere = rendered.dom.matches("<svg").count() - 5 * expected.len();
     assert_eq!(
         charts_elsewhere,
-        2 + expected.len(),
-        "the group's ratio chart, the complexity fit, and a sparkline per summary row"
+        5 + expected.len(),
+        "the group's members and ratio charts, scaling::sort's time and throughput against \
+         its argument, the complexity fit, and a sparkline per summary row"
     );
 
     // One benchmark's page, drawn: its section is most of the screenshot,
@@ -346,5 +347,205 @@ fn an_against_run_writes_its_ratio_chart() {
         "its row names the benchmark"
     );
     assert!(html.contains("noise threshold"), "the band is explained");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Added to a copy of a page before chromium renders it: the boxes of
+/// every non-empty SVG text, as the browser laid them out, checked against
+/// each other (no two in one chart overlap) and against their chart (none
+/// reaches outside it, where the SVG clips it); the findings go into the
+/// DOM as JSON, for `--dump-dom`.
+const TEXT_BOXES: &str = r#"<script>
+(function () {
+  const problems = [];
+  const boxes = Array.from(document.querySelectorAll('svg text'))
+    .filter(t => t.textContent.trim() !== '')
+    .map(t => ({ t, svg: t.ownerSVGElement, r: t.getBoundingClientRect(),
+                 s: t.ownerSVGElement.getBoundingClientRect() }));
+  const name = b => JSON.stringify(b.t.textContent) + ' in '
+    + JSON.stringify(b.svg.getAttribute('aria-label'));
+  for (const b of boxes) {
+    if (b.r.left < b.s.left - 0.5 || b.r.right > b.s.right + 0.5
+        || b.r.top < b.s.top - 0.5 || b.r.bottom > b.s.bottom + 0.5) {
+      problems.push('clipped: ' + name(b));
+    }
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], c = boxes[j];
+      if (a.svg !== c.svg) continue;
+      const w = Math.min(a.r.right, c.r.right) - Math.max(a.r.left, c.r.left);
+      const h = Math.min(a.r.bottom, c.r.bottom) - Math.max(a.r.top, c.r.top);
+      if (w > 0.5 && h > 0.5) {
+        problems.push('overlap: ' + name(a) + ' and ' + JSON.stringify(c.t.textContent));
+      }
+    }
+  }
+  const pre = document.createElement('pre');
+  pre.id = 'text-boxes';
+  pre.textContent = JSON.stringify({ texts: boxes.length, problems });
+  document.body.appendChild(pre);
+})();
+</script>"#;
+
+/// How many texts the page's charts have, and which overlap or are
+/// clipped, as chromium lays them out at 1200 pixels wide; and the DOM.
+fn text_boxes(page: &Path, scratch: &Path) -> (u64, Vec<String>, String) {
+    std::fs::create_dir_all(scratch).unwrap();
+    let html = std::fs::read_to_string(page).unwrap();
+    let checked = scratch.join("checked.html");
+    std::fs::write(
+        &checked,
+        html.replace("</body>", &format!("{TEXT_BOXES}</body>")),
+    )
+    .unwrap();
+    let out = headless(&scratch.join("profile"))
+        .args(["--window-size=1200,900", "--dump-dom"])
+        .arg(file_url(&checked))
+        .output()
+        .expect("chromium starts");
+    let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+    let json = dom
+        .split_once(r#"<pre id="text-boxes">"#)
+        .and_then(|(_, rest)| rest.split_once("</pre>"))
+        .map(|(json, _)| json.replace("&quot;", "\"").replace("&amp;", "&"))
+        .unwrap_or_else(|| panic!("the script ran: {}", String::from_utf8_lossy(&out.stderr)));
+    let found: serde_json::Value = serde_json::from_str(&json).expect("the script's JSON");
+    let problems = found["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p.as_str()
+                .unwrap()
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+        })
+        .collect();
+    (found["texts"].as_u64().unwrap(), problems, dom)
+}
+
+/// The functions among `names` with two or more numeric arguments.
+fn functions_with_sizes<'a>(names: &[&'a str]) -> Vec<&'a str> {
+    let mut functions: Vec<(&str, usize)> = Vec::new();
+    for name in names {
+        let Some((function, arg)) = name.rsplit_once('/') else {
+            continue;
+        };
+        if arg.parse::<f64>().is_err() {
+            continue;
+        }
+        match functions.iter_mut().find(|(f, _)| *f == function) {
+            Some((_, count)) => *count += 1,
+            None => functions.push((function, 1)),
+        }
+    }
+    functions
+        .into_iter()
+        .filter(|(_, count)| *count >= 2)
+        .map(|(f, _)| f)
+        .collect()
+}
+
+#[test]
+fn the_suites_report_compares_groups_and_sizes_with_no_text_overlapping_or_clipped() {
+    let dir = scratch_dir("html-compares");
+    let target = dir.join("target");
+    let reports = dir.join("reports");
+    // (scaling::sort/10000 left out: under heavy load this debug build
+    // sometimes records a NaN time for it and the analysis panics, before
+    // and after this test's changes alike; `sort` keeps two sizes.)
+    let out = suite(
+        &target,
+        &[
+            "--report",
+            reports.to_str().unwrap(),
+            "--skip",
+            "sort/10000",
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let page = announced(&out);
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Each A/B group the run compared, by its table's title line.
+    let groups: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("group ")?.split(" · ").next())
+        .collect();
+    assert!(groups.len() >= 2, "{}", out.stdout);
+    let listed = bench_tests::run(suite_binary(), &["--list", "--format", "terse"]);
+    let functions = functions_with_sizes(&listed.listed());
+    for expected in ["scaling::sort", "scaling::fnv1a_bytes"] {
+        assert!(functions.contains(&expected), "{functions:?}");
+    }
+    let charts = |html: &str| {
+        let group_charts: Vec<bool> = groups
+            .iter()
+            .map(|g| {
+                html.contains(&format!(
+                    r#"aria-label="members of group {g} side by side""#
+                ))
+            })
+            .collect();
+        let size_charts: Vec<bool> = functions
+            .iter()
+            .flat_map(|f| {
+                ["time", "throughput"].map(|what| {
+                    html.contains(&format!(
+                        r#"aria-label="{what} against the argument of {f}, log–log""#
+                    ))
+                })
+            })
+            .collect();
+        (group_charts, size_charts)
+    };
+    let (group_charts, size_charts) = charts(&html);
+    assert!(
+        group_charts.iter().all(|&c| c),
+        "{groups:?}: {group_charts:?}"
+    );
+    // Both sized functions of the suite declare their work: two charts each.
+    assert!(
+        size_charts.iter().all(|&c| c),
+        "{functions:?}: {size_charts:?}"
+    );
+
+    if chromium().is_none() {
+        println!(
+            "skipped the browser checks: chromium is not installed (apt-get install chromium)"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    // The check can fail: two texts on one spot, one outside its chart.
+    let control = dir.join("control.html");
+    std::fs::write(
+        &control,
+        r#"<!DOCTYPE html><body><svg width="100" height="40" aria-label="c"><text x="5" y="20">one</text><text x="8" y="22">two</text><text x="90" y="20">cut off</text></svg></body>"#,
+    )
+    .unwrap();
+    let (texts, problems, _) = text_boxes(&control, &dir.join("control"));
+    assert_eq!(texts, 3);
+    assert_eq!(
+        problems,
+        [
+            r#"clipped: "cut off" in "c""#,
+            r#"overlap: "one" in "c" and "two""#
+        ]
+    );
+
+    let (texts, problems, dom) = text_boxes(&page, &dir.join("render"));
+    assert!(texts > 500, "{texts} texts: the charts are laid out");
+    assert_eq!(
+        problems,
+        Vec::<String>::new(),
+        "overlapping or clipped text"
+    );
+    assert_eq!(
+        charts(&dom),
+        (group_charts, size_charts),
+        "in the browser's DOM"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

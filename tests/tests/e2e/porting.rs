@@ -34,10 +34,10 @@ fn a_group_filter_selects_exactly_its_members_under_criterions_ids() {
     assert_eq!(
         group.listed(),
         [
-            "find_byte/chunked/64",
-            "find_byte/chunked/1024",
             "find_byte/naive/64",
             "find_byte/naive/1024",
+            "find_byte/chunked/64",
+            "find_byte/chunked/1024",
         ]
     );
     let exact = ported(&["--list", "--exact", "find_byte/naive/1024"]);
@@ -65,7 +65,6 @@ fn criterions_flags_are_refused_with_the_flag_to_use() {
         ("--discard-baseline", "", "--save-baseline"),
         ("--significance-level", "0.05", "--noise-threshold"),
         ("--output-format", "bencher", "--format bencher"),
-        ("--verbose", "", "--details"),
     ] {
         let mut args = vec!["--bench", flag];
         if !value.is_empty() {

@@ -148,7 +148,7 @@ fn a_filtered_save_keeps_the_whole_baseline_and_the_gate_says_what_it_compared()
             && error.contains("(also_passes)"),
         "{error}"
     );
-    assert_eq!(baseline_names(&target, "full"), ["also_passes", "passes"]);
+    assert_eq!(baseline_names(&target, "full"), ["passes", "also_passes"]);
     // Under another name it is saved.
     let out = fixture(
         &target,
@@ -225,7 +225,7 @@ fn a_save_that_skips_or_ignores_some_keeps_the_whole_baseline() {
         assert!(error.contains("(ignored_by_attribute)"), "{error}");
         assert_eq!(
             baseline_names(&target, "all"),
-            ["ignored_by_attribute", "passes"]
+            ["passes", "ignored_by_attribute"]
         );
     }
 }

@@ -76,8 +76,8 @@ fn skip_leaves_out_matches() {
         out.listed(),
         [
             "primitives::float_add",
-            "primitives::float_div",
-            "primitives::float_mul"
+            "primitives::float_mul",
+            "primitives::float_div"
         ]
     );
 }
@@ -91,8 +91,8 @@ fn a_filtered_bench_run_measures_only_the_matches() {
         [
             "fib_20",
             "primitives::int_add",
-            "primitives::int_div",
-            "primitives::int_mul"
+            "primitives::int_mul",
+            "primitives::int_div"
         ]
     );
     assert!(
@@ -332,4 +332,109 @@ fn colour_follows_the_flag() {
     // `auto` into a pipe (as here, with NO_COLOR set by `run`) is plain.
     let auto = bench(&["--exact", "fib_20"]);
     assert!(!auto.stdout.contains('\x1b'));
+}
+
+/// The functions `#[benchmark]` marks in the suite's source, in order.
+fn defined_functions() -> Vec<String> {
+    let source = include_str!("../../../examples/benches/suite.rs");
+    let mut functions = Vec::new();
+    let mut marked = false;
+    for line in source.lines().map(str::trim) {
+        if line.starts_with("#[benchmark") {
+            marked = true;
+        } else if let Some(rest) = line.strip_prefix("fn ").or(line.strip_prefix("async fn ")) {
+            if std::mem::take(&mut marked) {
+                let name = rest.split(['(', '<']).next().unwrap_or(rest);
+                functions.push(name.to_string());
+            }
+        }
+    }
+    functions
+}
+
+/// A full name's function: `sort/kernels::sort_1k` → `sort_1k`,
+/// `scaling::sort/100` → `sort`.
+fn function_of<'a>(name: &'a str, functions: &[String]) -> &'a str {
+    name.split(['/', ':'])
+        .rev()
+        .find(|part| functions.iter().any(|f| f == part))
+        .unwrap_or(name)
+}
+
+#[test]
+fn the_list_and_the_table_follow_the_definition_order() {
+    let functions = defined_functions();
+    assert!(functions.len() > 20, "{functions:?}");
+    let out = run(suite_binary(), &["--list", "--format", "terse"]);
+    let mut listed: Vec<&str> = out
+        .listed()
+        .into_iter()
+        .map(|name| function_of(name, &functions))
+        .collect();
+    listed.dedup();
+    assert_eq!(listed, functions);
+    // Arguments in the order `args` gives them, not by name.
+    let sizes = run(
+        suite_binary(),
+        &["--list", "--format", "terse", "fnv1a_bytes/"],
+    );
+    assert_eq!(
+        sizes.listed(),
+        ["scaling::fnv1a_bytes/64", "scaling::fnv1a_bytes/4096"]
+    );
+    // The table (`--flat`) is in the list's order.
+    let filters = ["primitives::int", "scaling::parse_int", "fib"];
+    let mut list_args = vec!["--list", "--format", "terse"];
+    list_args.extend(filters);
+    let measured_run = bench(&filters);
+    assert_eq!(measured_run.code, Some(0), "{measured_run:?}");
+    assert_eq!(
+        measured(&measured_run),
+        run(suite_binary(), &list_args).listed()
+    );
+}
+
+#[test]
+fn a_criterion_style_regex_selects_as_criterion_would() {
+    let out = run(
+        suite_binary(),
+        &["--list", "--format", "terse", "sort/10+$"],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        out.listed(),
+        [
+            "scaling::sort/100",
+            "scaling::sort/1000",
+            "scaling::sort/10000"
+        ]
+    );
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    let anchored = run(
+        suite_binary(),
+        &["--list", "--format", "terse", "^sort/.*_1k$"],
+    );
+    assert_eq!(
+        anchored.listed(),
+        ["sort/kernels::sort_1k", "sort/kernels::sort_unstable_1k"]
+    );
+}
+
+#[test]
+fn a_regex_that_matches_nothing_is_said_so() {
+    let out = run(suite_binary(), &["--list", "find_byte/.*/1024", "fib"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(out.listed(), ["fib_20"]);
+    assert_eq!(
+        out.stderr.trim(),
+        "note: the filter 'find_byte/.*/1024' matched no benchmark, as a substring or as a \
+         regular expression; run with --list to see the names"
+    );
+    let broken = run(suite_binary(), &["--list", "sort/(1000"]);
+    assert!(broken.listed().is_empty(), "{broken:?}");
+    assert!(
+        broken.stderr.contains("is not a regular expression"),
+        "{}",
+        broken.stderr
+    );
 }

@@ -195,3 +195,74 @@ fn machine_warnings_go_to_stderr_and_can_be_silenced() {
         assert!(!machine_warnings(&warned).is_empty(), "{}", warned.stderr);
     }
 }
+
+/// stderr's lines but the warning that the tests' own build of the suite
+/// is unoptimised (a `cargo bench` build has none).
+fn without_build_warning(stderr: &str) -> Vec<&str> {
+    let mut in_warning = false;
+    stderr
+        .lines()
+        .filter(|line| {
+            if !line.starts_with("  ") {
+                in_warning = line.starts_with("warning: this benchmark binary");
+            }
+            !in_warning
+        })
+        .collect()
+}
+
+/// The lines a user reads before the table at 80 columns: stdout's above
+/// the column titles and stderr's before measuring began (its progress
+/// lines are erased on a terminal; what follows them comes after).
+fn preamble(out: &Run) -> Vec<&str> {
+    let stdout = out
+        .stdout
+        .lines()
+        .take_while(|line| !line.starts_with("benchmark "));
+    let stderr = without_build_warning(&out.stderr)
+        .into_iter()
+        .take_while(|line| !line.starts_with('['));
+    stdout.chain(stderr).collect()
+}
+
+#[test]
+fn at_80_columns_at_most_four_lines_come_before_the_table() {
+    let out = bench("80", &["scaling"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let lines = preamble(&out);
+    assert!(lines.len() <= 4, "{} lines: {lines:#?}", lines.len());
+    assert!(lines.iter().all(|l| l.chars().count() <= 80), "{lines:#?}");
+    assert!(lines[0].starts_with("machine: "), "{lines:#?}");
+    // The rest is -v's (and --details'): the clock and each remedy.
+    let verbose = bench("80", &["scaling", "-v"]);
+    assert_eq!(verbose.code, Some(0), "{verbose:?}");
+    let whole = preamble(&verbose);
+    assert!(whole.len() > lines.len(), "{whole:#?}");
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.starts_with("bench-harness ") && l.contains("timer: ")),
+        "{whole:#?}"
+    );
+    assert!(whole.iter().any(|l| l.contains("--seed")), "{whole:#?}");
+}
+
+#[test]
+fn quiet_prints_the_table_and_nothing_else() {
+    let out = bench("80", &["-q", "scaling::sort"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(!table(&out).is_empty(), "{}", out.stdout);
+    assert!(
+        without_build_warning(&out.stderr).is_empty(),
+        "stderr: {}",
+        out.stderr
+    );
+    // Without -q, the same run shows progress and where the report went.
+    let loud = bench("80", &["scaling::sort"]);
+    assert!(loud.stderr.contains("[1/3]"), "{}", loud.stderr);
+    assert!(
+        loud.stderr.contains("wrote the report to "),
+        "{}",
+        loud.stderr
+    );
+}

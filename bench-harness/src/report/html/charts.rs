@@ -164,7 +164,7 @@ pub(super) fn distribution(d: &Distribution<'_>) -> String {
         chart.raw(&format!(
             r#"<circle class="pct" cx="{px:.1}" cy="{py:.1}" r="2.5"/>"#
         ));
-        let row = (py + 3.0).max(below + 10.0);
+        let row = (py + 3.0).max(below + 13.0);
         below = row;
         chart.label(px - 5.0, row, label, "end");
     }

@@ -10,6 +10,7 @@
 
 mod bench;
 mod charts;
+mod compare;
 mod svg;
 pub(crate) mod trend;
 
@@ -195,8 +196,9 @@ pub(crate) fn render(page: &Page<'_>) -> String {
     summary_table(&mut out, page);
     machine_and_method(&mut out, page);
     if !page.groups.is_empty() {
-        groups(&mut out, page.groups);
+        groups(&mut out, page.groups, page.results);
     }
+    out.push_str(&compare::sizes_section(page.results));
     if !page.complexity.is_empty() {
         complexity(&mut out, page.complexity);
     }
@@ -364,8 +366,8 @@ fn machine_and_method(out: &mut String, page: &Page<'_>) {
     );
 }
 
-/// In-run A/B groups: a ratio chart each.
-fn groups(out: &mut String, groups: &[GroupReport]) {
+/// In-run A/B groups: the members side by side and a ratio chart each.
+fn groups(out: &mut String, groups: &[GroupReport], results: &[BenchResult]) {
     out.push_str(r#"<section id="groups"><h2>A/B groups</h2>"#);
     let threshold = GROUP_NOISE_THRESHOLD;
     for group in groups {
@@ -388,6 +390,17 @@ fn groups(out: &mut String, groups: &[GroupReport]) {
             escape(&group.group),
             escape(&group.baseline)
         );
+        if let Some(chart) = compare::group_members(group, results) {
+            let _ = write!(
+                out,
+                "<figure>{chart}<figcaption>Each member's samples, time per iteration: the box \
+                 from the first to the third quartile, the median across it, whiskers to the \
+                 last samples within the Tukey fences; the dot and the line under the box are \
+                 its time and 95% CI; above, its ratio to {} and the verdict.</figcaption>\
+                 </figure>",
+                escape(&group.baseline)
+            );
+        }
         if !rows.is_empty() {
             out.push_str("<figure>");
             out.push_str(&charts::intervals(
@@ -580,6 +593,7 @@ svg .noise{fill:#9ca3af;fill-opacity:.25}svg .reference{stroke:#374151;stroke-wi
 svg .whisker{stroke:#374151;stroke-width:2}svg .point{fill:#374151}\
 svg .whisker.slower,svg .point.slower{stroke:#c01c28;fill:#c01c28}svg .whisker.faster,svg .point.faster{stroke:#26a269;fill:#26a269}\
 svg .fit{fill:none;stroke:#c01c28;stroke-width:1.5}\
+svg .box{fill:#7aa7e0;fill-opacity:.45;stroke:#1a5fb4;stroke-width:1}svg .median{stroke:#1d2433;stroke-width:2}\
 svg .trend{fill:none;stroke:#1a5fb4;stroke-width:1.5}svg.spark{vertical-align:middle}svg.spark .trend{stroke-width:1.2}svg.spark .change{fill:#c01c28}svg .run .point{fill:#1a5fb4}svg .change .point{fill:#c01c28}svg .change .whisker{stroke:#c01c28}\
 ";
 

@@ -114,11 +114,18 @@ fn finite_range(lo: f64, hi: f64) -> (f64, f64) {
     }
 }
 
-/// Space around the plotting area for tick labels.
+/// Space around the plotting area for tick labels: at least this much on
+/// the left, more for wide labels (see [`Chart::frame`]).
 const LEFT: f64 = 64.0;
 const RIGHT: f64 = 26.0;
 const TOP: f64 = 14.0;
-const BOTTOM: f64 = 34.0;
+const BOTTOM: f64 = 38.0;
+/// About how wide a character of the 11 px tick text is, a little more
+/// than system fonts draw, so that estimated boxes hold the real ones.
+const TICK_CHAR: f64 = 6.6;
+/// The same for the 10 px labels, and a label line's height.
+const LABEL_CHAR: f64 = 6.2;
+const LABEL_LINE: f64 = 13.0;
 
 /// One chart being drawn: a plotting area, its two axes and the SVG
 /// elements so far.
@@ -128,8 +135,13 @@ pub(super) struct Chart {
     height: f64,
     x: Axis,
     y: Axis,
+    /// Room on the left for the vertical axis' labels and title.
+    left: f64,
     /// Extra room on the right for a second axis' labels.
     right: f64,
+    /// The boxes of the labels placed so far, `[left, top, right, bottom]`
+    /// in pixels: a new label moves off them.
+    placed: Vec<[f64; 4]>,
     body: String,
 }
 
@@ -140,7 +152,9 @@ impl Chart {
             height,
             x,
             y,
+            left: LEFT,
             right: RIGHT,
+            placed: Vec::new(),
             body: String::new(),
         }
     }
@@ -161,7 +175,7 @@ impl Chart {
 
     /// The horizontal pixel of data value `x`.
     pub(super) fn px(&self, x: f64) -> f64 {
-        LEFT + self.x.fraction(x) * (self.width - LEFT - self.right)
+        self.left + self.x.fraction(x) * (self.width - self.left - self.right)
     }
 
     /// The vertical pixel of data value `y` (up is larger).
@@ -170,7 +184,7 @@ impl Chart {
     }
 
     fn left_px(&self) -> f64 {
-        LEFT
+        self.left
     }
 
     fn right_px(&self) -> f64 {
@@ -185,7 +199,9 @@ impl Chart {
         self.height - BOTTOM
     }
 
-    /// Grid lines and tick labels of both axes, and their titles.
+    /// Grid lines and tick labels of both axes, and their titles; the
+    /// first thing drawn, since the left margin grows to fit the vertical
+    /// axis' widest label beside its title.
     pub(super) fn frame(
         &mut self,
         x_label: &dyn Fn(f64) -> String,
@@ -193,6 +209,17 @@ impl Chart {
         x_title: &str,
         y_title: &str,
     ) {
+        debug_assert!(self.body.is_empty(), "the frame is drawn first");
+        let widest = self
+            .y
+            .ticks(5)
+            .into_iter()
+            .map(|y| y_label(y).chars().count())
+            .max()
+            .unwrap_or(0);
+        // Labels end 4 px left of the area; the rotated title's line is
+        // centred 12 px from the edge.
+        self.left = LEFT.max(TICK_CHAR * widest as f64 + 4.0 + 26.0);
         let (l, r, t, b) = (
             self.left_px(),
             self.right_px(),
@@ -201,15 +228,17 @@ impl Chart {
         );
         for x in self.x.ticks(6) {
             let px = self.px(x);
+            self.occupy(px, b + 18.0, &x_label(x), "middle");
             let _ = write!(
                 self.body,
                 r#"<line class="grid" x1="{px:.1}" y1="{t:.1}" x2="{px:.1}" y2="{b:.1}"/><text class="tick" x="{px:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                b + 13.0,
+                b + 18.0,
                 escape(&x_label(x))
             );
         }
         for y in self.y.ticks(5) {
             let py = self.py(y);
+            self.occupy(l - 4.0, py + 4.0, &y_label(y), "end");
             let _ = write!(
                 self.body,
                 r#"<line class="grid" x1="{l:.1}" y1="{py:.1}" x2="{r:.1}" y2="{py:.1}"/><text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
@@ -224,7 +253,7 @@ impl Chart {
             r - l,
             b - t,
             (l + r) / 2.0,
-            self.height - 4.0,
+            self.height - 5.0,
             escape(x_title),
             12.0,
             (t + b) / 2.0,
@@ -241,6 +270,7 @@ impl Chart {
         let height = self.bottom_px() - self.top_px();
         for v in axis.ticks(4) {
             let py = self.bottom_px() - axis.fraction(v) * height;
+            self.occupy(r + 4.0, py + 4.0, &label(v), "start");
             let _ = write!(
                 self.body,
                 r#"<text class="tick cdf" x="{:.1}" y="{:.1}">{}</text>"#,
@@ -249,7 +279,8 @@ impl Chart {
                 escape(&label(v))
             );
         }
-        let x = self.width - 6.0;
+        // Turned a quarter clockwise, the line's ascent points right.
+        let x = self.width - 14.0;
         let y = (self.top_px() + self.bottom_px()) / 2.0;
         let _ = write!(
             self.body,
@@ -360,13 +391,52 @@ impl Chart {
         self.line(&[(x0, y), (x1, y)], class);
     }
 
-    /// Text at a pixel position.
+    /// Text at a pixel position (its baseline), kept inside the plotting
+    /// area's width and moved to the nearest line free of the labels and
+    /// ticks placed before it.
     pub(super) fn label(&mut self, px: f64, py: f64, text: &str, anchor: &str) {
+        let width = LABEL_CHAR * text.chars().count() as f64;
+        let x0 = match anchor {
+            "end" => px - width,
+            "middle" => px - width / 2.0,
+            _ => px,
+        };
+        let x0 = x0
+            .min(self.right_px() - width - 2.0)
+            .max(self.left_px() + 2.0);
+        let at = |y: f64| [x0, y - LABEL_LINE + 3.0, x0 + width, y + 3.0];
+        let free = |b: [f64; 4], placed: &[[f64; 4]]| {
+            placed
+                .iter()
+                .all(|p| b[2] <= p[0] || p[2] <= b[0] || b[3] <= p[1] || p[3] <= b[1])
+        };
+        let fits = |y: f64| y + 3.0 <= self.height && y - LABEL_LINE + 3.0 >= 0.0;
+        let mut py = py;
+        for step in (0..24).flat_map(|k| [k as f64, -(k as f64)]) {
+            let y = py + step * LABEL_LINE;
+            if fits(y) && free(at(y), &self.placed) {
+                py = y;
+                break;
+            }
+        }
+        self.placed.push(at(py));
         let _ = write!(
             self.body,
-            r#"<text class="label" x="{px:.1}" y="{py:.1}" text-anchor="{anchor}">{}</text>"#,
+            r#"<text class="label" x="{x0:.1}" y="{py:.1}">{}</text>"#,
             escape(text)
         );
+    }
+
+    /// Marks a tick label's box as taken, for [`Chart::label`].
+    fn occupy(&mut self, x: f64, y: f64, text: &str, anchor: &str) {
+        let width = TICK_CHAR * text.chars().count() as f64;
+        let x0 = match anchor {
+            "end" => x - width,
+            "middle" => x - width / 2.0,
+            _ => x,
+        };
+        self.placed
+            .push([x0, y - LABEL_LINE + 2.0, x0 + width, y + 4.0]);
     }
 
     /// A pixel row's vertical position inside the plotting area (for
@@ -457,5 +527,60 @@ mod tests {
         assert!(svg.contains("&lt;script&gt;&amp;"));
         assert!(svg.contains("a &quot;title&quot;"));
         assert!(!svg.contains("<script>"));
+    }
+
+    /// The pixel boxes of a chart's labels, from their `x` and `y`.
+    fn label_positions(svg: &str) -> Vec<(f64, f64)> {
+        svg.split(r#"<text class="label" x=""#)
+            .skip(1)
+            .map(|rest| {
+                let x: f64 = rest.split('"').next().unwrap().parse().unwrap();
+                let y: f64 = rest
+                    .split(r#"y=""#)
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                (x, y)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn labels_on_one_spot_go_to_lines_of_their_own_inside_the_area() {
+        let mut chart = Chart::new(300.0, 200.0, Axis::linear(0.0, 1.0), Axis::linear(0.0, 1.0));
+        chart.frame(&|v| format!("{v}"), &|v| format!("{v}"), "x", "y");
+        for text in ["p90", "p95", "p99"] {
+            chart.label(150.0, 80.0, text, "end");
+        }
+        // Far past the left edge: kept inside the plotting area.
+        chart.label(0.0, 120.0, "time", "end");
+        let positions = label_positions(&chart.finish("t"));
+        assert_eq!(positions.len(), 4);
+        let rows: Vec<f64> = positions[..3].iter().map(|p| p.1).collect();
+        for (i, a) in rows.iter().enumerate() {
+            for b in &rows[i + 1..] {
+                assert!((a - b).abs() >= LABEL_LINE, "{rows:?}");
+            }
+        }
+        assert!(positions[3].0 >= LEFT, "{positions:?}");
+    }
+
+    #[test]
+    fn the_left_margin_grows_with_the_vertical_axis_labels() {
+        let mut narrow = Chart::new(400.0, 200.0, Axis::linear(0.0, 1.0), Axis::linear(0.0, 1.0));
+        narrow.frame(&|v| format!("{v:.1}"), &|v| format!("{v:.1}"), "x", "y");
+        let mut wide = Chart::new(400.0, 200.0, Axis::linear(0.0, 1.0), Axis::linear(0.0, 1.0));
+        wide.frame(
+            &|v| format!("{v:.1}"),
+            &|v| format!("{v:.1} G items/s"),
+            "x",
+            "y",
+        );
+        assert_eq!(narrow.px(0.0), LEFT);
+        assert!(wide.px(0.0) >= TICK_CHAR * "1.0 G items/s".len() as f64 + 30.0);
     }
 }

@@ -203,3 +203,83 @@ fn a_time_whose_interval_reaches_zero_is_a_bound_on_the_page() {
         "{text}"
     );
 }
+
+#[test]
+fn an_ab_group_gets_its_members_side_by_side_with_their_ratios() {
+    use crate::testing::fixed_run::{group_reports, interleaved, measured};
+    let groups = group_reports();
+    let results: Vec<BenchResult> = ["kernels::sort_1k", "kernels::sort_unstable_1k"]
+        .into_iter()
+        .chain(["kernels::sort_by_key"])
+        .map(|name| measured(name, interleaved()))
+        .collect();
+    let (environment, info) = (environment(), info());
+    let html = render(&Page {
+        target: "suite",
+        environment: &environment,
+        info: &info,
+        results: &results,
+        complexity: &[],
+        groups: &groups,
+        baseline: None,
+        history: &[],
+    });
+    let start = html
+        .find(r#"aria-label="members of group sort side by side""#)
+        .expect("the group's chart");
+    let chart = &html[start..start + html[start..].find("</svg>").unwrap()];
+    // The three measured members, each a box; the failed one has none.
+    assert_eq!(chart.matches(r#"<rect class="box""#).count(), 3, "{chart}");
+    assert!(chart.contains("kernels::sort_1k · "), "{chart}");
+    assert!(chart.contains("· baseline"), "{chart}");
+    let half = match &groups[0].members[0].1 {
+        Ok(p) => format!(
+            "{:.3}× [{:.3}, {:.3}] faster",
+            p.ratio, p.ratio_interval.0, p.ratio_interval.1
+        ),
+        Err(_) => unreachable!("the fixture's first member is compared"),
+    };
+    assert!(chart.contains(&half), "{half} in {chart}");
+    assert!(!chart.contains("sort_1k_pdq"), "{chart}");
+}
+
+#[test]
+fn a_function_with_two_numeric_args_gets_its_size_charts_with_or_without_complexity() {
+    use crate::testing::fixed_run::{interleaved, measured};
+    let sized = |name: &str, arg: &str, bytes: Option<u64>| BenchResult {
+        arg: Some(arg.to_string()),
+        throughput: bytes.map(bench_runtime::Throughput::Bytes),
+        ..measured(&format!("{name}/{arg}"), interleaved())
+    };
+    let results = [
+        sized("hash", "64", Some(64)),
+        sized("hash", "4096", Some(4096)),
+        sized("sort", "100", None),
+        sized("sort", "1000", None),
+        sized("alone", "8", None),
+        sized("parse", "u32", None),
+        sized("parse", "u64", None),
+    ];
+    let html = page_of(&results);
+    let sizes = &html[html
+        .find(r#"<section id="sizes">"#)
+        .expect("a sizes section")..];
+    let sizes = &sizes[..sizes.find("</section>").unwrap()];
+    for chart in [
+        "time against the argument of hash, log–log",
+        "throughput against the argument of hash, log–log",
+        "time against the argument of sort, log–log",
+    ] {
+        assert!(
+            sizes.contains(&format!(r#"aria-label="{chart}""#)),
+            "{chart}"
+        );
+    }
+    // No rate for `sort`; one size of `alone`; `parse`'s are types' names.
+    assert_eq!(sizes.matches("<svg").count(), 3, "{sizes}");
+    assert!(
+        !sizes.contains("alone") && !sizes.contains("parse"),
+        "{sizes}"
+    );
+    assert!(!page_of(&results[4..]).contains(r#"id="sizes""#));
+}

@@ -86,6 +86,9 @@ pub(crate) struct Terminal<'w> {
     width: usize,
     /// `--details`: every statistic, as wide as it takes.
     details: bool,
+    /// `-v`: the whole header and every warning with its remedy; else a
+    /// line each for the machine, its warnings and the method.
+    verbose: bool,
 }
 
 /// How [`Terminal::bench_table`] lays out the names.
@@ -123,6 +126,7 @@ impl<'w> Terminal<'w> {
             rate_width: 0,
             width: text::DEFAULT_WIDTH,
             details: false,
+            verbose: false,
         }
     }
 
@@ -132,6 +136,18 @@ impl<'w> Terminal<'w> {
         self.width = width.max(text::MIN_WIDTH);
         self.details = details;
         self
+    }
+
+    /// The same reporter with the whole header before the table (`-v`;
+    /// `--details` has it too).
+    pub(crate) fn with_verbose(mut self, verbose: bool) -> Self {
+        self.verbose = verbose;
+        self
+    }
+
+    /// Whether the header is printed whole.
+    fn whole_header(&self) -> bool {
+        self.verbose || self.details
     }
 
     /// Before measuring: the machine in one line (wrapped to the width in
@@ -167,7 +183,24 @@ impl<'w> Terminal<'w> {
 
     /// What makes the figures less trustworthy, each with its remedy: the
     /// loud ones (an unoptimised build) in red, the machine's in yellow.
+    /// In the compact view, the machine's (quiet) warnings share one line
+    /// of their short forms, and `-v` has the remedies.
     pub(crate) fn warnings(&mut self, warnings: &[Warning]) -> io::Result<()> {
+        let (loud, quiet): (Vec<&Warning>, Vec<&Warning>) = warnings.iter().partition(|w| w.loud);
+        if !self.whole_header() && !quiet.is_empty() {
+            self.full_warnings(&loud)?;
+            let shorts: Vec<&str> = quiet.iter().map(|w| w.short.as_str()).collect();
+            self.colour(Color::Yellow, false)?;
+            let line = format!("warning: {}; -v says what to do", shorts.join(" · "));
+            for line in self.fitted(&line) {
+                writeln!(self.out, "{line}")?;
+            }
+            return self.out.reset();
+        }
+        self.full_warnings(&warnings.iter().collect::<Vec<_>>())
+    }
+
+    fn full_warnings(&mut self, warnings: &[&Warning]) -> io::Result<()> {
         for warning in warnings {
             if warning.loud {
                 self.colour(Color::Red, true)?;
@@ -284,13 +317,34 @@ impl<'w> Terminal<'w> {
         };
         // What the ± covers: the layouts of several processes (the
         // default), or one process's.
-        let covers = match info.forks {
-            Some(1) => "for one process (one memory layout; --forks 1)".to_string(),
-            Some(processes) => {
-                format!("over {processes} processes (their memory layouts; --forks), this machine")
-            }
-            None => "for this process (one memory layout; --forks 0)".to_string(),
+        let (covers, short) = match info.forks {
+            Some(1) => (
+                "for one process (one memory layout; --forks 1)".to_string(),
+                "for 1 process".to_string(),
+            ),
+            Some(processes) => (
+                format!("over {processes} processes (their memory layouts; --forks), this machine"),
+                format!("over {processes} processes"),
+            ),
+            None => (
+                "for this process (one memory layout; --forks 0)".to_string(),
+                "for this process".to_string(),
+            ),
         };
+        if !self.whole_header() {
+            // One line: the clock, the loop's cost and the seed are `-v`'s.
+            let schedule = match info.schedule {
+                Schedule::Interleaved => "interleaved",
+                Schedule::Sequential => "sequential",
+            };
+            let method = format!(
+                "time: per call, loop overhead out · ± 95% CI {short} · {schedule}, {stop}"
+            );
+            for line in self.fitted(&method) {
+                writeln!(self.out, "{line}")?;
+            }
+            return self.out.reset();
+        }
         let method = if self.details {
             format!(
                 "time: {HEADLINE_METHOD} (its speed probe slow beside them, or the thread preempted) · ± 95% CI {covers} · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",

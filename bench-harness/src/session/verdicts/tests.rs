@@ -15,9 +15,11 @@ const fn member(name: &'static str, baseline: bool) -> BenchEntry {
     BenchEntry {
         name,
         type_name: None,
+        type_index: 0,
         module_path: "fixture::by_size",
         file: file!(),
         line: line!(),
+        column: column!(),
         options: BenchOptions {
             group: Some("by_size"),
             baseline,
