@@ -22,7 +22,7 @@
 
 use std::io::{self, Write};
 
-use super::format::escape;
+use super::format::{escape, pad_end};
 use crate::results::{BenchResult, Outcome, RunInfo};
 
 /// Writes `running N tests`, one line per result, failures, and `test result:`.
@@ -43,7 +43,7 @@ pub(crate) fn write(
     let mut failures = Vec::new();
     for result in results {
         let name = escape(&result.name);
-        write!(out, "test {name:<width$} ... ")?;
+        write!(out, "test {} ... ", pad_end(&name, width))?;
         match &result.outcome {
             Outcome::Measured(m) => {
                 measured += 1;

@@ -45,6 +45,29 @@ fn needs_escape(c: char) -> bool {
         )
 }
 
+/// `text` followed by spaces up to `width` characters: what `{:<w$}`
+/// does, for a width known only at run time. std panics on a width above
+/// 65,535 (`Formatting argument out of range`), and a column as wide as a
+/// benchmark's name can be wider, so no runtime width goes through a format
+/// string (`report::tests` holds that rule over the source).
+pub(crate) fn pad_end(text: &str, width: usize) -> String {
+    let fill = width.saturating_sub(text.chars().count());
+    let mut padded = String::with_capacity(text.len() + fill);
+    padded.push_str(text);
+    padded.extend(std::iter::repeat_n(' ', fill));
+    padded
+}
+
+/// Spaces up to `width` characters, then `text`: `{:>w$}` for a width
+/// known only at run time (see [`pad_end`]).
+pub(crate) fn pad_start(text: &str, width: usize) -> String {
+    let fill = width.saturating_sub(text.chars().count());
+    let mut padded = String::with_capacity(text.len() + fill);
+    padded.extend(std::iter::repeat_n(' ', fill));
+    padded.push_str(text);
+    padded
+}
+
 /// How a headline reads in every output for people: a time with its ±, or
 /// only a bound where the interval says no more.
 ///

@@ -166,6 +166,22 @@ mod hostile {
         black_box(s).len()
     }
 
+    /// A name of 70,000 characters: wider than any format string's width
+    /// (65,535) can pad.
+    #[benchmark(ignore, args = [Long(70_000)])]
+    fn long_name(long: Long) -> usize {
+        black_box(long.0)
+    }
+
+    #[derive(Clone, Copy)]
+    pub struct Long(pub usize);
+
+    impl std::fmt::Display for Long {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&"x".repeat(self.0))
+        }
+    }
+
     /// A panic message that would clear the screen.
     #[benchmark(ignore)]
     fn panics_with_escape() {

@@ -1080,3 +1080,99 @@ fn output_dash_is_standard_output() {
         .unwrap_or_else(|e| panic!("{e}: stdout is not the JSON: {}", out.stdout));
     assert_eq!(document["benchmarks"][0]["name"], "passes");
 }
+
+// Failure 13: a name over 65,535 characters panicked.
+
+/// `hostile::long_name`'s one benchmark: its argument's name is 70,000
+/// characters, wider than std can pad to (65,535).
+fn long_name() -> String {
+    format!("hostile::long_name/{}", "x".repeat(70_000))
+}
+
+/// The fixture measuring `hostile::long_name` with short budgets, in the
+/// compact view unless `args` asks for `--details`.
+fn long_name_run(target: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
+    let mut all = vec![
+        "--bench",
+        "--warm-up-time",
+        "0.01",
+        "--measure-time",
+        "0.02",
+        "--ignored",
+        "hostile::long_name",
+    ];
+    all.extend_from_slice(args);
+    let mut vars = vec![("CARGO_TARGET_DIR", target.as_os_str())];
+    vars.extend_from_slice(env);
+    run_with_env(fixture_binary(), &all, &vars)
+}
+
+fn assert_whole(run: &Run, what: &str) {
+    assert_eq!(run.code, Some(0), "{what}: {}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{what}: {}", run.stderr);
+}
+
+#[test]
+fn a_name_wider_than_a_format_width_is_printed_whole_in_every_view() {
+    let target = scratch_dir("rel-long-name-views");
+    let columns = OsStr::new("100000");
+    for (what, args, env) in [
+        ("--details", &["--details"][..], &[][..]),
+        ("COLUMNS=100000", &[][..], &[("COLUMNS", columns)][..]),
+    ] {
+        let run = long_name_run(&target, args, env);
+        assert_whole(&run, what);
+        assert!(run.stdout.contains(&long_name()), "{what}: the name is cut");
+    }
+}
+
+#[test]
+fn a_long_name_keeps_the_bencher_output_and_the_baseline() {
+    let scratch = scratch_dir("rel-long-name-bencher");
+    let target = scratch.join("target");
+    let output = scratch.join("r2.bencher");
+    let run = long_name_run(
+        &target,
+        &[
+            "--format",
+            "bencher",
+            "--save-baseline",
+            "lnb",
+            "-o",
+            output.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_whole(&run, "--format bencher");
+    let written = std::fs::read_to_string(&output).unwrap();
+    assert!(written.contains(&format!("test {} ... bench:", long_name())));
+    assert_eq!(baseline_names(&target, "lnb"), [long_name()]);
+    // The comparison table, under --details as wide as the name.
+    let compared = long_name_run(&target, &["--baseline", "lnb", "--details"], &[]);
+    assert_whole(&compared, "--baseline --details");
+    assert!(compared.stdout.contains(&long_name()));
+}
+
+/// Doors the review did not list: the `--against` table, which pads the
+/// name to its whole width under `--details`, and the HTML report.
+#[test]
+fn a_long_name_is_whole_in_the_against_table_and_the_report() {
+    let scratch = scratch_dir("rel-long-name-against");
+    let target = scratch.join("target");
+    let report = scratch.join("report");
+    let run = long_name_run(
+        &target,
+        &[
+            "--details",
+            "--against-exe",
+            fixture_binary().to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_whole(&run, "--against-exe --details");
+    assert!(run.stdout.contains(&long_name()), "{}", run.stdout);
+    let measured = long_name_run(&target, &["--report", report.to_str().unwrap()], &[]);
+    assert_whole(&measured, "--report");
+    let page = std::fs::read_to_string(report.join("fixture/index.html")).unwrap();
+    assert!(page.contains(&long_name()));
+}

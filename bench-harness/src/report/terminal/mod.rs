@@ -55,7 +55,7 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::format::{escape, percent, result_rate, time, HEADLINE_METHOD};
+use super::format::{escape, pad_end, pad_start, percent, result_rate, time, HEADLINE_METHOD};
 use super::tree::{self, Line};
 use compact::INDENT;
 use comparison::signed_percent;
@@ -244,7 +244,7 @@ impl<'w> Terminal<'w> {
                     write!(self.out, "{prefix}")?;
                     self.out.reset()?;
                     let width = self.name_width - prefix.chars().count();
-                    write!(self.out, "{label:<width$}")?;
+                    write!(self.out, "{}", pad_end(label, width))?;
                     self.row_figures(&results[*index])?;
                 }
                 Line::Complexity { prefix, index } => {
@@ -312,10 +312,10 @@ impl<'w> Terminal<'w> {
         self.run_header(info)?;
         self.out.reset()?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
-        write!(self.out, "{:<w$}", "benchmark", w = self.name_width)?;
+        write!(self.out, "{}", pad_end("benchmark", self.name_width))?;
         write!(self.out, "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}", "time", "±")?;
         if self.rate_width > 0 {
-            write!(self.out, "  {:>w$}", "throughput", w = self.rate_width)?;
+            write!(self.out, "  {}", pad_start("throughput", self.rate_width))?;
         }
         for column in ["median", "mean", "std dev"] {
             write!(self.out, "  {column:>TIME_WIDTH$}")?;
