@@ -120,10 +120,14 @@ fn number(value: Option<f64>) -> String {
         .map_or(String::new(), |v| v.to_string())
 }
 
-/// `text` as an RFC 4180 field: quoted, with quotes doubled, only when it
-/// holds a comma, a quote or a line break.
+/// `text` as an RFC 4180 field: its control characters and bidirectional
+/// overrides escaped as the terminal's table writes them (`\n`,
+/// `\u{1b}`), so a `cat` of the file moves no cursor and a name stays on
+/// its row; quoted, with quotes doubled, only when it holds a comma or a
+/// quote.
 pub(crate) fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
+    let text = super::format::escape(text);
+    if text.contains([',', '"']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
         text.to_string()
@@ -135,11 +139,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fields_are_quoted_only_when_needed() {
+    fn fields_are_quoted_only_when_needed_and_control_characters_escaped() {
         assert_eq!(field("kernels::sort_1k"), "kernels::sort_1k");
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(field("two\nlines"), "\"two\nlines\"");
+        assert_eq!(field("two\nlines"), "two\\nlines");
+        assert_eq!(
+            field("esc\u{1b}[2J, rtl\u{202e}"),
+            "\"esc\\u{1b}[2J, rtl\\u{202e}\""
+        );
         assert_eq!(field(""), "");
     }
 

@@ -8,6 +8,7 @@ use bench_runtime::{StopReason, Throughput};
 use crate::analysis::compare::{PairedComparison, Verdict};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::settings::BytesUnit;
+use crate::text::needs_escape;
 
 /// What the time column is, in the words every human-facing output uses.
 pub(crate) const HEADLINE_METHOD: &str =
@@ -35,14 +36,6 @@ pub(crate) fn escape(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(escaped)
-}
-
-fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-        )
 }
 
 /// `text` followed by spaces up to `width` characters: what `{:<w$}`

@@ -182,6 +182,13 @@ mod hostile {
         }
     }
 
+    /// Names with a NUL, a C1 control (CSI) and a right-to-left override,
+    /// which a browser would show as `rtlexe.txt`.
+    #[benchmark(ignore, args = ["nul\0byte", "csi\u{9b}31m", "rtl\u{202e}txt.exe"])]
+    fn bidi_names(s: &str) -> usize {
+        black_box(s).len()
+    }
+
     /// A panic message that would clear the screen.
     #[benchmark(ignore)]
     fn panics_with_escape() {

@@ -1176,3 +1176,76 @@ fn a_long_name_is_whole_in_the_against_table_and_the_report() {
     let page = std::fs::read_to_string(report.join("fixture/index.html")).unwrap();
     assert!(page.contains(&long_name()));
 }
+
+// Failure 25: the HTML report passed ESC, NUL and U+202E through raw.
+
+/// The first character in `text` that a terminal or a browser acts on:
+/// a control character other than a line break, a line separator or a
+/// bidirectional mark, embedding, override or isolate.
+fn raw_hostile_char(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+/// The fixture's benchmarks with hostile names: a line break, ESC, NUL,
+/// CSI and U+202E.
+const HOSTILE_NAMES: [&str; 3] = ["--ignored", "hostile::control_names", "hostile::bidi_names"];
+
+#[test]
+fn the_report_escapes_control_and_bidi_characters_of_names() {
+    let scratch = scratch_dir("rel-html-control");
+    let report = scratch.join("report");
+    let mut args = HOSTILE_NAMES.to_vec();
+    args.extend(["--report", report.to_str().unwrap()]);
+    let run = fixture(&scratch.join("target"), &args, &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let page = std::fs::read_to_string(report.join("fixture/index.html")).unwrap();
+    assert_eq!(raw_hostile_char(&page), None, "a raw character in the page");
+    for shown in [
+        r"hostile::control_names/\u{1b}[2Jclear",
+        r"hostile::bidi_names/nul\u{0}byte",
+        r"hostile::bidi_names/rtl\u{202e}txt.exe",
+    ] {
+        assert!(page.contains(shown), "{shown} is not in the page");
+    }
+}
+
+/// Doors the review did not list: every file format, CSV and Markdown
+/// (for people who `cat` them) and the JSON formats (whose readers get
+/// the names back unchanged).
+#[test]
+fn every_output_format_escapes_control_and_bidi_characters_of_names() {
+    let scratch = scratch_dir("rel-formats-control");
+    let target = scratch.join("target");
+    for format in ["csv", "markdown", "bencher", "json", "bmf", "pretty"] {
+        let output = scratch.join(format!("out.{format}"));
+        let mut args = HOSTILE_NAMES.to_vec();
+        args.extend(["--format", format, "-o", output.to_str().unwrap()]);
+        let run = fixture(&target, &args, &[]);
+        assert_eq!(run.code, Some(0), "{format}: {}", run.stderr);
+        let text = std::fs::read_to_string(&output).unwrap();
+        assert_eq!(raw_hostile_char(&text), None, "{format}: {text:?}");
+        assert_eq!(raw_hostile_char(&run.stdout), None, "{format}: stdout");
+    }
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(scratch.join("out.json")).unwrap()).unwrap();
+    let names: Vec<&str> = json["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"hostile::bidi_names/rtl\u{202e}txt.exe"),
+        "{names:?}"
+    );
+    let bmf: Value =
+        serde_json::from_str(&std::fs::read_to_string(scratch.join("out.bmf")).unwrap()).unwrap();
+    assert!(
+        bmf.get("hostile::bidi_names/nul\u{0}byte").is_some(),
+        "{bmf}"
+    );
+}
