@@ -23,7 +23,7 @@
 use std::io::{self, Write};
 
 use super::format::{escape, pad_end};
-use crate::results::{BenchResult, Outcome, RunInfo};
+use crate::results::{BenchResult, Measured, Outcome, RunInfo};
 
 /// Writes `running N tests`, one line per result, failures, and `test result:`.
 pub(crate) fn write(
@@ -47,15 +47,7 @@ pub(crate) fn write(
         match &result.outcome {
             Outcome::Measured(m) => {
                 measured += 1;
-                let half_width = m.estimate.interval.map_or(0.0, |ci| {
-                    (m.headline() - ci.lower).max(ci.upper - m.headline())
-                });
-                writeln!(
-                    out,
-                    "bench: {:>14} ns/iter (+/- {})",
-                    nanos(m.headline()),
-                    nanos(half_width),
-                )?;
+                writeln!(out, "bench: {}", ns_per_iter(m))?;
             }
             Outcome::Passed => {
                 passed += 1;
@@ -93,6 +85,19 @@ pub(crate) fn write(
          {measured} measured; 0 filtered out"
     )?;
     out.flush()
+}
+
+/// `      7,078.12 ns/iter (+/- 8.40)`: libtest's figures for a measured
+/// benchmark, here and in `--logfile`.
+pub(crate) fn ns_per_iter(m: &Measured) -> String {
+    let half_width = m.estimate.interval.map_or(0.0, |ci| {
+        (m.headline() - ci.lower).max(ci.upper - m.headline())
+    });
+    format!(
+        "{:>14} ns/iter (+/- {})",
+        nanos(m.headline()),
+        nanos(half_width)
+    )
 }
 
 /// Nanoseconds with two decimals and thousands separators, at least 0.

@@ -36,7 +36,7 @@ use crate::environment::Environment;
 use crate::history;
 use crate::registry;
 use crate::report::terminal::{text, Terminal};
-use crate::report::{console, progress};
+use crate::report::{self, console, progress};
 use crate::results::{BenchResult, Compared};
 use crate::select;
 use crate::{audit, forks};
@@ -75,6 +75,11 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
     args.output.path = args
         .output
         .path
+        .take()
+        .map(|path| std::path::absolute(&path).unwrap_or(path));
+    args.output.logfile = args
+        .output
+        .logfile
         .take()
         .map(|path| std::path::absolute(&path).unwrap_or(path));
     if args.action == Action::Bench {
@@ -159,7 +164,20 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
         }
         Action::Help => unreachable!("handled above"),
     };
-    let code = written.unwrap_or_else(|error| usage_error(&error));
+    let mut code = written.unwrap_or_else(|error| usage_error(&error));
+    if let Some(path) = &args.output.logfile {
+        let log = match args.action {
+            Action::List => report::logfile::list(selected.iter().map(|s| s.name.as_str())),
+            _ => report::logfile::results(results),
+        };
+        if let Err(error) = crate::fs::write_output(path, log.as_bytes()) {
+            console::error(&format_args!(
+                "cannot write --logfile {}: {error}; check the directory exists and is writable",
+                path.display()
+            ));
+            code = if code == 0 { EXIT_USAGE } else { code };
+        }
+    }
     match console::take_stdout_error() {
         Some(error) => usage_error(&format_args!("cannot write to stdout: {error}")),
         None => code,

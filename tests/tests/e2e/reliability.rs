@@ -1249,3 +1249,96 @@ fn every_output_format_escapes_control_and_bidi_characters_of_names() {
         "{bmf}"
     );
 }
+
+// Failure 29: --logfile and --force-run-in-process were refused.
+
+#[test]
+fn libtest_logfile_logs_each_measured_benchmark() {
+    let scratch = scratch_dir("rel-logfile-bench");
+    let log = scratch.join("bench.log");
+    let run = fixture(
+        &scratch.join("target"),
+        &[
+            "--exact",
+            "passes",
+            "spins",
+            "--logfile",
+            log.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for (line, name) in lines.iter().zip(["passes", "spins"]) {
+        let (figures, logged) = line.rsplit_once(' ').unwrap();
+        assert_eq!(logged, name, "{line}");
+        assert!(figures.contains(" ns/iter (+/- "), "{line}");
+        assert!(figures.ends_with(')'), "{line}");
+    }
+}
+
+#[test]
+fn libtest_force_run_in_process_is_accepted_and_measures_here() {
+    let scratch = scratch_dir("rel-force-in-process");
+    let run = fixture(
+        &scratch.join("target"),
+        &["--exact", "passes", "--force-run-in-process"],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.row("passes").samples() > 0, "{}", run.stdout);
+    let clash = fixture(
+        &scratch.join("target"),
+        &[
+            "--exact",
+            "passes",
+            "--force-run-in-process",
+            "--forks",
+            "2",
+        ],
+        &[],
+    );
+    assert_eq!(clash.code, Some(2));
+    assert!(
+        one_line_error(&clash.stderr).contains("contradict"),
+        "{}",
+        clash.stderr
+    );
+}
+
+/// Doors the review did not list: the smoke test (`cargo test --benches`)
+/// and `--list`, which libtest logs too.
+#[test]
+fn libtest_logfile_logs_a_smoke_test_and_a_list() {
+    let scratch = scratch_dir("rel-logfile-smoke");
+    let log = scratch.join("test.log");
+    let log_arg = log.to_str().unwrap();
+    let env = [("CARGO_TARGET_DIR", scratch.as_os_str())];
+    let names = ["passes", "panics_in_routine", "ignored_by_attribute"];
+    let mut args = vec!["--exact"];
+    args.extend(names);
+    args.extend(["--logfile", log_arg]);
+    let smoke = run_with_env(fixture_binary(), &args, &env);
+    assert_eq!(smoke.code, Some(101), "{}", smoke.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    for line in [
+        "ok passes",
+        "failed panics_in_routine",
+        "ignored ignored_by_attribute",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "{line:?} is not in {text:?}"
+        );
+    }
+    args.push("--list");
+    let list = run_with_env(fixture_binary(), &args, &env);
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        text,
+        "benchmark ignored_by_attribute\nbenchmark panics_in_routine\nbenchmark passes\n"
+    );
+}
