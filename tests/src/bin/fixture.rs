@@ -189,6 +189,26 @@ mod hostile {
         black_box(s).len()
     }
 
+    /// Replaces this executable's file, as a rebuild during the run does,
+    /// with the file `BENCH_FIXTURE_REPLACE_EXE` names, or removes it when
+    /// that is `remove`; once per process.
+    #[benchmark(ignore)]
+    fn replaces_own_executable() -> u64 {
+        static DONE: std::sync::Once = std::sync::Once::new();
+        DONE.call_once(|| {
+            let Some(with) = std::env::var_os("BENCH_FIXTURE_REPLACE_EXE") else {
+                return;
+            };
+            let exe = std::env::current_exe().expect("the executable's path");
+            if with == "remove" {
+                std::fs::remove_file(&exe).expect("the executable is removed");
+            } else {
+                std::fs::rename(&with, &exe).expect("the executable is replaced");
+            }
+        });
+        black_box(3)
+    }
+
     /// A panic message that would clear the screen.
     #[benchmark(ignore)]
     fn panics_with_escape() {

@@ -1342,3 +1342,64 @@ fn libtest_logfile_logs_a_smoke_test_and_a_list() {
         "benchmark ignored_by_attribute\nbenchmark panics_in_routine\nbenchmark passes\n"
     );
 }
+
+// Failure 28: after a rebuild during the run, keeping the executable
+// failed with "check the free space".
+
+/// A copy of the fixture, `dir/fixture`, measuring
+/// `hostile::replaces_own_executable` with `BENCH_FIXTURE_REPLACE_EXE` set
+/// to `replace` and saving baseline `swapped`: the saved document and the
+/// kept executable, which must be the build that ran.
+fn save_while_replaced(dir: &Path, replace: &OsStr) {
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    let exe = dir.join("bin/fixture");
+    std::fs::copy(fixture_binary(), &exe).unwrap();
+    let target = dir.join("target");
+    let mut all = QUICK.to_vec();
+    all.extend([
+        "--ignored",
+        "--exact",
+        "hostile::replaces_own_executable",
+        "--save-baseline",
+        "swapped",
+    ]);
+    let run = run_with_env(
+        &exe,
+        &all,
+        &[
+            ("CARGO_TARGET_DIR", target.as_os_str()),
+            ("BENCH_FIXTURE_REPLACE_EXE", replace),
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("check the free space"),
+        "{}",
+        run.stderr
+    );
+    let kept = std::fs::read(target.join("bench-harness/baselines/swapped/fixture.exe"))
+        .expect("the executable is kept");
+    let ran = std::fs::read(fixture_binary()).unwrap();
+    assert!(kept == ran, "the kept executable is not the build that ran");
+    assert_eq!(
+        baseline_names(&target, "swapped"),
+        ["hostile::replaces_own_executable"]
+    );
+}
+
+#[test]
+fn an_executable_rebuilt_during_the_run_is_kept_as_it_ran() {
+    let dir = scratch_dir("rel-keep-exe-replaced");
+    std::fs::create_dir_all(&dir).unwrap();
+    let replacement = dir.join("new-build");
+    std::fs::copy(crate::common::empty_binary(), &replacement).unwrap();
+    save_while_replaced(&dir, replacement.as_os_str());
+}
+
+/// A door the review did not list: the file removed (`cargo clean`)
+/// rather than replaced.
+#[test]
+fn an_executable_removed_during_the_run_is_kept_as_it_ran() {
+    let dir = scratch_dir("rel-keep-exe-removed");
+    save_while_replaced(&dir, OsStr::new("remove"));
+}
