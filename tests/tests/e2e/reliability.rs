@@ -1403,3 +1403,55 @@ fn an_executable_removed_during_the_run_is_kept_as_it_ran() {
     let dir = scratch_dir("rel-keep-exe-removed");
     save_while_replaced(&dir, OsStr::new("remove"));
 }
+
+// Failure 27: exit() from a benchmark's background thread was blamed on
+// the hidden loop_overhead.
+
+/// The fixture measuring `names` one after another (`--schedule
+/// sequential`), with `env`.
+fn exiting_thread_run(target: &Path, names: &[&str], env: &[(&str, &OsStr)]) -> Run {
+    let mut args = vec!["--schedule", "sequential", "--ignored", "--exact"];
+    args.extend_from_slice(names);
+    fixture(target, &args, env)
+}
+
+#[test]
+fn an_exit_from_a_benchmarks_thread_during_the_loop_overhead_names_the_benchmark() {
+    let target = scratch_dir("rel-exit-thread-overhead");
+    let run = exiting_thread_run(&target, &["hostile::exiting_thread_starts"], &[]);
+    assert_eq!(run.code, Some(101), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "error: benchmark hostile::exiting_thread_starts ended the process by calling exit"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("loop_overhead"), "{}", run.stderr);
+}
+
+/// A door the review did not list: the exit comes while another of the
+/// user's benchmarks is measured, which must not be blamed either.
+#[test]
+fn an_exit_from_a_benchmarks_thread_during_another_benchmark_names_the_one_that_started_it() {
+    let target = scratch_dir("rel-exit-thread-other");
+    let run = exiting_thread_run(
+        &target,
+        &[
+            "hostile::exiting_thread_starts",
+            "hostile::exiting_thread_trigger",
+        ],
+        &[("BENCH_FIXTURE_WAIT_FOR_TRIGGER", OsStr::new("1"))],
+    );
+    assert_eq!(run.code, Some(101), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "error: benchmark hostile::exiting_thread_starts ended the process by calling exit"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run
+        .stderr
+        .contains("benchmark hostile::exiting_thread_trigger ended"));
+}
