@@ -22,13 +22,13 @@
 
 use std::io::{self, Write};
 
-use super::format::{escape, pad_end};
+use super::format::{escape, pad_end, PARTIAL_RUN};
 use crate::results::{BenchResult, Measured, Outcome, RunInfo};
 
 /// Writes `running N tests`, one line per result, failures, and `test result:`.
 pub(crate) fn write(
     out: &mut dyn Write,
-    _info: &RunInfo,
+    info: &RunInfo,
     results: &[BenchResult],
 ) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
@@ -78,7 +78,16 @@ pub(crate) fn write(
             writeln!(out, "    {name}")?;
         }
     }
-    let verdict = if failed == 0 { "ok" } else { "FAILED" };
+    if info.partial {
+        // A tool that stores these lines must not take them for a whole
+        // run: the line says why, and the verdict is libtest's failure.
+        writeln!(out, "\n{PARTIAL_RUN}")?;
+    }
+    let verdict = if failed == 0 && !info.partial {
+        "ok"
+    } else {
+        "FAILED"
+    };
     writeln!(
         out,
         "\ntest result: {verdict}. {passed} passed; {failed} failed; {ignored} ignored; \

@@ -33,12 +33,18 @@ use crate::results::{BenchResult, RunInfo};
 /// Writes the results as one BMF JSON object.
 pub(crate) fn write(
     out: &mut dyn Write,
-    _info: &RunInfo,
+    info: &RunInfo,
     results: &[BenchResult],
 ) -> io::Result<()> {
     let mut benchmarks = Map::new();
     for result in results {
-        if let Some(measures) = measures(result) {
+        if let Some(mut measures) = measures(result) {
+            if info.partial {
+                // BMF has no field for the run: each benchmark of a run
+                // stopped by Ctrl-C carries a measure that says so, which
+                // bencher.dev shows beside its latency.
+                measures.insert(PARTIAL_MEASURE.into(), metric(1.0, None));
+            }
             benchmarks.insert(result.name.clone(), Value::Object(measures));
         }
     }
@@ -48,6 +54,9 @@ pub(crate) fn write(
     out.write_all(&text)?;
     out.flush()
 }
+
+/// The measure every benchmark of an interrupted run carries (value 1).
+pub(crate) const PARTIAL_MEASURE: &str = "partial-run";
 
 /// A measured benchmark's measures; `None` without figures.
 fn measures(result: &BenchResult) -> Option<Map<String, Value>> {

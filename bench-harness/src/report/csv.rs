@@ -2,10 +2,12 @@
 //! spreadsheets and scripts. Times are nanoseconds per iteration at full
 //! precision (the shortest decimal that reads back as the same `f64`);
 //! figures a benchmark does not have are empty fields. Fields are quoted
-//! per RFC 4180 only when they contain a comma, a quote or a line break.
+//! per RFC 4180 only when they contain a comma or a quote (control
+//! characters, line breaks included, are escaped as `\n`, `\u{1b}`).
 //! Lines end with `\n` (RFC 4180 says CRLF; every CSV reader takes both).
 //! New columns are added at the end, so a reader that picks columns by
-//! position keeps working.
+//! position keeps working. The last, `run`, is `partial` on every row of a
+//! run stopped by Ctrl-C, else `complete`.
 
 use std::io::{self, Write};
 
@@ -15,7 +17,7 @@ use super::format::stop_word;
 use crate::results::{BenchResult, Outcome, RunInfo};
 
 /// The header row's columns, in order.
-pub(crate) const COLUMNS: [&str; 20] = [
+pub(crate) const COLUMNS: [&str; 21] = [
     "name",
     "group",
     "outcome",
@@ -36,15 +38,20 @@ pub(crate) const COLUMNS: [&str; 20] = [
     "stop",
     "throughput_per_s",
     "throughput_unit",
+    "run",
 ];
 
 /// Writes the header row and one row per result, in the order given.
-/// `info` is not needed yet: the method is in the JSON document.
+/// Of `info`, only whether the run is partial: the method is in the JSON
+/// document.
 pub(crate) fn write(
     out: &mut dyn Write,
-    _info: &RunInfo,
+    info: &RunInfo,
     results: &[BenchResult],
 ) -> io::Result<()> {
+    // The `run` column: `partial` on every row of a run stopped by Ctrl-C
+    // (rows of benchmarks it never measured are missing), else `complete`.
+    let run = if info.partial { "partial" } else { "complete" };
     let mut out = io::BufWriter::new(out);
     writeln!(out, "{}", COLUMNS.join(","))?;
     for result in results {
@@ -96,9 +103,10 @@ pub(crate) fn write(
                     }
                     .to_string(),
                 );
-                fields.resize(COLUMNS.len(), String::new());
+                fields.resize(COLUMNS.len() - 1, String::new());
             }
         }
+        fields.push(run.to_string());
         writeln!(out, "{}", fields.join(","))?;
     }
     out.flush()

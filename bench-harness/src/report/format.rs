@@ -10,6 +10,12 @@ use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::settings::BytesUnit;
 use crate::text::needs_escape;
 
+/// What every output of a run stopped by Ctrl-C says of it (the JSON
+/// document has `"partial": true`), so that no format reads as a whole run.
+pub(crate) const PARTIAL_RUN: &str = "interrupted: partial results (measuring stopped at \
+     Ctrl-C; benchmarks not yet measured are missing, and the one under way has fewer \
+     samples than asked for)";
+
 /// What the time column is, in the words every human-facing output uses.
 pub(crate) const HEADLINE_METHOD: &str =
     "mean cost of a call over the slices the machine did not disturb";

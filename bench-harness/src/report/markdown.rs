@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::format::{
     group_verdict, p_value, percent, result_rate, stop_word, time, too_fast_to_compare,
-    verdict_words, Headline, HEADLINE_METHOD,
+    verdict_words, Headline, HEADLINE_METHOD, PARTIAL_RUN,
 };
 use super::notes::bound_text;
 use crate::analysis::compare::Verdict;
@@ -27,6 +27,13 @@ pub(crate) fn write(
     groups: &[GroupReport],
 ) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
+    if info.partial {
+        let (first, rest) = PARTIAL_RUN
+            .split_once(':')
+            .expect("the sentence has a colon");
+        writeln!(out, "**{}:**{rest}", capitalise(first))?;
+        writeln!(out)?;
+    }
     method(&mut out, info)?;
     writeln!(out)?;
     let notes = benchmarks(&mut out, results)?;
@@ -45,6 +52,13 @@ pub(crate) fn write(
         }
     }
     out.flush()
+}
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// The run's method in one line.

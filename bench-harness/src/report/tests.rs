@@ -69,7 +69,7 @@ fn csv_quotes_only_fields_that_need_it() {
     assert_eq!(lines.len(), 1 + results().len());
     assert_eq!(
         lines[4],
-        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,"
+        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,,complete"
     );
     assert!(lines[3].starts_with("kernels::sort_1k,sort,measured,"));
     // Every row has as many fields as the header outside quoted text.
@@ -97,7 +97,7 @@ fn csv_has_throughput_columns() {
     let (per_s, unit) = (column("throughput_per_s"), column("throughput_unit"));
     assert_eq!(
         (per_s, unit),
-        (csv::COLUMNS.len() - 2, csv::COLUMNS.len() - 1)
+        (csv::COLUMNS.len() - 3, csv::COLUMNS.len() - 2)
     );
     let row = |name: &str| rows.iter().find(|r| r[0] == name).unwrap();
     let sort = row("kernels::sort_1k");

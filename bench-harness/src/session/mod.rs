@@ -168,7 +168,7 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
     if let Some(path) = &args.output.logfile {
         let log = match args.action {
             Action::List => report::logfile::list(selected.iter().map(|s| s.name.as_str())),
-            _ => report::logfile::results(results),
+            _ => report::logfile::results(results, bench_runtime::signal::interrupted()),
         };
         if let Err(error) = crate::fs::write_output(path, log.as_bytes()) {
             console::error(&format_args!(
@@ -316,7 +316,8 @@ fn bench(
             comparison.threshold,
         ));
     }
-    table.check(out.bench_summary(results, started.elapsed().as_secs_f64()));
+    let seconds = started.elapsed().as_secs_f64();
+    table.check(out.bench_summary(results, seconds, info.partial));
     if args.quick {
         console::note(&format_args!(
             "--quick: each benchmark was measured for about {} s with no precision target, \
@@ -342,6 +343,7 @@ fn bench(
         baseline: baseline_report.as_ref(),
         groups: &groups,
         registered,
+        seconds,
     };
     let mut errors = outputs::write(args, &store, &written);
     if !args.output.no_history && !info.partial && !forks::is_child() {

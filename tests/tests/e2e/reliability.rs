@@ -1455,3 +1455,170 @@ fn an_exit_from_a_benchmarks_thread_during_another_benchmark_names_the_one_that_
         .stderr
         .contains("benchmark hostile::exiting_thread_trigger ended"));
 }
+
+// Failure 20: after Ctrl-C only the JSON said the run was partial.
+
+/// Where an interrupted run shows that measuring has begun.
+enum Begun {
+    /// The machine line on stdout (the table goes there).
+    MachineLine,
+    /// A progress line on stderr: a machine format has stdout, and stderr
+    /// (not a terminal) repeats the live line after 5 s without one.
+    Progress,
+}
+
+/// Reads `from` line by line into `seen` until a line satisfies `done`.
+fn read_until(from: &mut impl std::io::BufRead, seen: &mut String, done: impl Fn(&str) -> bool) {
+    loop {
+        let mut line = String::new();
+        if from.read_line(&mut line).unwrap() == 0 {
+            panic!("the fixture ended before measuring: {seen}");
+        }
+        seen.push_str(&line);
+        if done(&line) {
+            return;
+        }
+    }
+}
+
+/// Runs `passes` and `also_passes` one after the other with a budget only
+/// Ctrl-C ends, plus `args`; sends SIGINT once measuring has begun and
+/// returns what the run printed.
+fn interrupted_run(target: &Path, args: &[&str], begun: Begun) -> Run {
+    let mut command = fixture_command(target, target, &[]);
+    command.args([
+        "--schedule",
+        "sequential",
+        "--measure-time",
+        "600",
+        "--max-time",
+        "900",
+        "--exact",
+        "passes",
+        "also_passes",
+    ]);
+    command.args(args);
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fixture starts");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (mut out, mut err) = (String::new(), String::new());
+    match begun {
+        // By then Ctrl-C is handled; wait long enough for calibration and
+        // warm-up even on a loaded machine.
+        Begun::MachineLine => {
+            read_until(&mut stdout, &mut out, |line| line.contains("machine: "));
+            std::thread::sleep(Duration::from_secs(2));
+        }
+        Begun::Progress => read_until(&mut stderr, &mut err, |line| line.starts_with('[')),
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let rest = std::thread::spawn(move || {
+        let mut err = err;
+        stderr.read_to_string(&mut err).unwrap();
+        err
+    });
+    stdout.read_to_string(&mut out).unwrap();
+    let code = child.wait().unwrap().code();
+    Run {
+        code,
+        stdout: out,
+        stderr: rest.join().unwrap(),
+    }
+}
+
+const PARTIAL: &str = "interrupted: partial results (measuring stopped at Ctrl-C";
+
+#[test]
+fn every_file_format_of_an_interrupted_run_says_it_is_partial() {
+    let scratch = scratch_dir("rel-partial-formats");
+    std::fs::create_dir_all(&scratch).unwrap();
+    for format in ["pretty", "csv", "markdown", "bencher", "bmf"] {
+        let output = scratch.join(format!("part.{format}"));
+        let run = interrupted_run(
+            &scratch,
+            &["--format", format, "-o", output.to_str().unwrap()],
+            Begun::MachineLine,
+        );
+        assert_eq!(run.code, Some(130), "{format}: {}", run.stderr);
+        let text = std::fs::read_to_string(&output).unwrap();
+        match format {
+            "pretty" => {
+                assert!(text.contains(PARTIAL), "{text}");
+                assert!(!text.contains(" in 0.0 s"), "{text}");
+            }
+            "csv" => {
+                let mut rows = text.lines();
+                assert!(rows.next().unwrap().ends_with(",run"), "{text}");
+                let rows: Vec<&str> = rows.collect();
+                assert!(!rows.is_empty(), "{text}");
+                assert!(rows.iter().all(|r| r.ends_with(",partial")), "{text}");
+            }
+            "markdown" => assert!(
+                text.starts_with("**Interrupted:** partial results (measuring stopped"),
+                "{text}"
+            ),
+            "bencher" => {
+                assert!(text.contains(PARTIAL), "{text}");
+                assert!(text.contains("test result: FAILED."), "{text}");
+            }
+            _ => {
+                let bmf: Value = serde_json::from_str(&text).unwrap();
+                let benchmarks = bmf.as_object().unwrap();
+                assert!(!benchmarks.is_empty(), "{text}");
+                for (name, measures) in benchmarks {
+                    assert_eq!(measures["partial-run"]["value"], 1.0, "{name}: {text}");
+                }
+            }
+        }
+    }
+    // The table on the terminal too.
+    let run = interrupted_run(&scratch, &[], Begun::MachineLine);
+    assert_eq!(run.code, Some(130), "{}", run.stderr);
+    assert!(run.stdout.contains(PARTIAL), "{}", run.stdout);
+}
+
+/// Doors the review did not list: a machine format on stdout (no `-o`),
+/// libtest's `--logfile`, and the HTML report.
+#[test]
+fn an_interrupted_run_says_it_is_partial_on_stdout_in_the_log_and_the_report() {
+    let scratch = scratch_dir("rel-partial-doors");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let log = scratch.join("bench.log");
+    let report = scratch.join("report");
+    let run = interrupted_run(
+        &scratch,
+        &[
+            "--format",
+            "csv",
+            "--logfile",
+            log.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        Begun::Progress,
+    );
+    assert_eq!(run.code, Some(130), "{}", run.stderr);
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("passes,"))
+        .collect();
+    assert!(!rows.is_empty(), "{}", run.stdout);
+    assert!(
+        rows.iter().all(|r| r.ends_with(",partial")),
+        "{}",
+        run.stdout
+    );
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.lines().last().unwrap().starts_with(PARTIAL), "{log}");
+    let page = std::fs::read_to_string(report.join("fixture/index.html")).unwrap();
+    assert!(page.contains("interrupted: partial results"));
+}

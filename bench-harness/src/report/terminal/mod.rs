@@ -338,9 +338,17 @@ impl<'w> Terminal<'w> {
         &mut self,
         results: &[BenchResult],
         seconds: f64,
+        partial: bool,
     ) -> io::Result<()> {
         let tally = Tally::of(results);
         writeln!(self.out)?;
+        if partial {
+            self.colour(Color::Red, true)?;
+            for line in self.fitted(super::format::PARTIAL_RUN) {
+                writeln!(self.out, "{line}")?;
+            }
+            self.out.reset()?;
+        }
         let refused = results.iter().find_map(|r| {
             let refusals = &r.measured()?.extras.refusals;
             (!refusals.is_empty()).then_some(refusals)
