@@ -349,11 +349,18 @@ fn bench(
     if !args.output.no_history && !info.partial && !forks::is_child() {
         // A by-product of the run: a history that cannot be written is
         // warned about, and does not fail the run.
+        let codes = history::code_identities(
+            selected
+                .iter()
+                .filter(|s| results.iter().any(|r| r.name == s.name))
+                .map(|s| (s.name.as_str(), s.bench.entry.run.address())),
+        );
         let run = history::RunRecords {
             environment: &environment,
             results,
             machine_reference: machine_reference.as_ref(),
             cold: args.settings.cold_or_default(),
+            codes: &codes,
         };
         if let Err(error) = history::append_run(&store, &run) {
             console::status(&format_args!("warning: {error}"));
