@@ -67,8 +67,10 @@ const EM_X86_64: u16 = 62;
 pub(crate) struct Image {
     file: File,
     /// This process's memory (`/proc/self/mem`), where the tables of
-    /// function pointers are read with their relocations applied.
-    memory: Option<File>,
+    /// function pointers are read with their relocations applied. Without
+    /// it the walk would stop short of the body (reached through the timed
+    /// loop's vtable), and two bodies could share a hash: no hash then.
+    memory: File,
     /// Function symbols (start, size), by start address, link-time.
     functions: Vec<(u64, u64)>,
     /// The loadable segments: (link-time address, size in the file, file
@@ -115,7 +117,7 @@ impl Image {
         let bias = load_bias(&file, &segments)?;
         Some(Image {
             file,
-            memory: File::open("/proc/self/mem").ok(),
+            memory: File::open("/proc/self/mem").ok()?,
             functions,
             segments,
             code_ranges,
@@ -231,8 +233,8 @@ impl Image {
             .iter()
             .any(|&(start, size)| target >= start && target + table <= start + size);
         let mut words = [0u8; 8 * TABLE_WORDS];
-        let read = match (&self.memory, target.checked_add(self.bias)) {
-            (Some(memory), Some(address)) if fixed => memory.read_exact_at(&mut words, address),
+        let read = match target.checked_add(self.bias) {
+            Some(address) if fixed => self.memory.read_exact_at(&mut words, address),
             _ => return Vec::new(),
         };
         if read.is_err() {
