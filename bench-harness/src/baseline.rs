@@ -344,7 +344,7 @@ impl Store {
     /// Call it after [`Store::save`]: when the copy fails, an earlier save's
     /// copy is removed too, since it is not the build the document measured.
     pub(crate) fn keep_this_executable(&self, name: &str) -> Result<u64, BaselineError> {
-        self.keep_executable(name, std::env::current_exe())
+        self.keep_executable(name, running_executable())
     }
 
     fn keep_executable(&self, name: &str, exe: io::Result<PathBuf>) -> Result<u64, BaselineError> {
@@ -379,6 +379,19 @@ impl Store {
             _ => Ok(()),
         }
     }
+}
+
+/// What to copy to keep the build that ran: on Linux `/proc/self/exe`,
+/// which opens the running image itself, even after a rebuild replaced or
+/// removed its file mid-run (`current_exe()` then names `NAME (deleted)`,
+/// which does not exist, or the new build, which did not measure);
+/// elsewhere the file `current_exe()` names.
+fn running_executable() -> io::Result<PathBuf> {
+    let image = Path::new("/proc/self/exe");
+    if cfg!(target_os = "linux") && fs::metadata(image).is_ok() {
+        return Ok(image.to_path_buf());
+    }
+    std::env::current_exe()
 }
 
 /// This binary's bench target: the executable's file name without cargo's

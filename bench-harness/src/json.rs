@@ -606,7 +606,7 @@ impl<'a> Writer<'a> {
     /// The next field's key; its value follows.
     pub(crate) fn key(&mut self, key: &str) {
         self.separate();
-        serde_json::to_writer(&mut *self.out, key).expect("a Vec takes any write");
+        string(self.out, key);
         self.out.extend_from_slice(match self.style {
             Style::Compact => b":",
             _ => b": ",
@@ -644,10 +644,12 @@ impl<'a> Writer<'a> {
         self.raw(&value.to_string());
     }
 
-    /// A string, escaped as serde_json escapes it.
+    /// A string, escaped as serde_json escapes it, and the characters
+    /// it leaves raw that a terminal or a browser acts on too (see
+    /// [`string`]).
     pub(crate) fn str(&mut self, value: &str) {
         self.before_value();
-        serde_json::to_writer(&mut *self.out, value).expect("a Vec takes any write");
+        string(self.out, value);
     }
 
     /// Any JSON value, objects in their (sorted) key order.
@@ -668,6 +670,7 @@ impl<'a> Writer<'a> {
                 }
                 self.end_object();
             }
+            Value::String(text) => self.str(text),
             scalar => {
                 self.before_value();
                 serde_json::to_writer(&mut *self.out, scalar).expect("a Vec takes any write");
@@ -676,9 +679,46 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// `value` as a JSON string: serde_json's escapes (quotes, backslashes,
+/// C0 controls), and `\uXXXX` for the characters serde_json leaves raw
+/// that [`crate::text::needs_escape`] names (DEL, C1, the bidirectional
+/// overrides, the line separators): the same string to every JSON reader,
+/// and bytes that neither a terminal nor a browser acts on.
+fn string(out: &mut Vec<u8>, value: &str) {
+    let start = out.len();
+    serde_json::to_writer(&mut *out, value).expect("a Vec takes any write");
+    if !value.chars().any(crate::text::needs_escape) {
+        return;
+    }
+    let written = String::from_utf8(out.split_off(start)).expect("serde_json writes UTF-8");
+    for c in written.chars() {
+        if crate::text::needs_escape(c) {
+            // Every such character is in the Basic Multilingual Plane.
+            out.extend_from_slice(format!("\\u{:04x}", u32::from(c)).as_bytes());
+        } else {
+            let mut buffer = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What serde_json leaves raw and a terminal or a browser acts on
+    /// (DEL, a C1 control, U+202E) is escaped too, and reads back the same.
+    #[test]
+    fn strings_carry_no_raw_control_or_bidi_character() {
+        let name = "del\u{7f} csi\u{9b} rtl\u{202e}txt esc\u{1b}";
+        let mut out = Vec::new();
+        Writer::compact(&mut out).value(&serde_json::json!({ name: name }));
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.chars().any(crate::text::needs_escape), "{text:?}");
+        assert!(text.contains("\\u202e"), "{text}");
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back[name], name);
+    }
 
     /// Every kind of value, nested, with empty containers, escapes and
     /// floats that need care.

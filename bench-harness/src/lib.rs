@@ -60,6 +60,7 @@ mod session;
 mod settings;
 #[cfg(test)]
 mod testing;
+mod text;
 
 use std::ffi::OsString;
 

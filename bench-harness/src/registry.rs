@@ -48,6 +48,17 @@ pub enum BenchFn {
     Args(fn(Option<(&mut Bencher<'_>, usize)>) -> Vec<String>),
 }
 
+impl BenchFn {
+    /// Where the registered function is in memory: where its machine code
+    /// starts (`history::code_identities` hashes it).
+    pub(crate) fn address(&self) -> usize {
+        match *self {
+            BenchFn::Plain(run) => run as usize,
+            BenchFn::Args(run) => run as usize,
+        }
+    }
+}
+
 /// Options written in the attribute.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct BenchOptions {

@@ -1,7 +1,8 @@
 //! Two builds of one bench file for the `--against` tests: built with
 //! `AGAINST_FIXTURE_CHAIN=1020` in the environment, `chain` runs 1020
 //! dependent multiplies instead of 1000 (2% more work, a regression of
-//! known size); everything else is the same in both builds.
+//! known size), and `body_changes` 4000 (for the history's code hash);
+//! everything else is the same in both builds.
 
 use bench_harness::known_cost::imul_chain;
 use bench_harness::{benchmark, black_box, Bencher};
@@ -13,6 +14,17 @@ const LONGER: bool = option_env!("AGAINST_FIXTURE_CHAIN").is_some();
 fn chain() -> u64 {
     if LONGER {
         imul_chain::<1020>(black_box(3))
+    } else {
+        imul_chain::<1000>(black_box(3))
+    }
+}
+
+/// Four times the work in the longer build: a step the history sees in
+/// three runs of each build, across a change of code.
+#[benchmark]
+fn body_changes() -> u64 {
+    if LONGER {
+        imul_chain::<4000>(black_box(3))
     } else {
         imul_chain::<1000>(black_box(3))
     }

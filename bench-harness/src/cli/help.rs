@@ -92,6 +92,9 @@ Output:
                           history, change points marked (nothing is measured)
   --no-history            do not append this run's results to the history
                           (target/bench-harness/history/TARGET.jsonl, see docs/history.md)
+  --logfile PATH          libtest's log: one line per benchmark (`ok NAME`,
+                          `failed NAME`, `ignored NAME`, `N ns/iter (+/- M) NAME`;
+                          `benchmark NAME` under --list), replaced atomically
   --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
 
 Machine:
@@ -130,7 +133,8 @@ Other:
   -h, --help              print this help
 
 Accepted for libtest compatibility and ignored: --nocapture, --show-output,
---test-threads N, -Z unstable-options; criterion's --noplot, with a
+--test-threads N, -Z unstable-options, --force-run-in-process (benchmarks run in
+this process unless --forks is given; the two together are refused); criterion's --noplot, with a
 note (the plots are in the HTML report; --no-report skips it). Criterion's --sample-size, --measurement-time and
 other flags of its own are refused with the flag to use instead. --format json
 and the other machine formats need --bench: libtest's JSON test events are not

@@ -89,6 +89,9 @@ pub(crate) struct OutputOptions {
     pub(crate) verbose: bool,
     /// `--no-history`: append nothing to the history file.
     pub(crate) no_history: bool,
+    /// `--logfile PATH` (libtest's): one line per benchmark as libtest
+    /// logs a result (see `report::logfile`).
+    pub(crate) logfile: Option<PathBuf>,
 }
 
 /// `--samples none|full`: the raw samples in `--format json` (baselines
@@ -329,6 +332,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
     let mut history = false;
     let mut format = None;
     let mut samples_given = false;
+    let mut in_process = false;
     let mut parser = lexopt::Parser::from_args(args);
     while let Some(arg) = parser.next()? {
         let settings = &mut parsed.settings;
@@ -497,6 +501,17 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
             // libtest flags with no meaning here.
             Short('q') | Long("quiet") => output.quiet = true,
             Long("nocapture") | Long("show-output") => {}
+            Long("logfile") => {
+                let path = PathBuf::from(parser.value()?);
+                if path.as_os_str().is_empty() {
+                    return Err(CliError("--logfile needs a file name".into()));
+                }
+                output.logfile = Some(path);
+            }
+            // libtest's, for tests built with panic=abort (which it runs in
+            // processes of their own): benchmarks run in this process
+            // already, unless --forks asks otherwise.
+            Long("force-run-in-process") => in_process = true,
             Long("test-threads") => {
                 count("--test-threads", parser.value()?)?;
             }
@@ -590,6 +605,20 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                  run them separately"
             )));
         }
+    }
+    if in_process && parsed.forks.is_some() {
+        return Err(CliError(
+            "--force-run-in-process and --forks N contradict each other: --forks measures \
+             in processes of their own; keep one"
+                .into(),
+        ));
+    }
+    if parsed.output.logfile.is_some() && (list_baselines || history) {
+        return Err(CliError(
+            "--logfile logs a run, a smoke test or --list, as libtest does; not \
+             --list-baselines or --history"
+                .into(),
+        ));
     }
     if parsed.output.no_report && parsed.output.report.is_some() {
         return Err(CliError(
@@ -853,6 +882,21 @@ mod tests {
             args.extend(["--bench", "--format", "json"]);
             assert_eq!(parse_ok(&args).output.format, OutputFormat::Json);
         }
+    }
+
+    #[test]
+    fn libtest_logfile_and_force_run_in_process_are_accepted() {
+        let args = parse_ok(&["--bench", "--logfile", "log.txt", "--force-run-in-process"]);
+        assert_eq!(args.output.logfile, Some(PathBuf::from("log.txt")));
+        assert_eq!(args.forks, None);
+        assert!(parse_ok(&["--list", "--logfile", "l"])
+            .output
+            .logfile
+            .is_some());
+        assert!(parse_err(&["--logfile", ""]).contains("--logfile needs a file name"));
+        let clash = parse_err(&["--bench", "--force-run-in-process", "--forks", "2"]);
+        assert!(clash.contains("contradict"), "{clash}");
+        assert!(parse_err(&["--history", "--logfile", "l"]).contains("not --list-baselines"));
     }
 
     #[test]

@@ -55,14 +55,62 @@ const NOISE_THRESHOLD: f64 = 0.02;
 
 /// The change points of one benchmark's records, oldest first: the indices
 /// of the records that start a new level, ascending.
+#[cfg(test)]
 pub(crate) fn change_points<R: Borrow<Record>>(records: &[R]) -> Vec<usize> {
-    steps(records).into_iter().map(|(index, _)| index).collect()
+    steps(records).into_iter().map(|step| step.at).collect()
 }
 
-/// [`change_points`] with each level's change: the median time of the
-/// runs from that change point to the next, against the median of the
-/// runs since the one before, as a fraction (`0.2`: 20% slower).
-pub(crate) fn steps<R: Borrow<Record>>(records: &[R]) -> Vec<(usize, f64)> {
+/// A change point: where a benchmark's time stepped, by how much, and
+/// whether its code changed there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Step {
+    /// The index of the record that starts the new level.
+    pub(crate) at: usize,
+    /// The new level's median time against the old one's, as a fraction
+    /// (`0.2`: 20% slower).
+    pub(crate) change: f64,
+    pub(crate) code: CodeAcross,
+}
+
+/// What the records of the two levels around a step say of the
+/// benchmark's code (`Record::code`, the hash of its machine code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CodeAcross {
+    /// Every run of both levels ran the same code: the step is the
+    /// machine's or the layout's (where the code sits in memory, what else
+    /// runs), not the code's.
+    Unchanged,
+    /// The runs of the two levels ran different code.
+    Changed,
+    /// Some run has no code hash (an older record, a stripped binary).
+    Unknown,
+}
+
+impl CodeAcross {
+    /// From the runs of the level before a step and the level after it:
+    /// unchanged only when every one has the same hash, so a change of
+    /// code anywhere in the two levels (the change point may sit a run
+    /// away from it) is never called a step of the machine.
+    pub(crate) fn of(before: &[&Record], after: &[&Record]) -> CodeAcross {
+        let mut codes = before.iter().chain(after).map(|r| r.code.as_deref());
+        let Some(Some(first)) = codes.next() else {
+            return CodeAcross::Unknown;
+        };
+        let mut across = CodeAcross::Unchanged;
+        for code in codes {
+            match code {
+                None => return CodeAcross::Unknown,
+                Some(code) if code != first => across = CodeAcross::Changed,
+                Some(_) => {}
+            }
+        }
+        across
+    }
+}
+
+/// [`change_points`] with each level's change and what the code did
+/// across it.
+pub(crate) fn steps<R: Borrow<Record>>(records: &[R]) -> Vec<Step> {
     let mut series: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
     for (index, record) in records.iter().enumerate() {
         series
@@ -85,10 +133,14 @@ pub(crate) fn steps<R: Borrow<Record>>(records: &[R]) -> Vec<(usize, f64)> {
                 (Some(then), Some(now)) => (now - then).exp_m1(),
                 _ => f64::NAN,
             };
-            found.push((indices[split], change));
+            found.push(Step {
+                at: indices[split],
+                change,
+                code: CodeAcross::of(&runs[start..split], &runs[split..end]),
+            });
         }
     }
-    found.sort_unstable_by_key(|&(index, _)| index);
+    found.sort_unstable_by_key(|step| step.at);
     found
 }
 

@@ -16,13 +16,16 @@
 //! a `--forks` child and `--no-history` write nothing.
 
 mod change;
+#[cfg(target_os = "linux")]
+mod code;
 mod record;
 mod store;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
 pub(crate) use change::change_points;
-pub(crate) use change::steps;
+pub(crate) use change::{steps, CodeAcross, Step};
 pub(crate) use record::{records, Record, RunRecords};
 #[cfg(test)]
 pub(crate) use record::{RecordedThroughput, FORMAT_VERSION};
@@ -43,6 +46,43 @@ pub(crate) fn target_dir(store: &Store) -> PathBuf {
         .parent()
         .and_then(Path::parent)
         .map_or_else(|| PathBuf::from("target"), Path::to_path_buf)
+}
+
+/// The code hash of each benchmark given as (full name, address of the
+/// function the attribute registered), read from this executable
+/// (`code.rs`); empty where it cannot be read. Benchmarks of one function
+/// share its hash, which is computed once.
+pub(crate) fn code_identities<'a>(
+    benchmarks: impl Iterator<Item = (&'a str, usize)>,
+) -> Vec<(String, String)> {
+    #[cfg(target_os = "linux")]
+    {
+        let Some(mut image) = code::Image::open() else {
+            return Vec::new();
+        };
+        let mut by_address: Vec<(usize, Option<String>)> = Vec::new();
+        let mut codes = Vec::new();
+        for (name, address) in benchmarks {
+            let known = by_address.iter().find(|(a, _)| *a == address);
+            let code = match known {
+                Some((_, code)) => code.clone(),
+                None => {
+                    let code = image.identity(address);
+                    by_address.push((address, code.clone()));
+                    code
+                }
+            };
+            if let Some(code) = code {
+                codes.push((name.to_string(), code));
+            }
+        }
+        codes
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        drop(benchmarks);
+        Vec::new()
+    }
 }
 
 /// Appends the run's records to this bench target's history, beside the

@@ -28,6 +28,9 @@ pub(crate) struct Record {
     pub(crate) commit: Option<String>,
     /// Tracked files differed from `commit`.
     pub(crate) dirty: Option<bool>,
+    /// The hash of the machine code the benchmark runs (16 hex digits,
+    /// see `history::code`); absent where it cannot be read.
+    pub(crate) code: Option<String>,
     /// The machine's fingerprint ([`fingerprint`]): runs of one series share it.
     pub(crate) machine: String,
     /// How it was built and measured, where that changes the figures:
@@ -65,6 +68,7 @@ json_struct!(Record {
     timestamp,
     commit: skip,
     dirty: skip,
+    code: skip,
     machine,
     config,
     harness,
@@ -99,6 +103,7 @@ impl Record {
             && self.upper_ns.is_none_or(time)
             && self.reference_ns.is_none_or(time)
             && self.commit.as_deref().is_none_or(hex)
+            && self.code.as_deref().is_none_or(hex)
             && hex(&self.machine)
     }
 
@@ -133,6 +138,8 @@ pub(crate) struct RunRecords<'a> {
     pub(crate) machine_reference: Option<&'a Measured>,
     /// `--cold`: caches evicted before each sample.
     pub(crate) cold: bool,
+    /// Each benchmark's code hash, by full name (`history::code_identities`).
+    pub(crate) codes: &'a [(String, String)],
 }
 
 /// One record per measured benchmark of the run, in report order.
@@ -176,6 +183,11 @@ pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
                 timestamp: environment.timestamp.clone(),
                 commit: environment.git_commit.clone(),
                 dirty: environment.git_dirty,
+                code: run
+                    .codes
+                    .iter()
+                    .find(|(name, _)| *name == result.name)
+                    .map(|(_, code)| code.clone()),
                 machine: machine.clone(),
                 config: config.clone(),
                 harness: environment.harness_version.clone(),

@@ -21,6 +21,7 @@ fn record(index: usize, time_ns: f64, half_width: f64) -> Record {
         timestamp: format!("2026-11-23T10:{:02}:00Z", index % 60),
         commit: Some(format!("{index:040x}")),
         dirty: Some(false),
+        code: None,
         machine: "0123456789abcdef".into(),
         config: "release/3".into(),
         harness: "0.1.0".into(),
@@ -377,5 +378,39 @@ fn the_history_sits_beside_the_baselines() {
     assert_eq!(
         file(&target, "suite"),
         PathBuf::from("/ci/target/bench-harness/history/suite.jsonl")
+    );
+}
+
+/// A step between runs of one code hash is the machine's or the layout's;
+/// between runs of two hashes, or with a run of none, it is not called
+/// the machine's.
+#[test]
+fn a_step_says_whether_the_code_changed_across_it() {
+    let runs = |codes: [Option<&str>; 2]| -> Vec<Record> {
+        (0..16)
+            .map(|i| {
+                let mut r = record(i, if i < 8 { 100.0 } else { 130.0 }, 0.005);
+                r.code = codes[usize::from(i >= 8)].map(str::to_string);
+                r
+            })
+            .collect()
+    };
+    let same = runs([Some("00aa00aa00aa00aa"), Some("00aa00aa00aa00aa")]);
+    let found = steps(&same);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].at, found[0].code), (8, CodeAcross::Unchanged));
+    let other = runs([Some("00aa00aa00aa00aa"), Some("11bb11bb11bb11bb")]);
+    assert_eq!(steps(&other)[0].code, CodeAcross::Changed);
+    let older = runs([None, Some("11bb11bb11bb11bb")]);
+    assert_eq!(steps(&older)[0].code, CodeAcross::Unknown);
+    // A change of code a run before the step is still a change.
+    let mut early = same.clone();
+    early[7].code = Some("11bb11bb11bb11bb".into());
+    assert_eq!(
+        CodeAcross::of(
+            &early[..8].iter().collect::<Vec<_>>(),
+            &early[8..].iter().collect::<Vec<_>>()
+        ),
+        CodeAcross::Changed
     );
 }

@@ -22,13 +22,13 @@
 
 use std::io::{self, Write};
 
-use super::format::escape;
-use crate::results::{BenchResult, Outcome, RunInfo};
+use super::format::{escape, pad_end, PARTIAL_RUN};
+use crate::results::{BenchResult, Measured, Outcome, RunInfo};
 
 /// Writes `running N tests`, one line per result, failures, and `test result:`.
 pub(crate) fn write(
     out: &mut dyn Write,
-    _info: &RunInfo,
+    info: &RunInfo,
     results: &[BenchResult],
 ) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
@@ -43,19 +43,11 @@ pub(crate) fn write(
     let mut failures = Vec::new();
     for result in results {
         let name = escape(&result.name);
-        write!(out, "test {name:<width$} ... ")?;
+        write!(out, "test {} ... ", pad_end(&name, width))?;
         match &result.outcome {
             Outcome::Measured(m) => {
                 measured += 1;
-                let half_width = m.estimate.interval.map_or(0.0, |ci| {
-                    (m.headline() - ci.lower).max(ci.upper - m.headline())
-                });
-                writeln!(
-                    out,
-                    "bench: {:>14} ns/iter (+/- {})",
-                    nanos(m.headline()),
-                    nanos(half_width),
-                )?;
+                writeln!(out, "bench: {}", ns_per_iter(m))?;
             }
             Outcome::Passed => {
                 passed += 1;
@@ -86,13 +78,35 @@ pub(crate) fn write(
             writeln!(out, "    {name}")?;
         }
     }
-    let verdict = if failed == 0 { "ok" } else { "FAILED" };
+    if info.partial {
+        // A tool that stores these lines must not take them for a whole
+        // run: the line says why, and the verdict is libtest's failure.
+        writeln!(out, "\n{PARTIAL_RUN}")?;
+    }
+    let verdict = if failed == 0 && !info.partial {
+        "ok"
+    } else {
+        "FAILED"
+    };
     writeln!(
         out,
         "\ntest result: {verdict}. {passed} passed; {failed} failed; {ignored} ignored; \
          {measured} measured; 0 filtered out"
     )?;
     out.flush()
+}
+
+/// `      7,078.12 ns/iter (+/- 8.40)`: libtest's figures for a measured
+/// benchmark, here and in `--logfile`.
+pub(crate) fn ns_per_iter(m: &Measured) -> String {
+    let half_width = m.estimate.interval.map_or(0.0, |ci| {
+        (m.headline() - ci.lower).max(ci.upper - m.headline())
+    });
+    format!(
+        "{:>14} ns/iter (+/- {})",
+        nanos(m.headline()),
+        nanos(half_width)
+    )
 }
 
 /// Nanoseconds with two decimals and thousands separators, at least 0.

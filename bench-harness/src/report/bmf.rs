@@ -43,14 +43,24 @@ use bench_runtime::Throughput;
 
 use crate::json::Writer;
 use crate::results::against::{AgainstOutcome, AgainstReport};
-use crate::results::{BenchResult, Compared};
+use crate::results::{BenchResult, Compared, RunInfo};
 
 /// Writes the results as one BMF JSON object, each with its comparison
 /// with the baseline when it has one.
-pub(crate) fn write(out: &mut dyn Write, results: &[BenchResult]) -> io::Result<()> {
+pub(crate) fn write(
+    out: &mut dyn Write,
+    info: &RunInfo,
+    results: &[BenchResult],
+) -> io::Result<()> {
     let mut benchmarks = Map::new();
     for result in results {
-        if let Some(measures) = measures(result) {
+        if let Some(mut measures) = measures(result) {
+            if info.partial {
+                // BMF has no field for the run: each benchmark of a run
+                // stopped by Ctrl-C carries a measure that says so, which
+                // bencher.dev shows beside its latency.
+                measures.insert(PARTIAL_MEASURE.into(), metric(1.0, None));
+            }
             benchmarks.insert(result.name.clone(), Value::Object(measures));
         }
     }
@@ -84,6 +94,9 @@ fn emit(out: &mut dyn Write, benchmarks: Map<String, Value>) -> io::Result<()> {
     out.write_all(&text)?;
     out.flush()
 }
+
+/// The measure every benchmark of an interrupted run carries (value 1).
+pub(crate) const PARTIAL_MEASURE: &str = "partial-run";
 
 /// A measured benchmark's measures; `None` without figures.
 fn measures(result: &BenchResult) -> Option<Map<String, Value>> {
@@ -145,7 +158,7 @@ fn metric(value: f64, bounds: Option<(f64, f64)>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::fixed_run::results;
+    use crate::testing::fixed_run::{info, results};
 
     /// The example of https://bencher.dev/docs/reference/bencher-metric-format
     /// (as published in 2026).
@@ -204,7 +217,7 @@ mod tests {
 
     fn render(results: &[BenchResult]) -> Value {
         let mut out = Vec::new();
-        write(&mut out, results).unwrap();
+        write(&mut out, &info(), results).unwrap();
         serde_json::from_slice(&out).unwrap()
     }
 

@@ -10,9 +10,10 @@
 //! Under `--baseline` the last columns hold each benchmark's comparison
 //! (the baseline's time, the change with its 95% interval, the verdict),
 //! and a benchmark the baseline has and this binary no longer does gets a
-//! row of its own (`gone`). `--against` writes its own table
-//! ([`write_against`], [`AGAINST_COLUMNS`]): one row per benchmark of
-//! either build.
+//! row of its own (`gone`). The last, `run`, is `partial` on every row of
+//! a run stopped by Ctrl-C, else `complete`. `--against` writes its own
+//! table ([`write_against`], [`AGAINST_COLUMNS`]): one row per benchmark
+//! of either build.
 
 use std::io::{self, Write};
 
@@ -24,7 +25,7 @@ use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, Compared, Outcome, RunInfo};
 
 /// The header row's columns, in order.
-pub(crate) const COLUMNS: [&str; 25] = [
+pub(crate) const COLUMNS: [&str; 26] = [
     "name",
     "group",
     "outcome",
@@ -50,6 +51,7 @@ pub(crate) const COLUMNS: [&str; 25] = [
     "change_ci_low",
     "change_ci_high",
     "verdict",
+    "run",
 ];
 
 /// The header row of `--against`'s table, in order. A ratio is this
@@ -74,14 +76,17 @@ pub(crate) const AGAINST_COLUMNS: [&str; 15] = [
 
 /// Writes the header row and one row per result, in the order given, with
 /// each one's comparison when the run was compared with `baseline`, then
-/// the baseline's benchmarks this binary lacks. `info` is not needed yet:
-/// the method is in the JSON document.
+/// the baseline's benchmarks this binary lacks. Of `info`, only whether
+/// the run is partial: the method is in the JSON document.
 pub(crate) fn write(
     out: &mut dyn Write,
-    _info: &RunInfo,
+    info: &RunInfo,
     results: &[BenchResult],
     baseline: Option<&BaselineReport>,
 ) -> io::Result<()> {
+    // The `run` column: `partial` on every row of a run stopped by Ctrl-C
+    // (rows of benchmarks it never measured are missing), else `complete`.
+    let run = if info.partial { "partial" } else { "complete" };
     let mut out = io::BufWriter::new(out);
     writeln!(out, "{}", COLUMNS.join(","))?;
     for result in results {
@@ -133,22 +138,24 @@ pub(crate) fn write(
                     }
                     .to_string(),
                 );
-                fields.resize(COLUMNS.len() - COMPARISON_COLUMNS, String::new());
+                fields.resize(COLUMNS.len() - COMPARISON_COLUMNS - 1, String::new());
             }
         }
         fields.extend(comparison_fields(result.comparison.as_ref()));
+        fields.push(run.to_string());
         writeln!(out, "{}", fields.join(","))?;
     }
     for gone in baseline.map_or(&[][..], |b| &b.gone[..]) {
         let mut fields = vec![field(gone), String::new(), "gone".to_string()];
-        fields.resize(COLUMNS.len() - 1, String::new());
+        fields.resize(COLUMNS.len() - 2, String::new());
         fields.push("gone".to_string());
+        fields.push(run.to_string());
         writeln!(out, "{}", fields.join(","))?;
     }
     out.flush()
 }
 
-/// The comparison's columns at the end of [`COLUMNS`].
+/// The comparison's columns near the end of [`COLUMNS`], before `run`.
 const COMPARISON_COLUMNS: usize = 5;
 
 /// A benchmark's comparison with the baseline: its time there, the change
@@ -261,10 +268,14 @@ fn number(value: Option<f64>) -> String {
         .map_or(String::new(), |v| v.to_string())
 }
 
-/// `text` as an RFC 4180 field: quoted, with quotes doubled, only when it
-/// holds a comma, a quote or a line break.
+/// `text` as an RFC 4180 field: its control characters and bidirectional
+/// overrides escaped as the terminal's table writes them (`\n`,
+/// `\u{1b}`), so a `cat` of the file moves no cursor and a name stays on
+/// its row; quoted, with quotes doubled, only when it holds a comma or a
+/// quote.
 pub(crate) fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
+    let text = super::format::escape(text);
+    if text.contains([',', '"']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
         text.to_string()
@@ -276,11 +287,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fields_are_quoted_only_when_needed() {
+    fn fields_are_quoted_only_when_needed_and_control_characters_escaped() {
         assert_eq!(field("kernels::sort_1k"), "kernels::sort_1k");
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(field("two\nlines"), "\"two\nlines\"");
+        assert_eq!(field("two\nlines"), "two\\nlines");
+        assert_eq!(
+            field("esc\u{1b}[2J, rtl\u{202e}"),
+            "\"esc\\u{1b}[2J, rtl\\u{202e}\""
+        );
         assert_eq!(field(""), "");
     }
 

@@ -8,6 +8,13 @@ use bench_runtime::{StopReason, Throughput};
 use crate::analysis::compare::{PairedComparison, Verdict};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::settings::BytesUnit;
+use crate::text::needs_escape;
+
+/// What every output of a run stopped by Ctrl-C says of it (the JSON
+/// document has `"partial": true`), so that no format reads as a whole run.
+pub(crate) const PARTIAL_RUN: &str = "interrupted: partial results (measuring stopped at \
+     Ctrl-C; benchmarks not yet measured are missing, and the one under way has fewer \
+     samples than asked for)";
 
 /// What the time column is, in the words every human-facing output uses.
 pub(crate) const HEADLINE_METHOD: &str =
@@ -37,12 +44,27 @@ pub(crate) fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
-fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-        )
+/// `text` followed by spaces up to `width` characters: what `{:<w$}`
+/// does, for a width known only at run time. std panics on a width above
+/// 65,535 (`Formatting argument out of range`), and a column as wide as a
+/// benchmark's name can be wider, so no runtime width goes through a format
+/// string (`report::tests` holds that rule over the source).
+pub(crate) fn pad_end(text: &str, width: usize) -> String {
+    let fill = width.saturating_sub(text.chars().count());
+    let mut padded = String::with_capacity(text.len() + fill);
+    padded.push_str(text);
+    padded.extend(std::iter::repeat_n(' ', fill));
+    padded
+}
+
+/// Spaces up to `width` characters, then `text`: `{:>w$}` for a width
+/// known only at run time (see [`pad_end`]).
+pub(crate) fn pad_start(text: &str, width: usize) -> String {
+    let fill = width.saturating_sub(text.chars().count());
+    let mut padded = String::with_capacity(text.len() + fill);
+    padded.extend(std::iter::repeat_n(' ', fill));
+    padded.push_str(text);
+    padded
 }
 
 /// How a headline reads in every output for people: a time with its ±, or

@@ -14,17 +14,16 @@
 use std::io::{self, Write};
 
 use super::format::{escape, Headline};
-use crate::history::Record;
+use crate::history::{CodeAcross, Record, Step};
 
 /// How many runs `--history` shows per benchmark.
 pub(crate) const SHOWN_RUNS: usize = 10;
 
-/// One benchmark's runs, oldest first, and the change points among them:
-/// (index, relative change of the level).
+/// One benchmark's runs, oldest first, and the change points among them.
 pub(crate) struct Shown<'a> {
     pub(crate) name: &'a str,
     pub(crate) runs: Vec<&'a Record>,
-    pub(crate) changes: Vec<(usize, f64)>,
+    pub(crate) changes: Vec<Step>,
 }
 
 /// Writes each benchmark's last [`SHOWN_RUNS`] runs; `path` is the file
@@ -89,13 +88,23 @@ pub(crate) fn write(
                     escape(&run.config)
                 ));
             }
-            if let Some((_, change)) = benchmark.changes.iter().find(|(i, _)| *i == index) {
-                line.push_str(&format!("  ◆ change point: {:+.1}%", change * 100.0));
+            if let Some(step) = benchmark.changes.iter().find(|s| s.at == index) {
+                line.push_str(&format!("  ◆ change point: {:+.1}%", step.change * 100.0));
+                line.push_str(code_words(step.code));
             }
             writeln!(out, "{}", line.trim_end())?;
         }
     }
     out.flush()
+}
+
+/// What a change point's line says of the code across it.
+pub(crate) fn code_words(code: CodeAcross) -> &'static str {
+    match code {
+        CodeAcross::Unchanged => ", code unchanged: a step of the machine or the layout",
+        CodeAcross::Changed => ", code changed",
+        CodeAcross::Unknown => "",
+    }
 }
 
 /// The first `n` characters of `text` (not bytes: a record read back may
@@ -115,6 +124,7 @@ mod tests {
             timestamp: timestamp.to_string(),
             commit: Some("1c9e0a4d5e6f".to_string()),
             dirty: Some(false),
+            code: None,
             machine: "m".to_string(),
             config: "release/3".to_string(),
             harness: "0.1.0".to_string(),

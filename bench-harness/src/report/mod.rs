@@ -8,6 +8,7 @@ pub(crate) mod format;
 pub(crate) mod history;
 pub(crate) mod html;
 pub(crate) mod json;
+pub(crate) mod logfile;
 pub(crate) mod markdown;
 pub(crate) mod notes;
 pub(crate) mod progress;

@@ -83,7 +83,7 @@ fn against_csv_matches_its_golden_file() {
 #[test]
 fn bmf_matches_its_golden_files() {
     let mut out = Vec::new();
-    bmf::write(&mut out, &formats_run().0).unwrap();
+    bmf::write(&mut out, &info(), &formats_run().0).unwrap();
     golden("report.bmf.json", &String::from_utf8(out).unwrap());
     let mut out = Vec::new();
     bmf::write_against(&mut out, &against_report()).unwrap();
@@ -108,7 +108,7 @@ fn csv_quotes_only_fields_that_need_it() {
     assert_eq!(lines.len(), 1 + results().len() + 1);
     assert_eq!(
         lines[4],
-        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,,,,,,"
+        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,,,,,,,complete"
     );
     assert!(lines[3].starts_with("kernels::sort_1k,sort,measured,"));
     // Every row has as many fields as the header outside quoted text.
@@ -134,7 +134,8 @@ fn csv_has_throughput_columns() {
         .collect();
     let column = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
     let (per_s, unit) = (column("throughput_per_s"), column("throughput_unit"));
-    // Where they were before the comparison's columns came after them.
+    // Where they were before the comparison's and the run's columns came
+    // after them.
     assert_eq!((per_s, unit), (18, 19));
     let row = |name: &str| rows.iter().find(|r| r[0] == name).unwrap();
     let sort = row("kernels::sort_1k");
@@ -485,4 +486,60 @@ fn bencher_lines_parse_as_libtest_output() {
     assert!(text.ends_with(
         "\ntest result: FAILED. 0 passed; 1 failed; 1 ignored; 4 measured; 0 filtered out\n"
     ));
+}
+
+/// The `IDENT` of every `{…:<IDENT$}`-style width in `line` whose ident is
+/// not a constant's (all capitals): a width known only at run time.
+fn runtime_widths(line: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    for (at, _) in line.match_indices("$}") {
+        let before = &line[..at];
+        let start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let ident = &before[start..];
+        let marker = before[..start].chars().next_back();
+        let is_width = matches!(marker, Some(':' | '<' | '>' | '^'));
+        if is_width && !ident.is_empty() && ident.chars().any(|c| c.is_ascii_lowercase()) {
+            found.push(ident);
+        }
+    }
+    found
+}
+
+/// std panics on a width above 65,535 given at run time, and a column as
+/// wide as a benchmark's name can be wider (issue 26, failure 13): every
+/// such width goes through `format::pad_end` or `pad_start`, in every
+/// file of the crate, so the next table cannot bring the panic back.
+#[test]
+fn no_format_string_takes_its_width_from_a_variable() {
+    fn visit(dir: &std::path::Path, offences: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                visit(&path, offences);
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with(file!()) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (n, line) in text.lines().enumerate() {
+                    if line.trim_start().starts_with("//") {
+                        continue;
+                    }
+                    for ident in runtime_widths(line) {
+                        offences.push(format!("{}:{}: {ident}$", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(
+        runtime_widths(r#"write!(o, "{name:<width$} {:>w$}")"#),
+        ["width", "w"]
+    );
+    assert!(runtime_widths(r#"format!("{v:.decimals$} {:>TIME_WIDTH$}")"#).is_empty());
+    let mut offences = Vec::new();
+    visit(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut offences,
+    );
+    assert!(offences.is_empty(), "runtime widths: {offences:#?}");
 }

@@ -100,6 +100,23 @@ const EXIT_BENCHMARK_EXITED: i32 = 101;
 /// in a library it calls): without it the run would end with the body's
 /// status, often 0, and no report, as if all had passed.
 fn early_exit_message(bench: &Benchmark) -> Arc<str> {
+    let own = [
+        &crate::registry::LOOP_OVERHEAD,
+        &crate::registry::MACHINE_REFERENCE,
+    ];
+    if own.iter().any(|entry| std::ptr::eq(bench.entry, *entry)) {
+        // The harness's own job calls no `exit`: a thread did that a
+        // benchmark started before the early-exit watch could see it start
+        // (in a static's initialiser, say).
+        return format!(
+            "error: a thread ended the process by calling exit while the harness measured \
+             its own {} (nothing was printed or saved); a thread started by one of the \
+             benchmarks is the likely cause: a benchmark must return, not exit (--forks \
+             contains one that does)",
+            bench.entry.name
+        )
+        .into();
+    }
     format!(
         "error: benchmark {} ended the process by calling exit, before the run could \
          report (nothing was printed or saved); a benchmark must return, not exit \

@@ -243,7 +243,7 @@ pub(super) fn history_points(store: &Store) -> Vec<Vec<HistoryPoint>> {
             if let Some(latest) = runs.last().map(|r| r.series_key()) {
                 runs.retain(|r| r.series_key() == latest);
             }
-            let changes = history::change_points(&runs);
+            let changes = history::steps(&runs);
             let skip = runs.len().saturating_sub(HISTORY_RUNS);
             runs.iter()
                 .enumerate()
@@ -255,7 +255,10 @@ pub(super) fn history_points(store: &Store) -> Vec<Vec<HistoryPoint>> {
                     headline: r.time_ns,
                     lo: r.lower_ns.unwrap_or(r.time_ns),
                     hi: r.upper_ns.unwrap_or(r.time_ns),
-                    is_change_point: changes.contains(&i),
+                    is_change_point: changes.iter().any(|s| s.at == i),
+                    code_unchanged: changes
+                        .iter()
+                        .any(|s| s.at == i && s.code == history::CodeAcross::Unchanged),
                 })
                 .collect()
         })

@@ -36,7 +36,7 @@ use crate::environment::Environment;
 use crate::history;
 use crate::registry;
 use crate::report::terminal::{text, Terminal};
-use crate::report::{console, progress};
+use crate::report::{self, console, progress};
 use crate::results::{BenchResult, Compared};
 use crate::select;
 use crate::{audit, forks};
@@ -78,6 +78,11 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
     args.output.path = args
         .output
         .path
+        .take()
+        .map(|path| std::path::absolute(&path).unwrap_or(path));
+    args.output.logfile = args
+        .output
+        .logfile
         .take()
         .map(|path| std::path::absolute(&path).unwrap_or(path));
     if args.action == Action::Bench {
@@ -180,7 +185,20 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
         }
         Action::Help => unreachable!("handled above"),
     };
-    let code = written.unwrap_or_else(|error| usage_error(&error));
+    let mut code = written.unwrap_or_else(|error| usage_error(&error));
+    if let Some(path) = &args.output.logfile {
+        let log = match args.action {
+            Action::List => report::logfile::list(selected.iter().map(|s| s.name.as_str())),
+            _ => report::logfile::results(results, bench_runtime::signal::interrupted()),
+        };
+        if let Err(error) = crate::fs::write_output(path, log.as_bytes()) {
+            console::error(&format_args!(
+                "cannot write --logfile {}: {error}; check the directory exists and is writable",
+                path.display()
+            ));
+            code = if code == 0 { EXIT_USAGE } else { code };
+        }
+    }
     match console::take_stdout_error() {
         Some(error) => usage_error(&format_args!("cannot write to stdout: {error}")),
         None => code,
@@ -319,7 +337,8 @@ fn bench(
             comparison.threshold,
         ));
     }
-    table.check(out.bench_summary(results, started.elapsed().as_secs_f64()));
+    let seconds = started.elapsed().as_secs_f64();
+    table.check(out.bench_summary(results, seconds, info.partial));
     if args.quick {
         console::note(&format_args!(
             "--quick: each benchmark was measured for about {} s with no precision target, \
@@ -345,16 +364,24 @@ fn bench(
         baseline: baseline_report.as_ref(),
         groups: &groups,
         registered,
+        seconds,
     };
     let mut errors = outputs::write(args, &store, &written);
     if !args.output.no_history && !info.partial && !forks::is_child() {
         // A by-product of the run: a history that cannot be written is
         // warned about, and does not fail the run.
+        let codes = history::code_identities(
+            selected
+                .iter()
+                .filter(|s| results.iter().any(|r| r.name == s.name))
+                .map(|s| (s.name.as_str(), s.bench.entry.run.address())),
+        );
         let run = history::RunRecords {
             environment: &environment,
             results,
             machine_reference: machine_reference.as_ref(),
             cold: args.settings.cold_or_default(),
+            codes: &codes,
         };
         if let Err(error) = history::append_run(&store, &run) {
             console::status(&format_args!("warning: {error}"));

@@ -40,6 +40,8 @@ pub(super) struct Run<'a> {
     pub(super) groups: &'a [GroupReport],
     /// Every benchmark this binary has, by full name, selected or not.
     pub(super) registered: &'a [String],
+    /// The run's wall time so far, for the table's closing line.
+    pub(super) seconds: f64,
 }
 
 impl Run<'_> {
@@ -315,7 +317,7 @@ fn write_output(args: &Args, run: &Run<'_>) -> Result<(), String> {
                 }
                 OutputFormat::Markdown => run.markdown(&mut bytes),
                 OutputFormat::Bencher => report::bencher::write(&mut bytes, run.info, run.results),
-                OutputFormat::Bmf => report::bmf::write(&mut bytes, run.results),
+                OutputFormat::Bmf => report::bmf::write(&mut bytes, run.info, run.results),
                 OutputFormat::Pretty => unreachable!("handled above"),
             };
             written.map(|()| bytes)
@@ -469,7 +471,7 @@ fn render_table(run: &Run<'_>, layout: Layout, details: bool) -> io::Result<Vec<
     let mut table =
         Terminal::new(&mut buffer, std::iter::empty()).with_view(text::file_width(), details);
     table.bench_table(run.info, run.results, run.complexity, layout)?;
-    table.bench_summary(run.results, 0.0)?;
+    table.bench_summary(run.results, run.seconds, run.info.partial)?;
     Ok(buffer.into_inner())
 }
 

@@ -166,6 +166,96 @@ mod hostile {
         black_box(s).len()
     }
 
+    /// A name of 70,000 characters: wider than any format string's width
+    /// (65,535) can pad.
+    #[benchmark(ignore, args = [Long(70_000)])]
+    fn long_name(long: Long) -> usize {
+        black_box(long.0)
+    }
+
+    #[derive(Clone, Copy)]
+    pub struct Long(pub usize);
+
+    impl std::fmt::Display for Long {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&"x".repeat(self.0))
+        }
+    }
+
+    /// Names with a NUL, a C1 control (CSI) and a right-to-left override,
+    /// which a browser would show as `rtlexe.txt`.
+    #[benchmark(ignore, args = ["nul\0byte", "csi\u{9b}31m", "rtl\u{202e}txt.exe"])]
+    fn bidi_names(s: &str) -> usize {
+        black_box(s).len()
+    }
+
+    /// Replaces this executable's file, as a rebuild during the run does,
+    /// with the file `BENCH_FIXTURE_REPLACE_EXE` names, or removes it when
+    /// that is `remove`; once per process.
+    #[benchmark(ignore)]
+    fn replaces_own_executable() -> u64 {
+        static DONE: std::sync::Once = std::sync::Once::new();
+        DONE.call_once(|| {
+            let Some(with) = std::env::var_os("BENCH_FIXTURE_REPLACE_EXE") else {
+                return;
+            };
+            let exe = std::env::current_exe().expect("the executable's path");
+            if with == "remove" {
+                std::fs::remove_file(&exe).expect("the executable is removed");
+            } else {
+                std::fs::rename(&with, &exe).expect("the executable is replaced");
+            }
+        });
+        black_box(3)
+    }
+
+    /// Set by `exiting_thread_trigger`.
+    static TRIGGERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+    /// Starts a thread that calls `exit(0)` later, while another job runs:
+    /// once `exiting_thread_trigger` has run when
+    /// `BENCH_FIXTURE_WAIT_FOR_TRIGGER` is set, else once the harness's
+    /// own `loop_overhead` job has a thread (the name of its thread). A
+    /// library's background thread that exits on its own schedule.
+    #[benchmark(ignore)]
+    fn exiting_thread_starts(b: &mut Bencher) {
+        static STARTED: std::sync::Once = std::sync::Once::new();
+        STARTED.call_once(|| {
+            let trigger = std::env::var_os("BENCH_FIXTURE_WAIT_FOR_TRIGGER").is_some();
+            std::thread::spawn(move || loop {
+                let now = if trigger {
+                    TRIGGERED.load(std::sync::atomic::Ordering::SeqCst)
+                } else {
+                    thread_named("loop_overhead")
+                };
+                if now {
+                    std::process::exit(0);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            });
+        });
+        b.iter(|| black_box(5u64) * 3);
+    }
+
+    /// Whether a thread of this process is named `name`.
+    fn thread_named(name: &str) -> bool {
+        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+            return false;
+        };
+        tasks.filter_map(Result::ok).any(|task| {
+            std::fs::read_to_string(task.path().join("comm")).is_ok_and(|c| c.trim() == name)
+        })
+    }
+
+    /// Lets the thread `exiting_thread_starts` started call `exit`, and
+    /// runs long enough for it to do so inside this benchmark.
+    #[benchmark(ignore)]
+    fn exiting_thread_trigger() -> u64 {
+        TRIGGERED.store(true, std::sync::atomic::Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(1));
+        black_box(11)
+    }
+
     /// A panic message that would clear the screen.
     #[benchmark(ignore)]
     fn panics_with_escape() {

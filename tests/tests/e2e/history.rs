@@ -248,3 +248,92 @@ fn an_interrupted_run_writes_nothing() {
     assert_eq!(child.wait().unwrap().code(), Some(130), "{rest}");
     assert!(!history_file(&target).exists());
 }
+
+// Issue 27, "History that knows when code changed": each record carries a
+// hash of the machine code its benchmark runs, and a step across runs of
+// one hash is labelled a step of the machine or the layout.
+
+/// The `--history` line of `name` that marks a change point.
+fn change_point_line(history: &str) -> Option<&str> {
+    history.lines().find(|l| l.contains("◆ change point"))
+}
+
+/// The `code` field of every record of `name` in `target`'s history of
+/// bench target `bench`.
+fn codes(target: &std::path::Path, bench: &str, name: &str) -> Vec<String> {
+    let path = target.join(format!("bench-harness/history/{bench}.jsonl"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{e}: {path:?}"))
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["name"] == name)
+        .map(|r| r["code"].as_str().expect("a code hash").to_string())
+        .collect()
+}
+
+#[test]
+fn a_step_of_one_binary_is_labelled_code_unchanged() {
+    let target = scratch_dir("history-code-unchanged");
+    let env = |slower: bool| {
+        let mut env = vec![("CARGO_TARGET_DIR", target.as_os_str())];
+        if slower {
+            // Four times the work, from the environment: same binary, same
+            // code, a step of what it is given.
+            env.push(("BENCH_FIXTURE_SLOWER", std::ffi::OsStr::new("1")));
+        }
+        env
+    };
+    let mut args = QUICK.to_vec();
+    args.extend(["--exact", "spins"]);
+    // Six runs a side: fewer cannot pass the change-point test's 1% level.
+    for slower in [[false; 6], [true; 6]].concat() {
+        let run = run_with_env(fixture_binary(), &args, &env(slower));
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+    let codes = codes(&target, "fixture", "spins");
+    assert_eq!(codes.len(), 12);
+    assert!(codes.iter().all(|c| c == &codes[0]), "{codes:?}");
+    let history = run_with_env(
+        fixture_binary(),
+        &["--history", "--exact", "spins"],
+        &env(false),
+    );
+    let line = change_point_line(&history.stdout).unwrap_or_else(|| panic!("{}", history.stdout));
+    assert!(
+        line.contains("code unchanged: a step of the machine or the layout"),
+        "{line}"
+    );
+}
+
+/// Two builds of `benches/against.rs` whose `chain` and `body_changes`
+/// bodies differ (1000 multiplies against 1020 and 4000): six runs of
+/// each, one history.
+#[test]
+fn a_step_between_builds_of_another_body_is_not_labelled_code_unchanged() {
+    let (shorter, longer) = bench_tests::against_builds();
+    let target = scratch_dir("history-code-changed");
+    let env = [("CARGO_TARGET_DIR", target.as_os_str())];
+    let mut args = QUICK.to_vec();
+    args.extend(["--exact", "chain", "unchanged", "body_changes"]);
+    for build in [[shorter; 6], [longer; 6]].concat() {
+        let run = run_with_env(build, &args, &env);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+    let chain = codes(&target, "against", "chain");
+    assert_eq!(chain.len(), 12);
+    assert!(chain[..6].iter().all(|c| c == &chain[0]), "{chain:?}");
+    assert!(chain[6..].iter().all(|c| c == &chain[6]), "{chain:?}");
+    assert_ne!(chain[0], chain[6], "two bodies, one hash");
+    // The benchmark whose body is the same in both builds keeps its hash,
+    // though the other's change moved code about in the binary.
+    let unchanged = codes(&target, "against", "unchanged");
+    assert!(
+        unchanged.iter().all(|c| c == &unchanged[0]),
+        "{unchanged:?}"
+    );
+    // Four times the work: a step, and across a change of code.
+    let history = run_with_env(longer, &["--history", "--exact", "body_changes"], &env);
+    let line = change_point_line(&history.stdout).unwrap_or_else(|| panic!("{}", history.stdout));
+    assert!(line.contains("code changed"), "{line}");
+    assert!(!line.contains("code unchanged"), "{line}");
+}

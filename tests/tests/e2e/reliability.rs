@@ -1080,3 +1080,545 @@ fn output_dash_is_standard_output() {
         .unwrap_or_else(|e| panic!("{e}: stdout is not the JSON: {}", out.stdout));
     assert_eq!(document["benchmarks"][0]["name"], "passes");
 }
+
+// Failure 13: a name over 65,535 characters panicked.
+
+/// `hostile::long_name`'s one benchmark: its argument's name is 70,000
+/// characters, wider than std can pad to (65,535).
+fn long_name() -> String {
+    format!("hostile::long_name/{}", "x".repeat(70_000))
+}
+
+/// The fixture measuring `hostile::long_name` with short budgets, in the
+/// compact view unless `args` asks for `--details`.
+fn long_name_run(target: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
+    let mut all = vec![
+        "--bench",
+        "--warm-up-time",
+        "0.01",
+        "--measure-time",
+        "0.02",
+        "--ignored",
+        "hostile::long_name",
+    ];
+    all.extend_from_slice(args);
+    let mut vars = vec![("CARGO_TARGET_DIR", target.as_os_str())];
+    vars.extend_from_slice(env);
+    run_with_env(fixture_binary(), &all, &vars)
+}
+
+fn assert_whole(run: &Run, what: &str) {
+    assert_eq!(run.code, Some(0), "{what}: {}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{what}: {}", run.stderr);
+}
+
+#[test]
+fn a_name_wider_than_a_format_width_is_printed_whole_in_every_view() {
+    let target = scratch_dir("rel-long-name-views");
+    let columns = OsStr::new("100000");
+    for (what, args, env) in [
+        ("--details", &["--details"][..], &[][..]),
+        ("COLUMNS=100000", &[][..], &[("COLUMNS", columns)][..]),
+    ] {
+        let run = long_name_run(&target, args, env);
+        assert_whole(&run, what);
+        assert!(run.stdout.contains(&long_name()), "{what}: the name is cut");
+    }
+}
+
+#[test]
+fn a_long_name_keeps_the_bencher_output_and_the_baseline() {
+    let scratch = scratch_dir("rel-long-name-bencher");
+    let target = scratch.join("target");
+    let output = scratch.join("r2.bencher");
+    let run = long_name_run(
+        &target,
+        &[
+            "--format",
+            "bencher",
+            "--save-baseline",
+            "lnb",
+            "-o",
+            output.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_whole(&run, "--format bencher");
+    let written = std::fs::read_to_string(&output).unwrap();
+    assert!(written.contains(&format!("test {} ... bench:", long_name())));
+    assert_eq!(baseline_names(&target, "lnb"), [long_name()]);
+    // The comparison table, under --details as wide as the name.
+    let compared = long_name_run(&target, &["--baseline", "lnb", "--details"], &[]);
+    assert_whole(&compared, "--baseline --details");
+    assert!(compared.stdout.contains(&long_name()));
+}
+
+/// Doors the review did not list: the `--against` table, which pads the
+/// name to its whole width under `--details`, and the HTML report.
+#[test]
+fn a_long_name_is_whole_in_the_against_table_and_the_report() {
+    let scratch = scratch_dir("rel-long-name-against");
+    let target = scratch.join("target");
+    let report = scratch.join("report");
+    let run = long_name_run(
+        &target,
+        &[
+            "--details",
+            "--against-exe",
+            fixture_binary().to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_whole(&run, "--against-exe --details");
+    assert!(run.stdout.contains(&long_name()), "{}", run.stdout);
+    let measured = long_name_run(&target, &["--report", report.to_str().unwrap()], &[]);
+    assert_whole(&measured, "--report");
+    let page = std::fs::read_to_string(report.join("fixture/index.html")).unwrap();
+    assert!(page.contains(&long_name()));
+}
+
+// Failure 25: the HTML report passed ESC, NUL and U+202E through raw.
+
+/// The first character in `text` that a terminal or a browser acts on:
+/// a control character other than a line break, a line separator or a
+/// bidirectional mark, embedding, override or isolate.
+fn raw_hostile_char(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+/// The fixture's benchmarks with hostile names: a line break, ESC, NUL,
+/// CSI and U+202E.
+const HOSTILE_NAMES: [&str; 3] = ["--ignored", "hostile::control_names", "hostile::bidi_names"];
+
+#[test]
+fn the_report_escapes_control_and_bidi_characters_of_names() {
+    let scratch = scratch_dir("rel-html-control");
+    let report = scratch.join("report");
+    let mut args = HOSTILE_NAMES.to_vec();
+    args.extend(["--report", report.to_str().unwrap()]);
+    let run = fixture(&scratch.join("target"), &args, &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let page = std::fs::read_to_string(report.join("fixture/index.html")).unwrap();
+    assert_eq!(raw_hostile_char(&page), None, "a raw character in the page");
+    for shown in [
+        r"hostile::control_names/\u{1b}[2Jclear",
+        r"hostile::bidi_names/nul\u{0}byte",
+        r"hostile::bidi_names/rtl\u{202e}txt.exe",
+    ] {
+        assert!(page.contains(shown), "{shown} is not in the page");
+    }
+}
+
+/// Doors the review did not list: every file format, CSV and Markdown
+/// (for people who `cat` them) and the JSON formats (whose readers get
+/// the names back unchanged).
+#[test]
+fn every_output_format_escapes_control_and_bidi_characters_of_names() {
+    let scratch = scratch_dir("rel-formats-control");
+    let target = scratch.join("target");
+    for format in ["csv", "markdown", "bencher", "json", "bmf", "pretty"] {
+        let output = scratch.join(format!("out.{format}"));
+        let mut args = HOSTILE_NAMES.to_vec();
+        args.extend(["--format", format, "-o", output.to_str().unwrap()]);
+        let run = fixture(&target, &args, &[]);
+        assert_eq!(run.code, Some(0), "{format}: {}", run.stderr);
+        let text = std::fs::read_to_string(&output).unwrap();
+        assert_eq!(raw_hostile_char(&text), None, "{format}: {text:?}");
+        assert_eq!(raw_hostile_char(&run.stdout), None, "{format}: stdout");
+    }
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(scratch.join("out.json")).unwrap()).unwrap();
+    let names: Vec<&str> = json["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"hostile::bidi_names/rtl\u{202e}txt.exe"),
+        "{names:?}"
+    );
+    let bmf: Value =
+        serde_json::from_str(&std::fs::read_to_string(scratch.join("out.bmf")).unwrap()).unwrap();
+    assert!(
+        bmf.get("hostile::bidi_names/nul\u{0}byte").is_some(),
+        "{bmf}"
+    );
+}
+
+// Failure 29: --logfile and --force-run-in-process were refused.
+
+#[test]
+fn libtest_logfile_logs_each_measured_benchmark() {
+    let scratch = scratch_dir("rel-logfile-bench");
+    let log = scratch.join("bench.log");
+    let run = fixture(
+        &scratch.join("target"),
+        &[
+            "--exact",
+            "passes",
+            "spins",
+            "--logfile",
+            log.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for (line, name) in lines.iter().zip(["passes", "spins"]) {
+        let (figures, logged) = line.rsplit_once(' ').unwrap();
+        assert_eq!(logged, name, "{line}");
+        assert!(figures.contains(" ns/iter (+/- "), "{line}");
+        assert!(figures.ends_with(')'), "{line}");
+    }
+}
+
+#[test]
+fn libtest_force_run_in_process_is_accepted_and_measures_here() {
+    let scratch = scratch_dir("rel-force-in-process");
+    let run = fixture(
+        &scratch.join("target"),
+        &["--exact", "passes", "--force-run-in-process"],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.row("passes").samples() > 0, "{}", run.stdout);
+    let clash = fixture(
+        &scratch.join("target"),
+        &[
+            "--exact",
+            "passes",
+            "--force-run-in-process",
+            "--forks",
+            "2",
+        ],
+        &[],
+    );
+    assert_eq!(clash.code, Some(2));
+    assert!(
+        one_line_error(&clash.stderr).contains("contradict"),
+        "{}",
+        clash.stderr
+    );
+}
+
+/// Doors the review did not list: the smoke test (`cargo test --benches`)
+/// and `--list`, which libtest logs too.
+#[test]
+fn libtest_logfile_logs_a_smoke_test_and_a_list() {
+    let scratch = scratch_dir("rel-logfile-smoke");
+    let log = scratch.join("test.log");
+    let log_arg = log.to_str().unwrap();
+    let env = [("CARGO_TARGET_DIR", scratch.as_os_str())];
+    let names = ["passes", "panics_in_routine", "ignored_by_attribute"];
+    let mut args = vec!["--exact"];
+    args.extend(names);
+    args.extend(["--logfile", log_arg]);
+    let smoke = run_with_env(fixture_binary(), &args, &env);
+    assert_eq!(smoke.code, Some(101), "{}", smoke.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    for line in [
+        "ok passes",
+        "failed panics_in_routine",
+        "ignored ignored_by_attribute",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "{line:?} is not in {text:?}"
+        );
+    }
+    args.push("--list");
+    let list = run_with_env(fixture_binary(), &args, &env);
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        text,
+        "benchmark ignored_by_attribute\nbenchmark panics_in_routine\nbenchmark passes\n"
+    );
+}
+
+// Failure 28: after a rebuild during the run, keeping the executable
+// failed with "check the free space".
+
+/// A copy of the fixture, `dir/fixture`, measuring
+/// `hostile::replaces_own_executable` with `BENCH_FIXTURE_REPLACE_EXE` set
+/// to `replace` and saving baseline `swapped`: the saved document and the
+/// kept executable, which must be the build that ran.
+fn save_while_replaced(dir: &Path, replace: &OsStr) {
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    let exe = dir.join("bin/fixture");
+    std::fs::copy(fixture_binary(), &exe).unwrap();
+    let target = dir.join("target");
+    let mut all = QUICK.to_vec();
+    all.extend([
+        "--ignored",
+        "--exact",
+        "hostile::replaces_own_executable",
+        "--save-baseline",
+        "swapped",
+    ]);
+    let run = run_with_env(
+        &exe,
+        &all,
+        &[
+            ("CARGO_TARGET_DIR", target.as_os_str()),
+            ("BENCH_FIXTURE_REPLACE_EXE", replace),
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("check the free space"),
+        "{}",
+        run.stderr
+    );
+    let kept = std::fs::read(target.join("bench-harness/baselines/swapped/fixture.exe"))
+        .expect("the executable is kept");
+    let ran = std::fs::read(fixture_binary()).unwrap();
+    assert!(kept == ran, "the kept executable is not the build that ran");
+    assert_eq!(
+        baseline_names(&target, "swapped"),
+        ["hostile::replaces_own_executable"]
+    );
+}
+
+#[test]
+fn an_executable_rebuilt_during_the_run_is_kept_as_it_ran() {
+    let dir = scratch_dir("rel-keep-exe-replaced");
+    std::fs::create_dir_all(&dir).unwrap();
+    let replacement = dir.join("new-build");
+    std::fs::copy(crate::common::empty_binary(), &replacement).unwrap();
+    save_while_replaced(&dir, replacement.as_os_str());
+}
+
+/// A door the review did not list: the file removed (`cargo clean`)
+/// rather than replaced.
+#[test]
+fn an_executable_removed_during_the_run_is_kept_as_it_ran() {
+    let dir = scratch_dir("rel-keep-exe-removed");
+    save_while_replaced(&dir, OsStr::new("remove"));
+}
+
+// Failure 27: exit() from a benchmark's background thread was blamed on
+// the hidden loop_overhead.
+
+/// The fixture measuring `names` one after another (`--schedule
+/// sequential`), with `env`.
+fn exiting_thread_run(target: &Path, names: &[&str], env: &[(&str, &OsStr)]) -> Run {
+    let mut args = vec!["--schedule", "sequential", "--ignored", "--exact"];
+    args.extend_from_slice(names);
+    fixture(target, &args, env)
+}
+
+#[test]
+fn an_exit_from_a_benchmarks_thread_during_the_loop_overhead_names_the_benchmark() {
+    let target = scratch_dir("rel-exit-thread-overhead");
+    let run = exiting_thread_run(&target, &["hostile::exiting_thread_starts"], &[]);
+    assert_eq!(run.code, Some(101), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "error: benchmark hostile::exiting_thread_starts ended the process by calling exit"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("loop_overhead"), "{}", run.stderr);
+}
+
+/// A door the review did not list: the exit comes while another of the
+/// user's benchmarks is measured, which must not be blamed either.
+#[test]
+fn an_exit_from_a_benchmarks_thread_during_another_benchmark_names_the_one_that_started_it() {
+    let target = scratch_dir("rel-exit-thread-other");
+    let run = exiting_thread_run(
+        &target,
+        &[
+            "hostile::exiting_thread_starts",
+            "hostile::exiting_thread_trigger",
+        ],
+        &[("BENCH_FIXTURE_WAIT_FOR_TRIGGER", OsStr::new("1"))],
+    );
+    assert_eq!(run.code, Some(101), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "error: benchmark hostile::exiting_thread_starts ended the process by calling exit"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run
+        .stderr
+        .contains("benchmark hostile::exiting_thread_trigger ended"));
+}
+
+// Failure 20: after Ctrl-C only the JSON said the run was partial.
+
+/// Where an interrupted run shows that measuring has begun.
+enum Begun {
+    /// The machine line on stdout (the table goes there).
+    MachineLine,
+    /// A progress line on stderr: a machine format has stdout, and stderr
+    /// (not a terminal) repeats the live line after 5 s without one.
+    Progress,
+}
+
+/// Reads `from` line by line into `seen` until a line satisfies `done`.
+fn read_until(from: &mut impl std::io::BufRead, seen: &mut String, done: impl Fn(&str) -> bool) {
+    loop {
+        let mut line = String::new();
+        if from.read_line(&mut line).unwrap() == 0 {
+            panic!("the fixture ended before measuring: {seen}");
+        }
+        seen.push_str(&line);
+        if done(&line) {
+            return;
+        }
+    }
+}
+
+/// Runs `passes` and `also_passes` one after the other with a budget only
+/// Ctrl-C ends, plus `args`; sends SIGINT once measuring has begun and
+/// returns what the run printed.
+fn interrupted_run(target: &Path, args: &[&str], begun: Begun) -> Run {
+    let mut command = fixture_command(target, target, &[]);
+    command.args([
+        "--schedule",
+        "sequential",
+        "--measure-time",
+        "600",
+        "--max-time",
+        "900",
+        "--exact",
+        "passes",
+        "also_passes",
+    ]);
+    command.args(args);
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fixture starts");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (mut out, mut err) = (String::new(), String::new());
+    match begun {
+        // By then Ctrl-C is handled; wait long enough for calibration and
+        // warm-up even on a loaded machine.
+        Begun::MachineLine => {
+            read_until(&mut stdout, &mut out, |line| line.contains("machine: "));
+            std::thread::sleep(Duration::from_secs(2));
+        }
+        Begun::Progress => read_until(&mut stderr, &mut err, |line| line.starts_with('[')),
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let rest = std::thread::spawn(move || {
+        let mut err = err;
+        stderr.read_to_string(&mut err).unwrap();
+        err
+    });
+    stdout.read_to_string(&mut out).unwrap();
+    let code = child.wait().unwrap().code();
+    Run {
+        code,
+        stdout: out,
+        stderr: rest.join().unwrap(),
+    }
+}
+
+const PARTIAL: &str = "interrupted: partial results (measuring stopped at Ctrl-C";
+
+#[test]
+fn every_file_format_of_an_interrupted_run_says_it_is_partial() {
+    let scratch = scratch_dir("rel-partial-formats");
+    std::fs::create_dir_all(&scratch).unwrap();
+    for format in ["pretty", "csv", "markdown", "bencher", "bmf"] {
+        let output = scratch.join(format!("part.{format}"));
+        let run = interrupted_run(
+            &scratch,
+            &["--format", format, "-o", output.to_str().unwrap()],
+            Begun::MachineLine,
+        );
+        assert_eq!(run.code, Some(130), "{format}: {}", run.stderr);
+        let text = std::fs::read_to_string(&output).unwrap();
+        match format {
+            "pretty" => {
+                assert!(text.contains(PARTIAL), "{text}");
+                assert!(!text.contains(" in 0.0 s"), "{text}");
+            }
+            "csv" => {
+                let mut rows = text.lines();
+                assert!(rows.next().unwrap().ends_with(",run"), "{text}");
+                let rows: Vec<&str> = rows.collect();
+                assert!(!rows.is_empty(), "{text}");
+                assert!(rows.iter().all(|r| r.ends_with(",partial")), "{text}");
+            }
+            "markdown" => assert!(
+                text.starts_with("**Interrupted:** partial results (measuring stopped"),
+                "{text}"
+            ),
+            "bencher" => {
+                assert!(text.contains(PARTIAL), "{text}");
+                assert!(text.contains("test result: FAILED."), "{text}");
+            }
+            _ => {
+                let bmf: Value = serde_json::from_str(&text).unwrap();
+                let benchmarks = bmf.as_object().unwrap();
+                assert!(!benchmarks.is_empty(), "{text}");
+                for (name, measures) in benchmarks {
+                    assert_eq!(measures["partial-run"]["value"], 1.0, "{name}: {text}");
+                }
+            }
+        }
+    }
+    // The table on the terminal too.
+    let run = interrupted_run(&scratch, &[], Begun::MachineLine);
+    assert_eq!(run.code, Some(130), "{}", run.stderr);
+    assert!(run.stdout.contains(PARTIAL), "{}", run.stdout);
+}
+
+/// Doors the review did not list: a machine format on stdout (no `-o`),
+/// libtest's `--logfile`, and the HTML report.
+#[test]
+fn an_interrupted_run_says_it_is_partial_on_stdout_in_the_log_and_the_report() {
+    let scratch = scratch_dir("rel-partial-doors");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let log = scratch.join("bench.log");
+    let report = scratch.join("report");
+    let run = interrupted_run(
+        &scratch,
+        &[
+            "--format",
+            "csv",
+            "--logfile",
+            log.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        Begun::Progress,
+    );
+    assert_eq!(run.code, Some(130), "{}", run.stderr);
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("passes,"))
+        .collect();
+    assert!(!rows.is_empty(), "{}", run.stdout);
+    assert!(
+        rows.iter().all(|r| r.ends_with(",partial")),
+        "{}",
+        run.stdout
+    );
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.lines().last().unwrap().starts_with(PARTIAL), "{log}");
+    let page = std::fs::read_to_string(report.join("fixture/index.html")).unwrap();
+    assert!(page.contains("interrupted: partial results"));
+}

@@ -463,8 +463,12 @@ impl Chart {
     }
 }
 
-/// `&`, `<`, `>` and quotes as entities: text and attribute values alike.
+/// `&`, `<`, `>` and quotes as entities: text and attribute values alike;
+/// control characters and bidirectional overrides written as the
+/// terminal writes them (`\u{1b}`, `\u{202e}`), so that a name can
+/// neither hide in the page nor show reversed.
 pub(super) fn escape(text: &str) -> String {
+    let text = crate::report::format::escape(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

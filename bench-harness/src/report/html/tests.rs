@@ -66,6 +66,7 @@ fn a_benchmark_with_history_gets_its_trend_and_a_sparkline_in_the_summary() {
             lo: 99.0,
             hi: 121.0,
             is_change_point: i == 3,
+            code_unchanged: false,
         })
         .collect();
     let history = [points];

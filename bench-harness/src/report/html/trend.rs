@@ -19,6 +19,9 @@ pub(crate) struct HistoryPoint {
     pub(crate) hi: f64,
     /// The history's change-point method marked this run as a step.
     pub(crate) is_change_point: bool,
+    /// At a change point, every run of the levels on either side ran the
+    /// same machine code: a step of the machine or the layout.
+    pub(crate) code_unchanged: bool,
 }
 
 const WIDTH: f64 = 360.0;
@@ -75,7 +78,12 @@ pub(crate) fn trend(points: &[HistoryPoint]) -> Option<String> {
                 time(p.headline),
                 time(p.lo),
                 time(p.hi),
-                if p.is_change_point { " · change point" } else { "" }
+                match (p.is_change_point, p.code_unchanged) {
+                    (true, true) => " · change point, code unchanged: a step of the machine \
+                                     or the layout",
+                    (true, false) => " · change point",
+                    _ => "",
+                }
             )),
             if p.is_change_point { 5 } else { 3 },
         ));
@@ -83,7 +91,15 @@ pub(crate) fn trend(points: &[HistoryPoint]) -> Option<String> {
             chart.label(
                 x,
                 a.min(b) - 4.0,
-                &format!("step at {}", p.commit.chars().take(7).collect::<String>()),
+                &format!(
+                    "{} at {}",
+                    if p.code_unchanged {
+                        "same-code step"
+                    } else {
+                        "step"
+                    },
+                    p.commit.chars().take(7).collect::<String>()
+                ),
                 "middle",
             );
         }
@@ -162,6 +178,7 @@ mod tests {
             lo: headline * 0.99,
             hi: headline * 1.01,
             is_change_point: change,
+            code_unchanged: false,
         }
     }
 
@@ -176,6 +193,25 @@ mod tests {
         let segments = path.expect("a line").matches('L').count();
         assert_eq!(segments, 7, "one segment per later run");
         assert!(sparkline(&points[..1]).is_none(), "one run is no trend");
+    }
+
+    /// A step across runs of one code hash says so, in its label and its
+    /// tooltip; one across a change of code does not.
+    #[test]
+    fn a_same_code_step_is_labelled_a_step_of_the_machine_or_the_layout() {
+        let mut points: Vec<HistoryPoint> = (0..10)
+            .map(|i| point(i, if i < 6 { 100.0 } else { 130.0 }, i == 6))
+            .collect();
+        let plain = trend(&points).expect("a chart");
+        assert!(!plain.contains("code unchanged"), "{plain}");
+        assert!(!plain.contains("same-code step"), "{plain}");
+        points[6].code_unchanged = true;
+        let same = trend(&points).expect("a chart");
+        assert!(same.contains("same-code step at c0ffee6"), "{same}");
+        assert!(
+            same.contains("change point, code unchanged: a step of the machine or the layout"),
+            "{same}"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod rows;
 
 use std::io::{self, Write};
 
-use super::format::{percent, result_rate, Headline, HEADLINE_METHOD};
+use super::format::{percent, result_rate, Headline, HEADLINE_METHOD, PARTIAL_RUN};
 use crate::results::against::AgainstReport;
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, GroupReport, Outcome, RunInfo};
@@ -46,6 +46,14 @@ pub(crate) fn write(
     baseline: Option<&BaselineReport>,
     groups: &[GroupReport],
 ) -> io::Result<()> {
+    if info.partial {
+        // Before anything else: every figure below is from a partial run.
+        let (first, rest) = PARTIAL_RUN
+            .split_once(':')
+            .expect("the sentence has a colon");
+        writeln!(out, "**{}:**{rest}", capitalise(first))?;
+        writeln!(out)?;
+    }
     let notes = rows::notes(results);
     let mut method = method(info);
     let mut sections = Vec::new();
@@ -220,6 +228,13 @@ fn plain(
     writeln!(out)?;
     details(&mut out, Vec::new(), notes, method, |_| Ok(()))?;
     out.flush()
+}
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// The first line: the target, each comparison's clause, the machine.

@@ -15,7 +15,7 @@ use termcolor::{Color, ColorSpec};
 use super::text::{columns, fit_names, shorten_end, shorten_middle, wrap, wrap_after};
 use super::{complexity_text, signed_percent, Layout, Terminal};
 use crate::analysis::compare::Verdict;
-use crate::report::format::{escape, result_rate, Headline};
+use crate::report::format::{escape, pad_end, pad_start, result_rate, Headline};
 use crate::report::notes::{self, NoteGroup};
 use crate::report::tree::{self, Line};
 use crate::results::{BenchResult, Compared, ComplexityReport, Measured, Note, Outcome};
@@ -206,7 +206,7 @@ impl Terminal<'_> {
                     let result = &results[*index];
                     match &cells[*index] {
                         Some(cells) => {
-                            write!(self.out, "{label:<room$}")?;
+                            write!(self.out, "{}", pad_end(&label, room))?;
                             self.compact_figures(cells, &widths)?;
                             if let Some(m) = result.measured() {
                                 self.instrument_lines(m)?;
@@ -231,15 +231,15 @@ impl Terminal<'_> {
 
     fn compact_header(&mut self, widths: &Widths) -> io::Result<()> {
         self.out.set_color(ColorSpec::new().set_bold(true))?;
-        let mut line = format!("{:<w$}", "benchmark", w = widths.name);
-        line.push_str(&format!("  {:>w$}", "time", w = widths.time));
-        line.push_str(&format!("  {:<w$}", "±", w = widths.plus_minus));
+        let mut line = pad_end("benchmark", widths.name);
+        line.push_str(&format!("  {}", pad_start("time", widths.time)));
+        line.push_str(&format!("  {}", pad_end("±", widths.plus_minus)));
         line.push_str(&" ".repeat(widths.mark * 2));
         if widths.rate > 0 {
-            line.push_str(&format!("  {:>w$}", "throughput", w = widths.rate));
+            line.push_str(&format!("  {}", pad_start("throughput", widths.rate)));
         }
         if widths.change > 0 {
-            line.push_str(&format!("  {:<w$}", "change", w = widths.change));
+            line.push_str(&format!("  {}", pad_end("change", widths.change)));
         }
         writeln!(self.out, "{}", line.trim_end())?;
         self.out.reset()
@@ -254,7 +254,7 @@ impl Terminal<'_> {
         } else {
             self.colour(Color::Yellow, false)?;
         }
-        write!(self.out, "  {:>w$}", cells.time, w = widths.time)?;
+        write!(self.out, "  {}", pad_start(&cells.time, widths.time))?;
         self.out.reset()?;
         if !cells.credible {
             self.colour(Color::Yellow, false)?;
@@ -263,9 +263,8 @@ impl Terminal<'_> {
         if more || cells.marked {
             write!(
                 self.out,
-                "  {:<w$}",
-                cells.plus_minus,
-                w = widths.plus_minus
+                "  {}",
+                pad_end(&cells.plus_minus, widths.plus_minus)
             )?;
         } else {
             write!(self.out, "  {}", cells.plus_minus)?;
@@ -277,7 +276,7 @@ impl Terminal<'_> {
             self.out.reset()?;
         }
         if widths.rate > 0 && more {
-            write!(self.out, "  {:>w$}", cells.rate, w = widths.rate)?;
+            write!(self.out, "  {}", pad_start(&cells.rate, widths.rate))?;
         }
         if widths.change > 0 && change {
             match cells.verdict {

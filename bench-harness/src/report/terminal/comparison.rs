@@ -13,8 +13,8 @@ use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
 use crate::report::format::{
-    escape, group_verdict, p_value, percent, ratio_and_interval, time, too_fast_to_compare,
-    verdict_counts, verdict_words,
+    escape, group_verdict, p_value, pad_end, percent, ratio_and_interval, time,
+    too_fast_to_compare, verdict_counts, verdict_words,
 };
 use crate::results::against::{AgainstOutcome, AgainstReport};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
@@ -79,28 +79,35 @@ impl Terminal<'_> {
         if details {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>10}  {:>10}  {:>8}  {:>20}  {:>9}  verdict",
-                "benchmark", "old", "new", "change", "95% CI", "p (Welch)"
+                "  {}  {:>10}  {:>10}  {:>8}  {:>20}  {:>9}  verdict",
+                pad_end("benchmark", width),
+                "old",
+                "new",
+                "change",
+                "95% CI",
+                "p (Welch)"
             )?;
         } else {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>8}  {:<20}  verdict",
-                "benchmark", "change", "95% CI"
+                "  {}  {:>8}  {:<20}  verdict",
+                pad_end("benchmark", width),
+                "change",
+                "95% CI"
             )?;
         }
         let mut tally: Vec<(Verdict, Vec<String>)> = Verdict::ALL.map(|v| (v, Vec::new())).into();
         let mut new = Vec::new();
         let mut too_fast = 0;
         for result in results {
-            let shown = shorten_middle(&escape(&result.name), width).into_owned();
+            let shown = pad_end(&shorten_middle(&escape(&result.name), width), width);
             match &result.comparison {
                 Some(Compared::Against(c)) => {
                     let Some(r) = &c.ratio else {
                         too_fast += 1;
                         let words =
                             too_fast_to_compare(("this run", c.new), ("the baseline", c.old));
-                        self.lines(&format!("  {shown:<width$}  {words}"))?;
+                        self.lines(&format!("  {shown}  {words}"))?;
                         continue;
                     };
                     self.verdict_colour(r.verdict)?;
@@ -113,7 +120,7 @@ impl Terminal<'_> {
                     if details {
                         writeln!(
                             self.out,
-                            "  {shown:<width$}  {:>10}  {:>10}  {:>8}  {interval}  {:>9}  {verdict}",
+                            "  {shown}  {:>10}  {:>10}  {:>8}  {interval}  {:>9}  {verdict}",
                             time(c.old),
                             time(c.new),
                             signed_percent(r.change),
@@ -122,7 +129,7 @@ impl Terminal<'_> {
                     } else {
                         writeln!(
                             self.out,
-                            "  {shown:<width$}  {:>8}  {interval}  {verdict}",
+                            "  {shown}  {:>8}  {interval}  {verdict}",
                             signed_percent(r.change),
                         )?;
                     }
@@ -132,10 +139,7 @@ impl Terminal<'_> {
                     }
                 }
                 Some(Compared::New) => {
-                    writeln!(
-                        self.out,
-                        "  {shown:<width$}  new: not measured in the baseline"
-                    )?;
+                    writeln!(self.out, "  {shown}  new: not measured in the baseline")?;
                     new.push(result.name.as_str());
                 }
                 None => {}
@@ -255,32 +259,38 @@ impl Terminal<'_> {
         if details {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  {verdict_column}",
-                "member", "ratio", "95% CI", "p (t)", "p (W)", "rounds"
+                "  {}  {:>8}  {:>21}  {:>9}  {:>9}  {:>6}  {verdict_column}",
+                pad_end("member", width),
+                "ratio",
+                "95% CI",
+                "p (t)",
+                "p (W)",
+                "rounds"
             )?;
         } else {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>6}  {:<16}  {verdict_column}",
-                "member", "ratio", "95% CI"
+                "  {}  {:>6}  {:<16}  {verdict_column}",
+                pad_end("member", width),
+                "ratio",
+                "95% CI"
             )?;
         }
         writeln!(
             self.out,
-            "  {:<width$}  {:>w$}  (baseline)",
-            shorten_middle(&escape(&group.baseline), width),
-            "1.0000",
-            w = if details { 8 } else { 6 }
+            "  {}  {}  (baseline)",
+            pad_end(&shorten_middle(&escape(&group.baseline), width), width),
+            if details { "  1.0000" } else { "1.0000" },
         )?;
         if group.members.is_empty() {
             writeln!(self.out, "  no other member of the group ran")?;
         }
         for (name, paired) in &group.members {
-            let name = shorten_middle(&escape(name), width).into_owned();
+            let name = pad_end(&shorten_middle(&escape(name), width), width);
             let p = match paired {
                 Ok(p) => p,
                 Err(why) => {
-                    let text = format!("  {name:<width$}  no comparison: {}", escape(why));
+                    let text = format!("  {name}  no comparison: {}", escape(why));
                     self.lines(&text)?;
                     continue;
                 }
@@ -292,7 +302,7 @@ impl Terminal<'_> {
                     format!("[{:>8.4}, {:>8.4}]", p.ratio_interval.0, p.ratio_interval.1);
                 writeln!(
                     self.out,
-                    "  {name:<width$}  {:>8.4}  {interval}  {:>9}  {:>9}  {:>6}  {words}",
+                    "  {name}  {:>8.4}  {interval}  {:>9}  {:>9}  {:>6}  {words}",
                     p.ratio,
                     p_value(p.p_t),
                     p_value(p.p_wilcoxon),
@@ -300,10 +310,7 @@ impl Terminal<'_> {
                 )?;
             } else {
                 let (ratio, interval) = ratio_and_interval(p.ratio, p.ratio_interval);
-                writeln!(
-                    self.out,
-                    "  {name:<width$}  {ratio:>6}  {interval:<16}  {words}"
-                )?;
+                writeln!(self.out, "  {name}  {ratio:>6}  {interval:<16}  {words}")?;
             }
             self.out.reset()?;
         }
@@ -342,18 +349,26 @@ impl Terminal<'_> {
         if details {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>8}  {:>21}  {:>10}  {:>10}  {:>6}  verdict",
-                "benchmark", "new/old", "95% CI", "new", "old", "rounds"
+                "  {}  {:>8}  {:>21}  {:>10}  {:>10}  {:>6}  verdict",
+                pad_end("benchmark", width),
+                "new/old",
+                "95% CI",
+                "new",
+                "old",
+                "rounds"
             )?;
         } else {
             writeln!(
                 self.out,
-                "  {:<width$}  {:>6}  {:<16}  {:>9}  verdict",
-                "benchmark", "ratio", "95% CI", "new"
+                "  {}  {:>6}  {:<16}  {:>9}  verdict",
+                pad_end("benchmark", width),
+                "ratio",
+                "95% CI",
+                "new"
             )?;
         }
         for row in &report.rows {
-            let name = shorten_middle(&escape(&row.name), width).into_owned();
+            let name = pad_end(&shorten_middle(&escape(&row.name), width), width);
             match &row.outcome {
                 AgainstOutcome::Compared(p) => {
                     self.verdict_colour(p.verdict)?;
@@ -362,7 +377,7 @@ impl Terminal<'_> {
                     if details {
                         writeln!(
                             self.out,
-                            "  {name:<width$}  {:>8.4}  [{low:>8.4}, {high:>8.4}]  {:>10}  {:>10}  {:>6}  {}",
+                            "  {name}  {:>8.4}  [{low:>8.4}, {high:>8.4}]  {:>10}  {:>10}  {:>6}  {}",
                             c.ratio,
                             time(p.new_ns),
                             time(p.old_ns),
@@ -373,28 +388,24 @@ impl Terminal<'_> {
                         let (ratio, interval) = ratio_and_interval(c.ratio, (low, high));
                         writeln!(
                             self.out,
-                            "  {name:<width$}  {ratio:>6}  {interval:<16}  {:>9}  {}",
+                            "  {name}  {ratio:>6}  {interval:<16}  {:>9}  {}",
                             time(p.new_ns),
                             verdict_words(p.verdict, c.largest_change()),
                         )?;
                     }
                     self.out.reset()?;
                 }
-                AgainstOutcome::New => {
-                    writeln!(self.out, "  {name:<width$}  new: not in the other build")?
-                }
-                AgainstOutcome::Gone => {
-                    writeln!(self.out, "  {name:<width$}  gone: not in this build")?
-                }
+                AgainstOutcome::New => writeln!(self.out, "  {name}  new: not in the other build")?,
+                AgainstOutcome::Gone => writeln!(self.out, "  {name}  gone: not in this build")?,
                 AgainstOutcome::Failed(why) => {
                     self.colour(Color::Red, false)?;
-                    self.lines(&format!("  {name:<width$}  failed: {}", escape(why)))?;
+                    self.lines(&format!("  {name}  failed: {}", escape(why)))?;
                     self.out.reset()?;
                 }
                 AgainstOutcome::TooFast { new_ns, old_ns, .. } => {
                     let words =
                         too_fast_to_compare(("this build", *new_ns), ("that build", *old_ns));
-                    self.lines(&format!("  {name:<width$}  {words}"))?;
+                    self.lines(&format!("  {name}  {words}"))?;
                 }
             }
         }

@@ -55,7 +55,7 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::format::{escape, percent, result_rate, time, HEADLINE_METHOD};
+use super::format::{escape, pad_end, pad_start, percent, result_rate, time, HEADLINE_METHOD};
 use super::tree::{self, Line};
 use compact::INDENT;
 use comparison::signed_percent;
@@ -277,7 +277,7 @@ impl<'w> Terminal<'w> {
                     write!(self.out, "{prefix}")?;
                     self.out.reset()?;
                     let width = self.name_width - prefix.chars().count();
-                    write!(self.out, "{label:<width$}")?;
+                    write!(self.out, "{}", pad_end(label, width))?;
                     self.row_figures(&results[*index])?;
                 }
                 Line::Complexity { prefix, index } => {
@@ -369,10 +369,10 @@ impl<'w> Terminal<'w> {
         self.run_header(info)?;
         self.out.reset()?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
-        write!(self.out, "{:<w$}", "benchmark", w = self.name_width)?;
+        write!(self.out, "{}", pad_end("benchmark", self.name_width))?;
         write!(self.out, "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}", "time", "±")?;
         if self.rate_width > 0 {
-            write!(self.out, "  {:>w$}", "throughput", w = self.rate_width)?;
+            write!(self.out, "  {}", pad_start("throughput", self.rate_width))?;
         }
         for column in ["median", "mean", "std dev"] {
             write!(self.out, "  {column:>TIME_WIDTH$}")?;
@@ -395,9 +395,17 @@ impl<'w> Terminal<'w> {
         &mut self,
         results: &[BenchResult],
         seconds: f64,
+        partial: bool,
     ) -> io::Result<()> {
         let tally = Tally::of(results);
         writeln!(self.out)?;
+        if partial {
+            self.colour(Color::Red, true)?;
+            for line in self.fitted(super::format::PARTIAL_RUN) {
+                writeln!(self.out, "{line}")?;
+            }
+            self.out.reset()?;
+        }
         let refused = results.iter().find_map(|r| {
             let refusals = &r.measured()?.extras.refusals;
             (!refusals.is_empty()).then_some(refusals)

@@ -11,7 +11,7 @@ use termcolor::Color;
 use super::{message_lines, Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
 use crate::analysis::Summary;
 use crate::report::format::{
-    count, escape, p_value, percent, result_rate, stop_word, time, Headline,
+    count, escape, p_value, pad_end, pad_start, percent, result_rate, stop_word, time, Headline,
 };
 use crate::report::notes::bound_text;
 use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
@@ -63,7 +63,7 @@ impl Terminal<'_> {
         write!(self.out, "  {ci:>SHORT_WIDTH$}")?;
         if self.rate_width > 0 {
             let rate = rate.unwrap_or_default();
-            write!(self.out, "  {rate:>w$}", w = self.rate_width)?;
+            write!(self.out, "  {}", pad_start(&rate, self.rate_width))?;
         }
         self.figures(m, &m.summary, m.outliers.tukey_total())?;
         writeln!(
@@ -74,10 +74,10 @@ impl Terminal<'_> {
         )?;
         if let Some(filtered) = &m.filtered {
             self.dim()?;
-            write!(self.out, "{:<w$}", FILTERED_LABEL, w = self.name_width)?;
+            write!(self.out, "{}", pad_end(FILTERED_LABEL, self.name_width))?;
             write!(self.out, "  {:>TIME_WIDTH$}  {:>SHORT_WIDTH$}", "", "")?;
             if self.rate_width > 0 {
-                write!(self.out, "  {:>w$}", "", w = self.rate_width)?;
+                write!(self.out, "  {}", pad_start("", self.rate_width))?;
             }
             self.figures(m, filtered, 0)?;
             writeln!(self.out)?;

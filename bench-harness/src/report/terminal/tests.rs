@@ -116,7 +116,7 @@ fn render(results: &[BenchResult], width: usize, details: bool, layout: Layout) 
     out.group_table(&group()).unwrap();
     out.comparison_table("main", &baseline, results, &registered, None, 0.02)
         .unwrap();
-    out.bench_summary(results, 1.5).unwrap();
+    out.bench_summary(results, 1.5, false).unwrap();
     String::from_utf8(buffer.into_inner()).unwrap()
 }
 
@@ -142,7 +142,7 @@ fn details_match_golden() {
     table
         .bench_table(&info(), &results, &[], Layout::Flat)
         .unwrap();
-    table.bench_summary(&results, 1.5).unwrap();
+    table.bench_summary(&results, 1.5, false).unwrap();
     let text = String::from_utf8(buffer.into_inner()).unwrap();
     golden("report.details.txt", &text);
 }
@@ -308,7 +308,7 @@ fn a_row_whose_slices_were_mostly_slow_is_marked_unreliable() {
         table
             .bench_table(&info(), &results, &[], Layout::Flat)
             .unwrap();
-        table.bench_summary(&results, 1.0).unwrap();
+        table.bench_summary(&results, 1.0, false).unwrap();
         let text = String::from_utf8(buffer.into_inner()).unwrap();
         let row = |name: &str| {
             text.lines()
@@ -574,7 +574,7 @@ fn only_a_note_that_changes_the_reading_marks_a_row() {
     table
         .bench_table(&info(), &results, &[], Layout::Flat)
         .unwrap();
-    table.bench_summary(&results, 1.0).unwrap();
+    table.bench_summary(&results, 1.0, false).unwrap();
     let text = String::from_utf8(buffer.into_inner()).unwrap();
     let row = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap();
     assert!(row("waited ").ends_with(" *"), "{text}");
