@@ -40,6 +40,8 @@ pub(crate) struct Args {
     pub(crate) baselines: BaselineOptions,
     /// `--forks N`: each benchmark is measured in N child processes.
     pub(crate) forks: Option<usize>,
+    /// `--profile-time` and `--flamegraph`: profile instead of measuring.
+    pub(crate) profile: ProfileOptions,
     /// `--quick`: short budgets, rough figures (the budgets are in
     /// `settings`; this is for the note that says so).
     pub(crate) quick: bool,
@@ -101,6 +103,28 @@ impl FromStr for Samples {
             "full" => Ok(Samples::Full),
             _ => Err(()),
         }
+    }
+}
+
+/// Profiling instead of measuring: `--profile-time SECS` runs each
+/// selected routine back to back for a profiler; `--flamegraph` runs this
+/// program under `perf` so, and draws what it found.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct ProfileOptions {
+    /// `--profile-time SECS`.
+    pub(crate) time: Option<f64>,
+    /// `--flamegraph`.
+    pub(crate) flamegraph: bool,
+}
+
+impl ProfileOptions {
+    /// How long `--flamegraph` profiles each benchmark without
+    /// `--profile-time`.
+    pub(crate) const DEFAULT_FLAMEGRAPH_SECS: f64 = 2.0;
+
+    /// Whether the run profiles rather than measures.
+    pub(crate) fn profiles(&self) -> bool {
+        self.time.is_some() || self.flamegraph
     }
 }
 
@@ -391,6 +415,10 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                     Some(choice("--bytes-unit", parser.value()?, BytesUnit::CHOICES)?)
             }
             Long("quick") => parsed.quick = true,
+            Long("profile-time") => {
+                parsed.profile.time = Some(seconds("--profile-time", parser.value()?, false)?)
+            }
+            Long("flamegraph") => parsed.profile.flamegraph = true,
             // criterion's; it asks for no plot output, and ours are in the
             // HTML report (--no-report), so the run goes on (a hint would
             // only make a ported CI script fail).
@@ -565,6 +593,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
             )));
         }
     }
+    check_profile(&parsed)?;
     if parsed.output.no_report && parsed.output.report.is_some() {
         return Err(CliError(
             "--report PATH and --no-report contradict each other: keep one".into(),
@@ -572,6 +601,8 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
     }
     let measuring_flag = [
         (parsed.baselines.against.is_some(), "--against"),
+        (parsed.profile.time.is_some(), "--profile-time"),
+        (parsed.profile.flamegraph, "--flamegraph"),
         (parsed.output.report.is_some(), "--report"),
         (parsed.forks.is_some(), "--forks"),
         (parsed.output.path.is_some(), "--output"),
@@ -652,9 +683,6 @@ fn criterion_hint(flag: &str) -> Option<&'static str> {
         "sample-size" => "use --min-samples N (samples to record before stopping)",
         "measurement-time" => "use --measure-time SECS (measuring time per benchmark)",
         "warmup-time" => "use --warm-up-time SECS",
-        "profile-time" => {
-            "use --precision 0 --measure-time SECS to run a benchmark for SECS under a profiler"
-        }
         "load-baseline" => {
             "compare this build with a saved run with --baseline NAME, or with the kept \
              executable of one with --against NAME"
@@ -676,6 +704,46 @@ fn criterion_hint(flag: &str) -> Option<&'static str> {
         "verbose" => "use --details for every statistic under each row",
         _ => return None,
     })
+}
+
+/// `--profile-time` and `--flamegraph` profile instead of measuring: the
+/// flags that save, compare or write a measured run's results do not go
+/// with them (`--against` goes with `--flamegraph`: a differential flame
+/// graph).
+fn check_profile(parsed: &Args) -> Result<(), CliError> {
+    let profile = parsed.profile;
+    if !profile.profiles() {
+        return Ok(());
+    }
+    let flag = if profile.flamegraph {
+        "--flamegraph"
+    } else {
+        "--profile-time"
+    };
+    let clash = [
+        (parsed.baselines.save.is_some(), "--save-baseline"),
+        (parsed.baselines.compare.is_some(), "--baseline"),
+        (parsed.forks.is_some(), "--forks"),
+        (parsed.output.path.is_some(), "--output"),
+        (
+            parsed.baselines.against.is_some() && !profile.flamegraph,
+            "--against",
+        ),
+        (parsed.output.format != OutputFormat::Pretty, "--format"),
+        (
+            parsed.output.report.is_some() && !profile.flamegraph,
+            "--report",
+        ),
+    ]
+    .into_iter()
+    .find(|(given, _)| *given);
+    match clash {
+        Some((_, other)) => Err(CliError(format!(
+            "{flag} profiles the benchmarks instead of measuring them and does not go with \
+             {other}; run them separately"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// `--against` and `--against-exe` name one other build.

@@ -23,7 +23,7 @@ pub(super) fn place(output: &OutputOptions, store: &Store) -> Option<Place> {
     })
 }
 
-fn default_dir(store: &Store) -> PathBuf {
+pub(super) fn default_dir(store: &Store) -> PathBuf {
     store
         .dir()
         .parent()
@@ -62,6 +62,17 @@ const MARKER: &str = ".bench-harness-report";
 /// What the marker says to whoever finds it.
 const MARKER_TEXT: &str = "bench-harness writes the HTML reports in this directory, and \
                            replaces index.html and TARGET/index.html at each run.\n";
+
+/// Marks `dir` as a directory of reports (as writing a report there does),
+/// for the flame graphs written into it before any report.
+pub(super) fn claim(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let marker = dir.join(MARKER);
+    if std::fs::symlink_metadata(&marker).is_err() {
+        crate::fs::write_atomically(&marker, MARKER_TEXT.as_bytes())?;
+    }
+    Ok(())
+}
 
 /// Checks that writing the report to `place` overwrites nothing the harness
 /// did not write: a directory is new, empty, holds the [`MARKER`], or holds

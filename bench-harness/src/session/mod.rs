@@ -15,6 +15,7 @@ mod html;
 mod list;
 mod outputs;
 mod plan;
+mod profile;
 mod rows;
 mod show_history;
 mod smoke;
@@ -205,6 +206,12 @@ fn bench(
     outputs::check_output(args.output.path.as_deref())?;
     let report = html::place(&args.output, &store);
     html::check(&args.output, report.as_ref())?;
+    if args.profile.flamegraph {
+        return profile::flamegraphs(args, selected, &store, report.as_ref());
+    }
+    if let Some(seconds) = args.profile.time {
+        return profile::profile_time(selected, seconds);
+    }
     if let Some(other) = &args.baselines.against {
         return against::run(out, args, other, selected, registered, report.as_ref());
     }

@@ -10,6 +10,7 @@
 
 mod bench;
 mod charts;
+pub(crate) mod flamegraph;
 mod svg;
 pub(crate) mod trend;
 
