@@ -56,7 +56,8 @@ Profiling (see docs/profiling.md):
   --flamegraph            profile each selected benchmark under `perf record` (for
                           --profile-time SECS, default 2) and write a flame graph
                           of its routine's thread (SVG) beside the HTML report; with
-                          --against, a differential one: red grew, blue shrank
+                          --against or --baseline NAME, a differential one: red
+                          grew, blue shrank
 
 Output:
   --format pretty|json|csv|markdown|bencher|bmf

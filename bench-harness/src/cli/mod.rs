@@ -708,8 +708,8 @@ fn criterion_hint(flag: &str) -> Option<&'static str> {
 
 /// `--profile-time` and `--flamegraph` profile instead of measuring: the
 /// flags that save, compare or write a measured run's results do not go
-/// with them (`--against` goes with `--flamegraph`: a differential flame
-/// graph).
+/// with them (`--against`, or `--baseline` whose executable was kept, goes
+/// with `--flamegraph`: a differential flame graph).
 fn check_profile(parsed: &Args) -> Result<(), CliError> {
     let profile = parsed.profile;
     if !profile.profiles() {
@@ -722,12 +722,19 @@ fn check_profile(parsed: &Args) -> Result<(), CliError> {
     };
     let clash = [
         (parsed.baselines.save.is_some(), "--save-baseline"),
-        (parsed.baselines.compare.is_some(), "--baseline"),
+        (
+            parsed.baselines.compare.is_some() && !profile.flamegraph,
+            "--baseline",
+        ),
         (parsed.forks.is_some(), "--forks"),
         (parsed.output.path.is_some(), "--output"),
         (
             parsed.baselines.against.is_some() && !profile.flamegraph,
             "--against",
+        ),
+        (
+            parsed.baselines.against.is_some() && parsed.baselines.compare.is_some(),
+            "--baseline and --against together",
         ),
         (parsed.output.format != OutputFormat::Pretty, "--format"),
         (
@@ -1059,6 +1066,44 @@ mod tests {
             );
             assert!(!message.contains('\n'), "{message}");
         }
+    }
+
+    #[test]
+    fn profile_flags_profile_instead_of_measuring() {
+        let args = parse_ok(&["--bench", "--profile-time", "2.5"]);
+        assert_eq!(args.profile.time, Some(2.5));
+        assert!(args.profile.profiles() && !args.profile.flamegraph);
+        let args = parse_ok(&["--bench", "--flamegraph", "--against", "main"]);
+        assert!(args.profile.flamegraph && args.profile.profiles());
+        assert!(
+            parse_ok(&["--bench", "--flamegraph", "--baseline", "main"])
+                .profile
+                .flamegraph
+        );
+        assert!(!parse_ok(&["--bench"]).profile.profiles());
+        for (args, clash) in [
+            (
+                &["--bench", "--profile-time", "1", "--against", "x"][..],
+                "--against",
+            ),
+            (
+                &["--bench", "--profile-time", "1", "--baseline", "x"],
+                "--baseline",
+            ),
+            (
+                &["--bench", "--profile-time", "1", "--report", "r"],
+                "--report",
+            ),
+            (&["--bench", "--flamegraph", "--forks", "2"], "--forks"),
+            (&["--bench", "--flamegraph", "-o", "x.json"], "--output"),
+        ] {
+            let message = parse_err(args);
+            assert!(
+                message.contains(&format!("does not go with {clash}")),
+                "{message}"
+            );
+        }
+        assert!(parse_err(&["--profile-time", "1"]).contains("add --bench"));
     }
 
     #[test]

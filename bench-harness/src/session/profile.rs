@@ -82,7 +82,9 @@ pub(super) fn flamegraphs(
         .profile
         .time
         .unwrap_or(ProfileOptions::DEFAULT_FLAMEGRAPH_SECS);
-    let other = match &args.baselines.against {
+    // `--baseline NAME`: the executable kept with it.
+    let kept = args.baselines.compare.clone().map(Against::Baseline);
+    let other = match args.baselines.against.as_ref().or(kept.as_ref()) {
         Some(against) => Some(other_build(against, store)?),
         None => None,
     };
