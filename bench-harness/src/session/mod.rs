@@ -348,6 +348,7 @@ fn bench(
     }
     if let Some(place) = &report {
         let history = html::history_points(&store);
+        let flamegraphs = html::flamegraph_links(place, results);
         let page = crate::report::html::render(&crate::report::html::Page {
             target: &baseline::target_name(),
             environment: &environment,
@@ -364,6 +365,7 @@ fn bench(
                     threshold,
                 }),
             history: &history,
+            flamegraphs: &flamegraphs,
         });
         errors.extend(html::write(&args.output, place, &page));
     }

@@ -268,7 +268,7 @@ fn claim_report_dir(report: Option<&Place>, store: &Store) -> std::io::Result<()
 
 /// A benchmark's name as a file name: `::` and `/` become `.` and `-`,
 /// anything else but letters, digits, `_` and `-` becomes `_`.
-fn file_name(name: &str) -> String {
+pub(super) fn file_name(name: &str) -> String {
     name.replace("::", ".")
         .replace('/', "-")
         .chars()

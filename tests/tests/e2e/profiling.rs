@@ -198,6 +198,26 @@ fn a_flame_graph_of_the_sort_shows_the_sort_and_little_of_the_harness() {
         "the harness's own frames: {harness} of {total} samples"
     );
 
+    // The next measured run's report links it from the benchmark's section.
+    let measured = run_with_env(
+        suite_binary(),
+        &[
+            "--bench",
+            "--quick",
+            "--exact",
+            "scaling::sort/1000",
+            "--report",
+            reports.to_str().unwrap(),
+        ],
+        &[("CARGO_TARGET_DIR", dir.join("target").as_os_str())],
+    );
+    assert_eq!(measured.code, Some(0), "{measured:?}");
+    let page = std::fs::read_to_string(reports.join("suite/index.html")).unwrap();
+    assert!(
+        page.contains(r#"<a href="flamegraph/scaling.sort-1000.svg">Flame graph</a>"#),
+        "the report links the flame graph"
+    );
+
     let svg_text = std::fs::read_to_string(&svg).unwrap();
     assert!(svg_text.contains("<title>") && svg_text.contains("id=\"search\""));
     if super::html::chromium().is_none() {

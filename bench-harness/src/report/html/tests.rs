@@ -19,6 +19,7 @@ fn page_with_history(results: &[BenchResult], history: &[Vec<HistoryPoint>]) -> 
         groups: &[],
         baseline: None,
         history,
+        flamegraphs: &[],
     })
 }
 
@@ -158,6 +159,7 @@ fn a_complexity_curve_is_drawn_only_for_a_class_the_data_establish() {
         groups: &[],
         baseline: None,
         history: &[],
+        flamegraphs: &[],
     });
     let figure = |function: &str| {
         let start = html.find(&format!("<h3>{function}</h3>")).unwrap();
@@ -202,4 +204,25 @@ fn a_time_whose_interval_reaches_zero_is_a_bound_on_the_page() {
         text.contains("<b>&lt;2.750 ps</b> <span class=\"warn\">(a bound"),
         "{text}"
     );
+}
+
+#[test]
+fn a_benchmark_with_a_flame_graph_links_it_from_its_section_only() {
+    let results = results();
+    let (environment, info) = (environment(), info());
+    let linked = vec![(results[0].name.clone(), "flamegraph/a.svg".to_string())];
+    let html = render(&Page {
+        target: "suite",
+        environment: &environment,
+        info: &info,
+        results: &results,
+        complexity: &[],
+        groups: &[],
+        baseline: None,
+        history: &[],
+        flamegraphs: &linked,
+    });
+    let link = r#"<a href="flamegraph/a.svg">Flame graph</a>"#;
+    assert!(section(&html, &bench_id(0)).contains(link));
+    assert_eq!(html.matches(link).count(), 1);
 }
