@@ -442,3 +442,118 @@ fn profile_flags_refuse_the_flags_of_a_measured_run() {
         assert!(out.stderr.contains(expected), "{args:?}: {out:?}");
     }
 }
+
+/// Starts the example suite with `args` (stderr piped, `TMPDIR` set to
+/// `tmp`), waits until its stderr shows a line starting with `marker`
+/// (unless it is empty), a second more, sends SIGINT, and returns how it ended and its stderr
+/// (`None`: it did not end within 30 s, and was killed).
+#[cfg(unix)]
+fn interrupted(args: &[&str], tmp: &Path, marker: &str) -> (Option<i32>, String) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(suite_binary())
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", tmp)
+        .env("CARGO_TARGET_DIR", tmp.join("target"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the suite starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !marker.is_empty() && !seen.lines().any(|l| l.starts_with(marker)) {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        seen.push_str(&line);
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let asked = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if asked.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    stderr.read_to_string(&mut seen).unwrap();
+    (code, seen)
+}
+
+/// Processes whose command line names `dir` (perf's, writing there).
+#[cfg(target_os = "linux")]
+fn processes_naming(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&needle))
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_stops_a_flame_graph_and_leaves_no_process_or_file() {
+    let dir = scratch_dir("flamegraph-ctrl-c");
+    if let Some(reason) = perf_unusable(&dir) {
+        return skip("the flame graph's Ctrl-C", &reason, &dir);
+    }
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let args = [
+        "--bench",
+        "--exact",
+        "scaling::sort/1000",
+        "--flamegraph",
+        "--profile-time",
+        "60",
+    ];
+    let (code, stderr) = interrupted(&args, &tmp, "profiling scaling::sort/1000");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert_eq!(processes_naming(&tmp), Vec::<String>::new(), "perf is gone");
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(left, Vec::<PathBuf>::new(), "nothing is left behind");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_profile_time_at_once() {
+    let dir = scratch_dir("profile-time-ctrl-c");
+    let args = [
+        "--bench",
+        "--exact",
+        "scaling::sort/1000",
+        "--profile-time",
+        "60",
+    ];
+    // (It prints nothing before its line at the end: the machine has a
+    // second to start the routine.)
+    let (code, stderr) = interrupted(&args, &dir, "");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(
+        stderr.contains("profiled scaling::sort/1000") && stderr.contains("interrupted"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
