@@ -51,6 +51,7 @@ mod fs;
 mod history;
 mod instruments;
 mod json;
+mod profile;
 mod registry;
 mod report;
 pub mod results;

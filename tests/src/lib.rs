@@ -43,6 +43,25 @@ pub fn against_builds() -> &'static (PathBuf, PathBuf) {
     })
 }
 
+/// The two builds of `benches/profile_probe.rs`: (`slow_helper` as fast as
+/// `steady_helper`, `slow_helper` twice as slow), copied out of cargo's
+/// output like [`against_builds`], built once per test process.
+pub fn profile_probe_builds() -> &'static (PathBuf, PathBuf) {
+    static BUILDS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    BUILDS.get_or_init(|| {
+        let build = |slower: bool, dir: &str| {
+            let env: &[(&str, &str)] = if slower {
+                &[("PROFILE_PROBE_SLOWER", "1")]
+            } else {
+                &[]
+            };
+            let built = build_bench("bench-tests", "profile_probe", &["--release"], env);
+            copy_out_as(&built, dir, "profile_probe")
+        };
+        (build(false, "probe-before"), build(true, "probe-after"))
+    })
+}
+
 /// `benches/program_cost.rs`, optimised as `cargo bench` builds it.
 pub fn program_cost_binary() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
@@ -71,6 +90,11 @@ pub fn lean_harness_build() -> &'static Path {
 /// of the way of the next build, named `against` as every build of that
 /// bench target is.
 fn copy_out(built: &Path, dir: &str) -> PathBuf {
+    copy_out_as(built, dir, "against")
+}
+
+/// [`copy_out`] for any bench target: to `e2e-against/DIR/NAME`.
+fn copy_out_as(built: &Path, dir: &str, name: &str) -> PathBuf {
     let dir = built
         .parent()
         .expect("in deps/")
@@ -79,10 +103,10 @@ fn copy_out(built: &Path, dir: &str) -> PathBuf {
     // (Earlier versions of the helper left a file there.)
     let _ = std::fs::remove_file(&dir);
     std::fs::create_dir_all(&dir).expect("the target directory is writable");
-    let copy = dir.join("against");
+    let copy = dir.join(name);
     // Renamed into place: an old copy may still be running (a worker a
     // killed test run left), and its file cannot be written over.
-    let part = dir.join("against.part");
+    let part = dir.join(format!("{name}.part"));
     std::fs::copy(built, &part).expect("the build can be copied");
     std::fs::rename(&part, &copy).expect("the copy can be renamed");
     copy

@@ -50,6 +50,16 @@ Measurement:
                           0.5 s per benchmark, no precision target): rough figures
                           for a quick look, not for baselines
 
+Profiling (see docs/profiling.md):
+  --profile-time SECS     run each selected benchmark's routine back to back for
+                          SECS on a thread named after it, for a profiler (perf,
+                          samply, cargo flamegraph): nothing is measured or written
+  --flamegraph            profile each selected benchmark under `perf record` (for
+                          --profile-time SECS, default 2) and write a flame graph
+                          of its routine's thread (SVG) beside the HTML report; with
+                          --against or --baseline NAME, a differential one: red
+                          grew, blue shrank
+
 Output:
   --format pretty|json|csv|markdown|bencher|bmf
                           what the run writes [default: pretty, the colour table];

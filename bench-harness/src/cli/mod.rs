@@ -45,6 +45,8 @@ pub(crate) struct Args {
     /// Hidden, in a `--forks` child: it is one of this many processes, and
     /// measures for its share of each benchmark's budget.
     pub(crate) fork_share: usize,
+    /// `--profile-time` and `--flamegraph`: profile instead of measuring.
+    pub(crate) profile: ProfileOptions,
     /// `--quick`: short budgets, rough figures (the budgets are in
     /// `settings`; this is for the note that says so).
     pub(crate) quick: bool,
@@ -114,6 +116,28 @@ impl FromStr for Samples {
             "full" => Ok(Samples::Full),
             _ => Err(()),
         }
+    }
+}
+
+/// Profiling instead of measuring: `--profile-time SECS` runs each
+/// selected routine back to back for a profiler; `--flamegraph` runs this
+/// program under `perf` so, and draws what it found.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct ProfileOptions {
+    /// `--profile-time SECS`.
+    pub(crate) time: Option<f64>,
+    /// `--flamegraph`.
+    pub(crate) flamegraph: bool,
+}
+
+impl ProfileOptions {
+    /// How long `--flamegraph` profiles each benchmark without
+    /// `--profile-time`.
+    pub(crate) const DEFAULT_FLAMEGRAPH_SECS: f64 = 2.0;
+
+    /// Whether the run profiles rather than measures.
+    pub(crate) fn profiles(&self) -> bool {
+        self.time.is_some() || self.flamegraph
     }
 }
 
@@ -405,6 +429,10 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                     Some(choice("--bytes-unit", parser.value()?, BytesUnit::CHOICES)?)
             }
             Long("quick") => parsed.quick = true,
+            Long("profile-time") => {
+                parsed.profile.time = Some(seconds("--profile-time", parser.value()?, false)?)
+            }
+            Long("flamegraph") => parsed.profile.flamegraph = true,
             // criterion's; it asks for no plot output, and ours are in the
             // HTML report (--no-report), so the run goes on (a hint would
             // only make a ported CI script fail).
@@ -620,6 +648,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                 .into(),
         ));
     }
+    check_profile(&parsed)?;
     if parsed.output.no_report && parsed.output.report.is_some() {
         return Err(CliError(
             "--report PATH and --no-report contradict each other: keep one".into(),
@@ -627,6 +656,8 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
     }
     let measuring_flag = [
         (parsed.baselines.against.is_some(), "--against"),
+        (parsed.profile.time.is_some(), "--profile-time"),
+        (parsed.profile.flamegraph, "--flamegraph"),
         (parsed.output.report.is_some(), "--report"),
         (parsed.forks.is_some(), "--forks"),
         (parsed.output.path.is_some(), "--output"),
@@ -707,9 +738,6 @@ fn criterion_hint(flag: &str) -> Option<&'static str> {
         "sample-size" => "use --min-samples N (samples to record before stopping)",
         "measurement-time" => "use --measure-time SECS (measuring time per benchmark)",
         "warmup-time" => "use --warm-up-time SECS",
-        "profile-time" => {
-            "use --precision 0 --measure-time SECS to run a benchmark for SECS under a profiler"
-        }
         "load-baseline" => {
             "compare this build with a saved run with --baseline NAME, or with the kept \
              executable of one with --against NAME"
@@ -738,6 +766,53 @@ fn named(parser: &mut lexopt::Parser, flag: &str) -> Result<OsString, CliError> 
     parser
         .value()
         .map_err(|_| values::missing_baseline_name(flag))
+}
+
+/// `--profile-time` and `--flamegraph` profile instead of measuring: the
+/// flags that save, compare or write a measured run's results do not go
+/// with them (`--against`, or `--baseline` whose executable was kept, goes
+/// with `--flamegraph`: a differential flame graph).
+fn check_profile(parsed: &Args) -> Result<(), CliError> {
+    let profile = parsed.profile;
+    if !profile.profiles() {
+        return Ok(());
+    }
+    let flag = if profile.flamegraph {
+        "--flamegraph"
+    } else {
+        "--profile-time"
+    };
+    let clash = [
+        (parsed.baselines.save.is_some(), "--save-baseline"),
+        (
+            parsed.baselines.compare.is_some() && !profile.flamegraph,
+            "--baseline",
+        ),
+        (parsed.forks.is_some(), "--forks"),
+        (parsed.output.path.is_some(), "--output"),
+        (
+            parsed.baselines.against.is_some() && !profile.flamegraph,
+            "--against",
+        ),
+        (
+            parsed.baselines.against.is_some() && parsed.baselines.compare.is_some(),
+            "--baseline and --against together",
+        ),
+        (parsed.output.format != OutputFormat::Pretty, "--format"),
+        (
+            parsed.output.report.is_some() && !profile.flamegraph,
+            "--report",
+        ),
+    ]
+    .into_iter()
+    .find(|(given, _)| *given);
+    match clash {
+        Some((_, other)) => Err(CliError(format!(
+            "{flag} profiles the benchmarks instead of measuring them and does not go with \
+             {other}; run them separately"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// `--against` and `--against-exe` name one other build.
@@ -1107,6 +1182,44 @@ mod tests {
             );
             assert!(!message.contains('\n'), "{message}");
         }
+    }
+
+    #[test]
+    fn profile_flags_profile_instead_of_measuring() {
+        let args = parse_ok(&["--bench", "--profile-time", "2.5"]);
+        assert_eq!(args.profile.time, Some(2.5));
+        assert!(args.profile.profiles() && !args.profile.flamegraph);
+        let args = parse_ok(&["--bench", "--flamegraph", "--against", "main"]);
+        assert!(args.profile.flamegraph && args.profile.profiles());
+        assert!(
+            parse_ok(&["--bench", "--flamegraph", "--baseline", "main"])
+                .profile
+                .flamegraph
+        );
+        assert!(!parse_ok(&["--bench"]).profile.profiles());
+        for (args, clash) in [
+            (
+                &["--bench", "--profile-time", "1", "--against", "x"][..],
+                "--against",
+            ),
+            (
+                &["--bench", "--profile-time", "1", "--baseline", "x"],
+                "--baseline",
+            ),
+            (
+                &["--bench", "--profile-time", "1", "--report", "r"],
+                "--report",
+            ),
+            (&["--bench", "--flamegraph", "--forks", "2"], "--forks"),
+            (&["--bench", "--flamegraph", "-o", "x.json"], "--output"),
+        ] {
+            let message = parse_err(args);
+            assert!(
+                message.contains(&format!("does not go with {clash}")),
+                "{message}"
+            );
+        }
+        assert!(parse_err(&["--profile-time", "1"]).contains("add --bench"));
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! Each body runs inside `catch_unwind`, so one that panics (in set-up or in
 //! its routine) is reported as failed and the run goes on.
 
+mod profile;
 mod schedule;
 mod slices;
 mod watch;
@@ -25,6 +26,7 @@ use crate::analysis::Overhead;
 use crate::failure::{catching_panics, Failure};
 use crate::registry::Benchmark;
 use crate::settings::Schedule;
+pub(crate) use profile::profile_for;
 pub(crate) use schedule::{measure, Stepper};
 pub(crate) use slices::headline_now;
 pub(crate) use watch::Watch;

@@ -9,6 +9,7 @@ use crate::fs;
 use crate::history;
 use crate::report::console;
 use crate::report::html::{self, HistoryPoint, Place};
+use crate::results::BenchResult;
 
 /// Where this run's report goes: `--report PATH`, else `report/` beside
 /// the baseline store (`target/bench-harness/report/`); `None` with
@@ -23,7 +24,7 @@ pub(super) fn place(output: &OutputOptions, store: &Store) -> Option<Place> {
     })
 }
 
-fn default_dir(store: &Store) -> PathBuf {
+pub(super) fn default_dir(store: &Store) -> PathBuf {
     store
         .dir()
         .parent()
@@ -62,6 +63,36 @@ const MARKER: &str = ".bench-harness-report";
 /// What the marker says to whoever finds it.
 const MARKER_TEXT: &str = "bench-harness writes the HTML reports in this directory, and \
                            replaces index.html and TARGET/index.html at each run.\n";
+
+/// The benchmarks of `results` with a flame graph beside the page at
+/// `place` (written by an earlier `--flamegraph` run into `flamegraph/`),
+/// with its path relative to the page.
+pub(super) fn flamegraph_links(place: &Place, results: &[BenchResult]) -> Vec<(String, String)> {
+    let dir = match place {
+        Place::File(file) => file.parent().map(PathBuf::from).unwrap_or_default(),
+        Place::Directory(dir) => dir.join(baseline::target_name()),
+    };
+    results
+        .iter()
+        .filter_map(|result| {
+            let href = format!("flamegraph/{}.svg", super::profile::file_name(&result.name));
+            dir.join(&href)
+                .is_file()
+                .then(|| (result.name.clone(), href))
+        })
+        .collect()
+}
+
+/// Marks `dir` as a directory of reports (as writing a report there does),
+/// for the flame graphs written into it before any report.
+pub(super) fn claim(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let marker = dir.join(MARKER);
+    if std::fs::symlink_metadata(&marker).is_err() {
+        crate::fs::write_atomically(&marker, MARKER_TEXT.as_bytes())?;
+    }
+    Ok(())
+}
 
 /// Checks that writing the report to `place` overwrites nothing the harness
 /// did not write: a directory is new, empty, holds the [`MARKER`], or holds

@@ -15,6 +15,7 @@ mod html;
 mod list;
 mod outputs;
 mod plan;
+mod profile;
 mod rows;
 mod show_history;
 mod smoke;
@@ -244,6 +245,12 @@ fn bench(
     outputs::check_output(args.output.path.as_deref())?;
     let report = html::place(&args.output, &store);
     html::check(&args.output, report.as_ref())?;
+    if args.profile.flamegraph {
+        return profile::flamegraphs(args, selected, &store, report.as_ref());
+    }
+    if let Some(seconds) = args.profile.time {
+        return profile::profile_time(selected, seconds);
+    }
     if let Some(other) = &args.baselines.against {
         return against::run(out, args, other, selected, registered, report.as_ref());
     }
@@ -389,6 +396,7 @@ fn bench(
     }
     if let Some(place) = &report {
         let history = html::history_points(&store);
+        let flamegraphs = html::flamegraph_links(place, results);
         let page = crate::report::html::render(&crate::report::html::Page {
             target: &baseline::target_name(),
             environment: &environment,
@@ -405,6 +413,7 @@ fn bench(
                     threshold,
                 }),
             history: &history,
+            flamegraphs: &flamegraphs,
         });
         errors.extend(html::write(&args.output, place, &page));
     }

@@ -105,18 +105,18 @@ fn an_unwritable_report_path_is_refused_before_measuring() {
 }
 
 /// What headless Chromium made of a page.
-struct Rendered {
+pub(super) struct Rendered {
     /// The DOM after loading.
-    dom: String,
+    pub(super) dom: String,
     /// Console messages (`CONSOLE` lines of its log).
-    console: Vec<String>,
+    pub(super) console: Vec<String>,
     /// URLs the page itself asked the network for (Blink's resource
     /// loader), from Chromium's net log; the browser's own background
     /// requests are not the page's.
-    requests: Vec<String>,
+    pub(super) requests: Vec<String>,
 }
 
-fn chromium() -> Option<&'static str> {
+pub(super) fn chromium() -> Option<&'static str> {
     let found = Command::new("chromium")
         .arg("--version")
         .output()
@@ -148,7 +148,7 @@ fn file_url(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
-fn render(page: &Path, scratch: &Path) -> Rendered {
+pub(super) fn render(page: &Path, scratch: &Path) -> Rendered {
     let net_log = scratch.join("net-log.json");
     let Output { stdout, stderr, .. } = headless(&scratch.join("profile"))
         .args(["--enable-logging=stderr", "--v=0", "--dump-dom"])
@@ -179,7 +179,7 @@ fn render(page: &Path, scratch: &Path) -> Rendered {
 }
 
 /// A screenshot of the top `height` pixels of `page`, decoded to RGB rows.
-fn screenshot(page: &Path, scratch: &Path, height: u32) -> (u32, u32, Vec<[u8; 3]>) {
+pub(super) fn screenshot(page: &Path, scratch: &Path, height: u32) -> (u32, u32, Vec<[u8; 3]>) {
     let png = scratch.join("shot.png");
     let out = headless(&scratch.join("profile"))
         .arg(format!("--screenshot={}", png.display()))

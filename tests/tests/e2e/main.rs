@@ -21,6 +21,7 @@ mod kept_executables;
 mod machine;
 mod outputs;
 mod porting;
+mod profiling;
 mod program_cost;
 mod progress;
 mod reliability;

@@ -60,7 +60,6 @@ fn criterions_flags_are_refused_with_the_flag_to_use() {
     for (flag, value, ours) in [
         ("--sample-size", "10", "--min-samples"),
         ("--measurement-time", "5", "--measure-time"),
-        ("--profile-time", "5", "--precision 0 --measure-time"),
         ("--load-baseline", "main", "--baseline NAME"),
         ("--discard-baseline", "", "--save-baseline"),
         ("--significance-level", "0.05", "--noise-threshold"),

@@ -25,6 +25,7 @@ pub(super) fn section(
     result: &BenchResult,
     baseline: Option<&Baseline<'_>>,
     history: &[HistoryPoint],
+    flamegraph: Option<&str>,
 ) {
     let group = result
         .group
@@ -52,6 +53,13 @@ pub(super) fn section(
         }
         Outcome::Ignored => out.push_str(r#"<p class="muted">ignored: not run</p>"#),
         Outcome::Passed => out.push_str(r#"<p class="muted">ran once (test mode)</p>"#),
+    }
+    if let Some(href) = flamegraph {
+        let _ = write!(
+            out,
+            r#"<p><a href="{}">Flame graph</a> of its routine, from the last --flamegraph run</p>"#,
+            escape(href)
+        );
     }
     out.push_str("</section>\n");
 }

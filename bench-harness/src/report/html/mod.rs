@@ -11,6 +11,7 @@
 mod bench;
 mod charts;
 mod compare;
+pub(crate) mod flamegraph;
 mod svg;
 pub(crate) mod trend;
 
@@ -50,6 +51,9 @@ pub(crate) struct Page<'a> {
     /// last), one list per benchmark, sorted by name; empty without a
     /// history.
     pub(crate) history: &'a [Vec<HistoryPoint>],
+    /// Benchmarks with a flame graph beside the page (`--flamegraph`):
+    /// (name, its path relative to the page).
+    pub(crate) flamegraphs: &'a [(String, String)],
 }
 
 /// The saved baseline this run was compared with.
@@ -210,10 +214,19 @@ pub(crate) fn render(page: &Page<'_>) -> String {
             result,
             page.baseline.as_ref(),
             history,
+            flamegraph_of(page.flamegraphs, &result.name),
         );
     }
     out.push_str("</body></html>\n");
     out
+}
+
+/// The flame graph of benchmark `name`, relative to the page, if any.
+fn flamegraph_of<'a>(flamegraphs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    flamegraphs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, href)| href.as_str())
 }
 
 /// The runs of benchmark `name` in `history` (sorted by name), if any.

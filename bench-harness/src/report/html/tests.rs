@@ -19,6 +19,7 @@ fn page_with_history(results: &[BenchResult], history: &[Vec<HistoryPoint>]) -> 
         groups: &[],
         baseline: None,
         history,
+        flamegraphs: &[],
     })
 }
 
@@ -159,6 +160,7 @@ fn a_complexity_curve_is_drawn_only_for_a_class_the_data_establish() {
         groups: &[],
         baseline: None,
         history: &[],
+        flamegraphs: &[],
     });
     let figure = |function: &str| {
         let start = html.find(&format!("<h3>{function}</h3>")).unwrap();
@@ -224,6 +226,7 @@ fn an_ab_group_gets_its_members_side_by_side_with_their_ratios() {
         groups: &groups,
         baseline: None,
         history: &[],
+        flamegraphs: &[],
     });
     let start = html
         .find(r#"aria-label="members of group sort side by side""#)
@@ -283,4 +286,25 @@ fn a_function_with_two_numeric_args_gets_its_size_charts_with_or_without_complex
         "{sizes}"
     );
     assert!(!page_of(&results[4..]).contains(r#"id="sizes""#));
+}
+
+#[test]
+fn a_benchmark_with_a_flame_graph_links_it_from_its_section_only() {
+    let results = results();
+    let (environment, info) = (environment(), info());
+    let linked = vec![(results[0].name.clone(), "flamegraph/a.svg".to_string())];
+    let html = render(&Page {
+        target: "suite",
+        environment: &environment,
+        info: &info,
+        results: &results,
+        complexity: &[],
+        groups: &[],
+        baseline: None,
+        history: &[],
+        flamegraphs: &linked,
+    });
+    let link = r#"<a href="flamegraph/a.svg">Flame graph</a>"#;
+    assert!(section(&html, &bench_id(0)).contains(link));
+    assert_eq!(html.matches(link).count(), 1);
 }
