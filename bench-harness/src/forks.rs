@@ -100,6 +100,10 @@ pub(crate) const TOKEN_FLAG: &str = "fork-child-token";
 /// processes: each of its benchmarks measures for 1/N of the budgets.
 pub(crate) const SHARE_FLAG: &str = "fork-share";
 
+/// The hidden flag (without its `--`) that names the file of the names a
+/// child measures.
+pub(crate) const NAMES_FLAG: &str = "fork-names";
+
 /// Set in each child's environment, a run of spaces of a random length:
 /// the environment sits at the top of the stack, so its size moves where
 /// the stack begins, one of the layout effects the processes sample.
@@ -160,10 +164,11 @@ pub(crate) fn token() -> &'static str {
     })
 }
 
-/// The command line of a child: it measures the benchmarks named, with the
-/// shuffles of the seed given, as one of the number of processes given,
-/// and writes its JSON document to the path.
-pub(crate) type ChildArgs<'a> = dyn Fn(u64, &[String], usize, &Path) -> Vec<OsString> + 'a;
+/// The command line of a child: it measures the benchmarks named in the
+/// file given (`cli::write_names`), with the shuffles of the seed given, as
+/// one of the number of processes given, and writes its JSON document to
+/// the path.
+pub(crate) type ChildArgs<'a> = dyn Fn(u64, &Path, usize, &Path) -> Vec<OsString> + 'a;
 
 /// Measures the jobs in `processes` child processes of this binary, one
 /// after another, each measuring every job (interleaved, as a run in one
@@ -390,7 +395,10 @@ impl Children<'_> {
     ) -> Result<Option<Vec<(usize, ChildResult)>>, String> {
         let output = self.dir.join(format!("{seed:x}-{}.json", live.len()));
         let names: Vec<String> = live.iter().map(|&job| self.names[job].clone()).collect();
-        let argv = (self.child_args)(seed, &names, self.processes, &output);
+        let names_file = self.dir.join(format!("{seed:x}-{}.names", live.len()));
+        crate::cli::write_names(&names_file, &names)
+            .map_err(|error| format!(" could not be started: {error}"))?;
+        let argv = (self.child_args)(seed, &names_file, self.processes, &output);
         // Interleaved, its benchmarks share its time: its bound is theirs
         // added up, each at its share.
         let bound: f64 = live
@@ -401,6 +409,7 @@ impl Children<'_> {
         let limit = Duration::from_secs_f64(bound * 2e-9) + SLACK;
         let ran = run_child(self.program, &argv, &output, limit, self.watch);
         let _ = std::fs::remove_file(&output);
+        let _ = std::fs::remove_file(&names_file);
         let Some(document) = ran.map_err(|why| format!(" {why}"))? else {
             return Ok(None);
         };

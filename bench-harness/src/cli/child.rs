@@ -10,14 +10,14 @@ use std::path::Path;
 use super::values::percentage_text;
 use crate::settings::Settings;
 
-/// The command line of the child that measures the benchmarks `names`
-/// (interleaved, as a run does) with `settings`, each for its `share` of
+/// The command line of the child that measures the benchmarks whose names
+/// [`write_names`] put in the file `names` (interleaved, as a run does) with `settings`, each for its `share` of
 /// the budgets (one of `share` processes), and writes its JSON document to
 /// `output`. Selection, baseline and output flags are the parent's
 /// business and are not passed on.
 pub(crate) fn child_args(
     settings: &Settings,
-    names: &[String],
+    names: &Path,
     share: usize,
     output: &Path,
 ) -> Vec<OsString> {
@@ -41,9 +41,25 @@ pub(crate) fn child_args(
         argv.push(format!("--{}", crate::forks::SHARE_FLAG).into());
         argv.push(share.to_string().into());
     }
-    argv.push("--".into());
-    argv.extend(names.iter().map(OsString::from));
+    // The names in a file: a name may hold what a command line cannot (a
+    // NUL), or be longer than it allows.
+    argv.push(format!("--{}", crate::forks::NAMES_FLAG).into());
+    argv.push(names.as_os_str().to_owned());
     argv
+}
+
+/// The names a child measures, written for it to `path` (a JSON array).
+pub(crate) fn write_names(path: &Path, names: &[String]) -> std::io::Result<()> {
+    crate::fs::write_atomically(path, crate::json::to_string(&names.to_vec()).as_bytes())
+}
+
+/// The names [`write_names`] wrote to `path`, or what is wrong with it.
+pub(crate) fn read_names(path: &Path) -> Result<Vec<String>, String> {
+    let bytes = crate::fs::read_regular(path, 64 << 20)
+        .map_err(|error| format!("cannot read {}: {error}", path.display()))?
+        .ok_or_else(|| format!("{} does not exist", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8", path.display()))?;
+    crate::json::from_str::<Vec<String>>(&text)
 }
 
 /// The command line of an `--against` worker: a measured run with
@@ -113,14 +129,21 @@ mod tests {
     use bench_runtime::TimerChoice;
     use proptest::prelude::*;
 
+    /// A child's command line parsed, its names read from a file.
     fn child_of(settings: &Settings, name: &str) -> cli::Args {
-        cli::parse(child_args(
-            settings,
-            &[name.to_string()],
-            1,
-            Path::new("o.json"),
-        ))
-        .unwrap()
+        parsed_child(settings, &[name.to_string()], 1)
+    }
+
+    fn parsed_child(settings: &Settings, names: &[String], share: usize) -> cli::Args {
+        let file = std::env::temp_dir().join(format!(
+            "bench-harness-names-{}-{:x}.json",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        write_names(&file, names).unwrap();
+        let args = cli::parse(child_args(settings, &file, share, Path::new("o.json")));
+        std::fs::remove_file(&file).unwrap();
+        args.unwrap()
     }
 
     #[test]
@@ -205,25 +228,37 @@ mod tests {
     #[test]
     fn the_token_a_parent_puts_first_changes_nothing_else() {
         // `forks::run_child` starts every child with the hidden token flag.
-        let plain = child_args(&Settings::NONE, &["a".to_string()], 1, Path::new("o.json"));
+        let names =
+            std::env::temp_dir().join(format!("bench-harness-token-{}", std::process::id()));
+        write_names(&names, &["a".to_string()]).unwrap();
+        let plain = child_args(&Settings::NONE, &names, 1, Path::new("o.json"));
         let mut tokened: Vec<OsString> = vec![
             format!("--{}", crate::forks::TOKEN_FLAG).into(),
             "0123abcd".into(),
         ];
         tokened.extend(plain.iter().cloned());
         assert_eq!(cli::parse(tokened).unwrap(), cli::parse(plain).unwrap());
+        std::fs::remove_file(&names).unwrap();
         // And it is not a flag --help shows.
         assert!(!cli::HELP.contains(crate::forks::TOKEN_FLAG));
     }
 
     #[test]
     fn a_child_of_several_measures_every_name_for_its_share() {
-        let names = ["a::x".to_string(), "--list".to_string()];
-        let child = cli::parse(child_args(&Settings::NONE, &names, 3, Path::new("o.json")));
-        let child = child.unwrap();
+        // A name no command line could carry (a NUL), one that looks like
+        // a flag, and a long one.
+        let names = [
+            "a::x".to_string(),
+            "--list".to_string(),
+            "nul\0byte".to_string(),
+            "n".repeat(200_000),
+        ];
+        let child = parsed_child(&Settings::NONE, &names, 3);
         assert_eq!(child.filter.patterns, names);
+        assert!(child.filter.exact);
         assert_eq!(child.fork_share, 3);
         assert!(!cli::HELP.contains(crate::forks::SHARE_FLAG));
+        assert!(!cli::HELP.contains(crate::forks::NAMES_FLAG));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use std::str::FromStr;
 use crate::select::{Filter, Ignored};
 use crate::settings::{BytesUnit, Schedule, Settings};
 
-pub(crate) use child::{child_args, worker_args};
+pub(crate) use child::{child_args, worker_args, write_names};
 pub(crate) use help::HELP;
 use values::{bad_choice, baseline_name, choice, count, number, percentage, seconds, utf8};
 
@@ -516,6 +516,12 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
             }
             // Hidden: a --forks child's token, read by `forks::is_child`.
             Long(crate::forks::TOKEN_FLAG) => drop(parser.value()?),
+            // Hidden: the names a --forks child measures, in a file.
+            Long(crate::forks::NAMES_FLAG) => {
+                let path = PathBuf::from(parser.value()?);
+                parsed.filter.patterns = child::read_names(&path).map_err(CliError)?;
+                parsed.filter.exact = true;
+            }
             // Hidden: a --forks child's share of the budgets.
             Long(crate::forks::SHARE_FLAG) => {
                 let text = utf8("--fork-share", parser.value()?)?;
@@ -634,12 +640,16 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
             )));
         }
     }
-    if in_process && parsed.forks.is_some() {
-        return Err(CliError(
-            "--force-run-in-process and --forks N contradict each other: --forks measures \
-             in processes of their own; keep one"
-                .into(),
-        ));
+    if in_process {
+        // libtest's meaning: in this process, which is `--forks 0`.
+        if parsed.forks.is_some_and(|n| n > 0) {
+            return Err(CliError(
+                "--force-run-in-process and --forks N contradict each other: --forks measures \
+                 in processes of their own; keep one"
+                    .into(),
+            ));
+        }
+        parsed.forks = Some(0);
     }
     if parsed.output.logfile.is_some() && (list_baselines || history) {
         return Err(CliError(
@@ -963,7 +973,8 @@ mod tests {
     fn libtest_logfile_and_force_run_in_process_are_accepted() {
         let args = parse_ok(&["--bench", "--logfile", "log.txt", "--force-run-in-process"]);
         assert_eq!(args.output.logfile, Some(PathBuf::from("log.txt")));
-        assert_eq!(args.forks, None);
+        // In this process, as libtest means it.
+        assert_eq!(args.forks, Some(0));
         assert!(parse_ok(&["--list", "--logfile", "l"])
             .output
             .logfile

@@ -270,7 +270,7 @@ fn bench(
     let shares = (forks, args.fork_share.max(1));
     let plan = plan::plan(&args.settings, selected, cold_bytes, compares, shares)?;
     let settings = args.settings;
-    let child_args = |seed, names: &[String], share, output: &std::path::Path| {
+    let child_args = |seed, names: &std::path::Path, share, output: &std::path::Path| {
         let settings = crate::settings::Settings {
             seed: Some(seed),
             ..settings

@@ -146,6 +146,27 @@ mod hostile {
         std::process::exit(0)
     }
 
+    extern "C" {
+        /// libc's: ends the process at once, no `atexit` handler run.
+        fn _exit(code: i32) -> !;
+    }
+
+    /// Ends the process with `_exit(0)` after 100,000 calls: no exit hook
+    /// sees it, only a parent that expected results.
+    #[benchmark(ignore)]
+    fn underscore_exits(b: &mut Bencher) {
+        let mut calls = 0u64;
+        b.iter(|| {
+            calls += 1;
+            if calls > 100_000 {
+                // SAFETY: ending the process is the point; nothing of this
+                // process is used after it.
+                unsafe { _exit(0) }
+            }
+            calls
+        })
+    }
+
     /// Its panic's payload panics again when dropped.
     struct PanicsOnDrop;
 

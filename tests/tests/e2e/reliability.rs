@@ -1289,6 +1289,8 @@ fn libtest_force_run_in_process_is_accepted_and_measures_here() {
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.row("passes").samples() > 0, "{}", run.stdout);
+    // In this process, as libtest means it (`--forks 0`).
+    assert!(run.stdout.contains("CI for this process"), "{}", run.stdout);
     let clash = fixture(
         &scratch.join("target"),
         &[
@@ -1337,9 +1339,10 @@ fn libtest_logfile_logs_a_smoke_test_and_a_list() {
     let list = run_with_env(fixture_binary(), &args, &env);
     assert_eq!(list.code, Some(0), "{}", list.stderr);
     let text = std::fs::read_to_string(&log).unwrap();
+    // In the order the benchmarks are defined, as `--list` prints them.
     assert_eq!(
         text,
-        "benchmark ignored_by_attribute\nbenchmark panics_in_routine\nbenchmark passes\n"
+        "benchmark passes\nbenchmark ignored_by_attribute\nbenchmark panics_in_routine\n"
     );
 }
 
@@ -1356,7 +1359,10 @@ fn save_while_replaced(dir: &Path, replace: &OsStr) {
     std::fs::copy(fixture_binary(), &exe).unwrap();
     let target = dir.join("target");
     let mut all = QUICK.to_vec();
+    // One process: the benchmark moves the file once, as a rebuild would.
     all.extend([
+        "--forks",
+        "1",
         "--ignored",
         "--exact",
         "hostile::replaces_own_executable",
@@ -1410,7 +1416,17 @@ fn an_executable_removed_during_the_run_is_kept_as_it_ran() {
 /// The fixture measuring `names` one after another (`--schedule
 /// sequential`), with `env`.
 fn exiting_thread_run(target: &Path, names: &[&str], env: &[(&str, &OsStr)]) -> Run {
-    let mut args = vec!["--schedule", "sequential", "--ignored", "--exact"];
+    // In this process (`--forks 0`): where the exit hook speaks for the
+    // run; in processes of their own, the child's last line is quoted in
+    // its benchmark's failure instead.
+    let mut args = vec![
+        "--forks",
+        "0",
+        "--schedule",
+        "sequential",
+        "--ignored",
+        "--exact",
+    ];
     args.extend_from_slice(names);
     fixture(target, &args, env)
 }
@@ -1621,4 +1637,53 @@ fn an_interrupted_run_says_it_is_partial_on_stdout_in_the_log_and_the_report() {
     assert!(log.lines().last().unwrap().starts_with(PARTIAL), "{log}");
     let page = std::fs::read_to_string(report.join("fixture/index.html")).unwrap();
     assert!(page.contains("interrupted: partial results"));
+}
+
+// Failure 6: a benchmark that called `_exit(0)` made a gated run exit 0
+// with no table and no message (`atexit` never runs). Measured in
+// processes of their own (the default), the process that ended without
+// results fails its benchmark alone, and the run says so.
+#[test]
+fn a_benchmark_that_calls_underscore_exit_fails_and_the_others_are_measured() {
+    let scratch = scratch_dir("rel-underscore-exit");
+    let json = scratch.join("out.json");
+    let run = fixture(
+        &scratch.join("target"),
+        &[
+            "--include-ignored",
+            "--exact",
+            "passes",
+            "hostile::underscore_exits",
+            "--save-baseline",
+            "main",
+            "--format",
+            "json",
+            "-o",
+            json.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(101), "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("exited with code 0 and wrote no results"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("1 measured, 1 failed"),
+        "{}",
+        run.stdout
+    );
+    // The document holds both: the failure and the one measured.
+    let document: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let outcomes: Vec<&str> = document["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes.len(), 2, "{outcomes:?}");
+    assert!(outcomes.contains(&"failed") && outcomes.contains(&"measured"));
+    let _ = std::fs::remove_dir_all(&scratch);
 }
