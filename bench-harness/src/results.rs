@@ -333,6 +333,33 @@ impl ForkSpread {
 
 /// The stop reason a pooled measurement reports: the most telling of its
 /// processes' (an interrupt, then the hard bound, then the sample cap).
+/// The processes whose speed probe ran at the machine's fast level: those
+/// whose own fast level is within [`analysis::PROBE_SLOWER`] of the
+/// fastest process's (unprobed ones count as fast); all of them when fewer
+/// than two would be left.
+fn undisturbed_processes(processes: &[Measured]) -> Vec<Measured> {
+    let levels: Vec<Option<f64>> = processes
+        .iter()
+        .map(|p| instruments::probe_level(p.extras.slices.iter()))
+        .collect();
+    let fastest = levels
+        .iter()
+        .flatten()
+        .fold(f64::INFINITY, |a, &b| a.min(b));
+    let fast = |level: &Option<f64>| {
+        level.is_none_or(|level| level <= fastest * (1.0 + analysis::PROBE_SLOWER))
+    };
+    let kept: Vec<Measured> = (processes.iter().zip(&levels))
+        .filter(|(_, level)| fast(level))
+        .map(|(p, _)| p.clone())
+        .collect();
+    if kept.len() >= 2 {
+        kept
+    } else {
+        processes.to_vec()
+    }
+}
+
 fn pooled_stop(stops: impl Iterator<Item = StopReason>) -> StopReason {
     let rank = |stop: &StopReason| match stop {
         StopReason::Abandoned => 4,
@@ -463,7 +490,14 @@ impl Measured {
         };
         let mut pooled = Measured::of_per_iter(measurement, per_iter, config, &context, evidence);
         let mut spread = ForkSpread::of(&processes, pooled.reference);
-        if let Some(between) = spread.interval {
+        // The processes the headline rests on: not one the machine slowed
+        // throughout (its speed probe's fast level more than
+        // `PROBE_SLOWER` above the fastest process's: a process that ran
+        // its whole life on the slower vCPU read sort_1k at 14.1 µs where
+        // the others read 8.7 µs), as long as two are left.
+        let judged = undisturbed_processes(&processes);
+        let judged_spread = ForkSpread::of(&judged, pooled.reference);
+        if let Some(between) = judged_spread.interval {
             // Each process counts once, however many slices its stop rule
             // took; the interval is the wider of the one over the
             // processes' times and the one their own intervals give the
@@ -472,12 +506,12 @@ impl Measured {
             // another's would read as persistence.)
             let estimate = &mut pooled.estimate;
             let half = |ci: analysis::Interval| (ci.upper - ci.lower) / 2.0;
-            let within = processes
+            let within = judged
                 .iter()
                 .map(|p| p.estimate.half_width().unwrap_or(0.0).powi(2))
                 .sum::<f64>()
                 .sqrt()
-                / processes.len() as f64;
+                / judged.len() as f64;
             let half = half(between).max(within);
             estimate.estimate = (between.upper + between.lower) / 2.0;
             estimate.interval = Some(analysis::Interval {

@@ -356,3 +356,35 @@ fn three_processes_cover_the_mean_over_layouts_where_one_does_not() {
         "three processes covered it in {three}"
     );
 }
+
+/// `process` whose speed probe read `probe` ns beside each of its slices.
+fn probed(level: f64, probe: f64) -> Measured {
+    let mut m = process(level, Overhead::NONE, StopReason::TimeBudget);
+    m.extras.slices = (0..4)
+        .map(|slice| crate::instruments::SliceEvidence {
+            first_sample: slice * 10,
+            samples: 10,
+            probe,
+        })
+        .collect();
+    m
+}
+
+/// A process that ran its whole life on the slower vCPU (its probe 1.5×
+/// the others', its time 1.6×) is left out of the headline and its
+/// interval; it stays in the record of the processes' estimates.
+#[test]
+fn a_process_the_machine_slowed_throughout_is_left_out_of_the_headline() {
+    let processes = vec![probed(10.0, 0.33), probed(16.0, 0.50), probed(10.02, 0.34)];
+    let m = Measured::pool(processes, &context(Overhead::NONE));
+    // Each process's own headline is its level plus its blocks' mean
+    // offset (0.005).
+    assert!((m.headline() - 10.015).abs() < 1e-9, "{}", m.headline());
+    let ci = m.estimate.interval.unwrap();
+    assert!(ci.upper < 11.0, "{ci:?}");
+    assert_eq!(m.forks.as_ref().unwrap().process_estimates.len(), 3);
+    // All three at the machine's speed: all three count.
+    let processes = vec![probed(10.0, 0.33), probed(16.0, 0.34), probed(10.02, 0.34)];
+    let m = Measured::pool(processes, &context(Overhead::NONE));
+    assert!((m.headline() - 12.011_667).abs() < 1e-5, "{}", m.headline());
+}
