@@ -354,8 +354,13 @@ fn imprecise(job: &Job, runs: &[Measured], context: &Context) -> bool {
     if runs.is_empty() || target <= 0.0 || job.paired_group.is_some() {
         return false;
     }
+    // Only where the processes disagree: more of them narrow the interval
+    // over their estimates, not what each one's own few blocks leave.
     let pooled = Measured::pool(runs.to_vec(), context);
-    pooled.precision.is_none_or(|p| p > target)
+    let between = (pooled.forks.as_ref())
+        .and_then(|f| f.interval)
+        .map(|ci| (ci.upper - ci.lower) / 2.0 / pooled.reference);
+    pooled.precision.is_none_or(|p| p > target) && between.is_none_or(|b| b > target)
 }
 
 /// The failure of a benchmark whose process `who` ended as `why` says.
