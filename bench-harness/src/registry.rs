@@ -452,7 +452,7 @@ pub(crate) fn entries() -> impl Iterator<Item = &'static BenchEntry> {
 }
 
 /// Every benchmark linked into this binary, in the order they are defined
-/// (see [`in_definition_order`]), each entry's `args` in their order.
+/// (see `in_definition_order`), each entry's `args` in their order.
 pub fn all() -> Vec<Benchmark> {
     let mut entries: Vec<&'static BenchEntry> = entries().collect();
     in_definition_order(&mut entries);
