@@ -339,7 +339,7 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
             kind: "unreliable",
             summary: "± unreliable (disturbed or few slices)".to_string(),
             names: unreliable,
-            remedy: "rerun when quieter, or use --forks".to_string(),
+            remedy: "rerun when quieter, or raise --forks".to_string(),
         });
     }
     let bounds: Vec<String> = measured

@@ -427,7 +427,7 @@ impl<'w> Terminal<'w> {
         // The compact view says this with the other notes, under the table.
         if self.details && !unreliable.is_empty() {
             self.note(&format!(
-                "note: not reliable (± marked ?): {}: the machine disturbed most of their slices, or too few were independent, so the ± may not hold even for this run; rerun on a quieter machine, raise --max-time, or measure with --forks",
+                "note: not reliable (± marked ?): {}: the machine disturbed most of their slices, or too few were independent, so the ± may not hold even for this run; rerun on a quieter machine, raise --max-time, or raise --forks",
                 unreliable.join(", "),
             ))?;
         }
