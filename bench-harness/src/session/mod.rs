@@ -46,10 +46,19 @@ use rows::{exit_code, Selection, EXIT_REGRESSED, EXIT_USAGE};
 /// Runs the command line `args` (after the program name), prints the
 /// report, fills `results` and returns the exit code.
 pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
+    // Processes of its own re-run this binary with a command line of the
+    // run's: only a `main` that hands the harness its own arguments
+    // answers them as this call would (not a test calling `run_suite`
+    // with others), so any other call measures in this process unless
+    // `--forks` says.
+    let own_command_line = args == std::env::args_os().skip(1).collect::<Vec<_>>();
     let mut args = match cli::parse(args) {
         Ok(args) => args,
         Err(error) => return usage_error(&error),
     };
+    if !own_command_line && args.forks.is_none() {
+        args.forks = Some(0);
+    }
     // The user's -q, not the one a --forks child sets below (which only
     // turns its progress off: its parent shows that).
     console::set_quiet(args.output.quiet);
