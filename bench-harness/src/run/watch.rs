@@ -206,6 +206,11 @@ impl Watch {
         (index < self.shown).then(|| self.finished.fetch_add(1, Relaxed) + 1)
     }
 
+    /// How many of the jobs are the user's benchmarks (the count shown).
+    pub(crate) fn shown(&self) -> usize {
+        self.shown
+    }
+
     /// A unit (a process, a compared benchmark) starts.
     pub(crate) fn unit_started(&self) {
         self.units.lock().unwrap_or_else(PoisonError::into_inner).1 = Some(Instant::now());

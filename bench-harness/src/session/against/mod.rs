@@ -185,17 +185,7 @@ fn compare(
                 }
             }
             if !state.wants_more(request.noise_threshold, &limits) {
-                if let Some(done) = watch.finished(index) {
-                    let figure = match state.outcome(request.noise_threshold, &limits) {
-                        AgainstOutcome::Compared(paired) => Figure::Ratio {
-                            ratio: paired.comparison.ratio,
-                            verdict: paired.verdict.to_string(),
-                        },
-                        AgainstOutcome::Failed(_) => Figure::Failed,
-                        _ => Figure::TooFast,
-                    };
-                    display.finished(done, selected.len(), name, figure);
-                }
+                report_finished(&watch, &display, (index, name), state, request, &limits);
             }
         }
         if states
@@ -206,6 +196,12 @@ fn compare(
         }
     }
     drop(pairs);
+    // What the last pair left unsettled (at most pairs, or Ctrl-C).
+    for (index, (name, state)) in selected.iter().zip(&mut states).enumerate() {
+        if !state.pairs.is_empty() || state.failed.is_some() {
+            report_finished(&watch, &display, (index, name), state, request, &limits);
+        }
+    }
     display.end();
     let interrupted = bench_runtime::signal::interrupted();
     let mut rows: Vec<AgainstRow> = selected
@@ -237,6 +233,31 @@ fn compare(
         own_overhead,
     };
     Ok((report, info))
+}
+
+/// Shows benchmark `index` (`name`) as finished, once.
+fn report_finished(
+    watch: &Watch,
+    display: &Progress,
+    (index, name): (usize, &str),
+    state: &mut Pairing,
+    request: &Comparison,
+    limits: &Limits,
+) {
+    if std::mem::replace(&mut state.reported, true) {
+        return;
+    }
+    if let Some(done) = watch.finished(index) {
+        let figure = match state.outcome(request.noise_threshold, limits) {
+            AgainstOutcome::Compared(paired) => Figure::Ratio {
+                ratio: paired.comparison.ratio,
+                verdict: paired.verdict.to_string(),
+            },
+            AgainstOutcome::Failed(_) => Figure::Failed,
+            _ => Figure::TooFast,
+        };
+        display.finished(done, watch.shown(), name, figure);
+    }
 }
 
 /// Pairs of fresh processes, one of each build, before a verdict may
@@ -303,6 +324,8 @@ struct Pairing {
     /// Measuring time spent per side.
     spent: Nanos,
     failed: Option<String>,
+    /// Its progress line was shown.
+    reported: bool,
 }
 
 impl Pairing {
