@@ -556,30 +556,15 @@ const SCRATCH_PREFIX: &str = "bench-harness-forks-";
 /// only, under a name no other process has taken; the ones of runs that
 /// were killed before they could remove theirs are removed first.
 fn scratch_dir() -> Result<PathBuf, String> {
-    let base = std::env::temp_dir();
-    let mut last_error = None;
-    for _ in 0..16 {
-        let dir = base.join(format!(
-            "{SCRATCH_PREFIX}{}-{:016x}",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
-        let mut builder = std::fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        match builder.create(&dir) {
-            Ok(()) => {
-                remove_stale(&base, &dir);
-                return Ok(dir);
-            }
-            Err(error) => last_error = Some(error),
-        }
-    }
-    Err(format!(
-        "cannot create a scratch directory in {}: {}; set TMPDIR to a writable directory",
-        base.display(),
-        last_error.map_or_else(String::new, |e| e.to_string())
-    ))
+    let dir = crate::fs::private_temp_dir(SCRATCH_PREFIX).map_err(|error| {
+        format!(
+            "cannot create a scratch directory in {}: {error}; set TMPDIR to a writable \
+             directory",
+            std::env::temp_dir().display()
+        )
+    })?;
+    remove_stale(&std::env::temp_dir(), &dir);
+    Ok(dir)
 }
 
 /// Removes the scratch directories in `base` that a process no longer

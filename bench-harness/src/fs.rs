@@ -252,6 +252,30 @@ fn replace_atomically(
     written
 }
 
+/// A new directory in the temporary directory, named `PREFIX{pid}-{16 hex
+/// digits}`, readable by this user only, under a name no other process has
+/// taken (a name taken is tried again, up to 16 times).
+pub(crate) fn private_temp_dir(prefix: &str) -> io::Result<PathBuf> {
+    let base = std::env::temp_dir();
+    let mut last_error = None;
+    for _ in 0..16 {
+        let dir = base.join(format!(
+            "{prefix}{}-{:016x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        let mut builder = fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => last_error = Some(error),
+            Err(error) => return Err(error),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)))
+}
+
 /// Reads the regular file at `path`, at most `limit` bytes of it: `None`
 /// when there is none. Anything else where a regular file is meant is an
 /// error naming what it is, found without reading it: a symbolic link

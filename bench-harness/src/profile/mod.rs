@@ -318,31 +318,14 @@ pub(crate) struct Scratch(PathBuf);
 
 impl Scratch {
     pub(crate) fn new() -> Result<Scratch, ProfileError> {
-        let base = std::env::temp_dir();
-        for _ in 0..16 {
-            let dir = base.join(format!(
-                "bench-harness-profile-{}-{:016x}",
-                std::process::id(),
-                fastrand::u64(..)
-            ));
-            let mut builder = std::fs::DirBuilder::new();
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            match builder.create(&dir) {
-                Ok(()) => return Ok(Scratch(dir)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(ProfileError::Unusable(format!(
-                        "cannot create a directory for perf's files in {}: {e}",
-                        base.display()
-                    )))
-                }
-            }
-        }
-        Err(ProfileError::Unusable(format!(
-            "cannot create a directory for perf's files in {}",
-            base.display()
-        )))
+        crate::fs::private_temp_dir("bench-harness-profile-")
+            .map(Scratch)
+            .map_err(|e| {
+                ProfileError::Unusable(format!(
+                    "cannot create a directory for perf's files in {}: {e}",
+                    std::env::temp_dir().display()
+                ))
+            })
     }
 
     pub(crate) fn path(&self) -> &Path {
