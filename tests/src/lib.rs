@@ -162,23 +162,85 @@ fn workspace_root() -> PathBuf {
 }
 
 /// A fresh, empty directory for one test's files, under the system's
-/// temporary directory. The tests run on threads of one process: two given
-/// the same directory would trample each other's files, so a name given
-/// twice panics.
-pub fn scratch_dir(name: &str) -> PathBuf {
+/// temporary directory, removed when the returned [`Scratch`] is dropped
+/// (also when the test panics). The tests run on threads of one process: two
+/// given the same directory would trample each other's files, so a name
+/// given twice panics. Directories a test process could not remove (it was
+/// killed, or a `static` held them) are removed by the next test process
+/// once their owner has ended.
+pub fn scratch_dir(name: &str) -> Scratch {
     static GIVEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
     {
         let mut given = GIVEN.lock().unwrap_or_else(PoisonError::into_inner);
+        if given.is_empty() {
+            remove_scratch_of_ended_processes();
+        }
         assert!(
             !given.iter().any(|taken| taken == name),
             "two tests share the scratch directory {name:?}"
         );
         given.push(name.to_owned());
     }
-    let dir = std::env::temp_dir().join(format!("bench-harness-e2e-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("{SCRATCH_PREFIX}{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the temporary directory is writable");
-    dir
+    Scratch(dir)
+}
+
+const SCRATCH_PREFIX: &str = "bench-harness-e2e-";
+
+/// A test's scratch directory; see [`scratch_dir`].
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<OsStr> for Scratch {
+    fn as_ref(&self) -> &OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Removes the scratch directories of test processes that no longer run
+/// (no `/proc/<pid>`); where there is no `/proc`, nothing.
+fn remove_scratch_of_ended_processes() {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|name| name.strip_prefix(SCRATCH_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// What a run printed and how it ended.
@@ -288,7 +350,7 @@ pub fn run(binary: &Path, args: &[&str]) -> Run {
 /// [`run`] with the variables of `env` set too.
 /// Where runs that name no CARGO_TARGET_DIR keep what they write.
 fn default_target_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    static DIR: OnceLock<Scratch> = OnceLock::new();
     DIR.get_or_init(|| scratch_dir("default-target"))
 }
 

@@ -185,7 +185,7 @@ fn concurrent_runs_append_whole_lines() {
     let target = scratch_dir("history-concurrent");
     let runs: Vec<_> = (0..4)
         .map(|_| {
-            let target = target.clone();
+            let target = target.to_path_buf();
             std::thread::spawn(move || quick(&target, &["--exact", "passes", "also_passes"]))
         })
         .collect();

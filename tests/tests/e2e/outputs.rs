@@ -230,7 +230,7 @@ fn output_writes_into_a_fifo_and_keeps_a_files_mode() {
     for (path, why) in [
         (unwritable.as_path(), in_the_way.as_str()),
         (deeper.as_path(), in_the_way.as_str()),
-        (dir.as_path(), "it is a directory"),
+        (&*dir, "it is a directory"),
     ] {
         let started = Instant::now();
         let args = quick(&[

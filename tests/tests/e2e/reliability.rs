@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::{run_with_env, scratch_dir, Run, QUICK};
+use bench_tests::{run_with_env, scratch_dir, Run, Scratch, QUICK};
 use serde_json::Value;
 
 use crate::common::fixture_binary;
@@ -321,8 +321,8 @@ fn a_report_file_that_is_not_a_report_is_refused_and_left_alone() {
 // Failure 3: --against-exe NAME ran NAME from $PATH.
 
 /// A directory holding `./good` (a copy of the fixture) and a `path/good`
-/// that leaves a mark when run, for $PATH.
-fn against_dirs(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+/// that leaves a mark when run, for $PATH; the first element holds them.
+fn against_dirs(name: &str) -> (Scratch, PathBuf, PathBuf, PathBuf) {
     let scratch = scratch_dir(name);
     let work = scratch.join("work");
     let path_dir = scratch.join("path");
@@ -333,7 +333,7 @@ fn against_dirs(name: &str) -> (PathBuf, PathBuf, PathBuf) {
         &path_dir.join("good"),
         &format!("#!/bin/sh\necho ran >> '{}'\nexit 3\n", mark.display()),
     );
-    (work, path_dir, mark)
+    (scratch, work, path_dir, mark)
 }
 
 fn path_with(dir: &Path) -> std::ffi::OsString {
@@ -345,7 +345,7 @@ fn path_with(dir: &Path) -> std::ffi::OsString {
 
 #[test]
 fn against_exe_runs_the_file_it_checked_never_one_on_path() {
-    let (work, path_dir, mark) = against_dirs("rel-against-path");
+    let (_scratch, work, path_dir, mark) = against_dirs("rel-against-path");
     std::fs::copy(fixture_binary(), work.join("good")).unwrap();
     let target = work.join("target");
     let mut command = fixture_command(
@@ -418,7 +418,7 @@ done
 /// The name exists only on $PATH: refused, and what $PATH holds never runs.
 #[test]
 fn against_exe_with_a_name_only_on_path_is_no_such_file() {
-    let (work, path_dir, mark) = against_dirs("rel-against-path-only");
+    let (_scratch, work, path_dir, mark) = against_dirs("rel-against-path-only");
     let target = work.join("target");
     let mut command = fixture_command(
         &target,
