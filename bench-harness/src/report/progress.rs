@@ -306,10 +306,9 @@ pub(crate) fn shorten_middle(text: &str, max: usize) -> String {
 /// whole run measured it).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Figure {
-    Time {
-        nanos: f64,
-        plus_minus: Option<f64>,
-    },
+    /// The time as the report's row will read it (never negative: a bound
+    /// or `≈0` where the interval reaches zero).
+    Time(format::Headline),
     /// `--against`: this build's time over the other's, and the verdict.
     Ratio {
         ratio: f64,
@@ -330,10 +329,10 @@ pub(crate) fn done_line(
     more: usize,
 ) -> String {
     let figure = match figure {
-        Figure::Time { nanos, plus_minus } => {
-            let pm = plus_minus.map_or(String::new(), |h| format!(" ±{}", format::percent(h)));
-            format!("{}{pm}", format::time(*nanos))
-        }
+        Figure::Time(headline) => match headline.plus_minus() {
+            Some(pm) => format!("{} {pm}", headline.time()),
+            None => headline.time(),
+        },
         Figure::Ratio { ratio, verdict } => format!("×{ratio:.3} of the other build, {verdict}"),
         Figure::Failed => "FAILED".to_string(),
         Figure::TooFast => "too fast to compare".to_string(),
@@ -785,10 +784,7 @@ mod tests {
 
     #[test]
     fn a_done_line_has_the_count_the_name_the_time_and_its_interval() {
-        let figure = Figure::Time {
-            nanos: 1234.5,
-            plus_minus: Some(0.004),
-        };
+        let figure = Figure::Time(format::Headline::new(1234.5, Some((1230.0, 1239.4))));
         assert_eq!(
             done_line(3, 19, "kernels::parse_f64", &figure, 0),
             "[3/19] kernels::parse_f64  1.234 µs ±0.40%"
@@ -801,14 +797,22 @@ mod tests {
             done_line(1, 2, "boom", &Figure::Failed, 0),
             "[1/2] boom  FAILED"
         );
-        let no_interval = Figure::Time {
-            nanos: 2.0,
-            plus_minus: None,
-        };
+        let no_interval = Figure::Time(format::Headline::new(2.0, None));
         assert_eq!(
             done_line(1, 1, "one", &no_interval, 0),
             "[1/1] one  2.000 ns"
         );
+        // A body faster than the loop's noise: as its row reads, never a
+        // negative time (a forked run's pooled estimate was shown
+        // "-156.4 ps ±66.1%").
+        for (nanos, interval, shown) in [
+            (-0.1564, Some((-0.26, 0.05)), "[1/3] passes  <50.00 ps"),
+            (-0.1564, Some((-0.26, -0.05)), "[1/3] passes  ≈0 ps"),
+            (-0.1564, None, "[1/3] passes  ≈0 ps"),
+        ] {
+            let figure = Figure::Time(format::Headline::new(nanos, interval));
+            assert_eq!(done_line(1, 3, "passes", &figure, 0), shown);
+        }
         let ratio = Figure::Ratio {
             ratio: 0.9712,
             verdict: "improved".into(),

@@ -248,12 +248,25 @@ impl PrecisionCheck {
 /// the blocks judged by the machine's `evidence` beside their slices
 /// (against this benchmark's own probe level, as the run knows it yet):
 /// the figures the report prints, as far as the run knows them yet.
-pub(crate) fn headline_now(
+fn headline_now(
     samples: &[Sample],
     slice_starts: &[usize],
     overhead: Overhead,
     evidence: Evidence<'_>,
 ) -> Option<(f64, Option<f64>)> {
+    let estimate = estimate_now(samples, slice_starts, overhead, evidence)?;
+    let half_width = estimate.half_width_relative_to(overhead.reference(estimate.estimate));
+    Some((estimate.estimate, half_width))
+}
+
+/// [`headline_now`]'s estimate with its interval (ns), as the report's row
+/// reads it.
+pub(crate) fn estimate_now(
+    samples: &[Sample],
+    slice_starts: &[usize],
+    overhead: Overhead,
+    evidence: Evidence<'_>,
+) -> Option<analysis::BlockEstimate> {
     let values: Vec<f64> = samples
         .iter()
         .map(|s| overhead.corrected_per_iter(s))
@@ -263,17 +276,17 @@ pub(crate) fn headline_now(
     let judge = |start, end| evidence.block(level, start, end);
     // The interval the report prints: the same estimate, with the loop
     // overhead's uncertainty (as known while measuring) in it.
-    let estimate = analysis::block_estimate(
-        &values,
-        &iters,
-        evidence.preempted,
-        slice_starts,
-        overhead.per_iter.0,
-        &judge,
-    )?
-    .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
-    let half_width = estimate.half_width_relative_to(overhead.reference(estimate.estimate));
-    Some((estimate.estimate, half_width))
+    Some(
+        analysis::block_estimate(
+            &values,
+            &iters,
+            evidence.preempted,
+            slice_starts,
+            overhead.per_iter.0,
+            &judge,
+        )?
+        .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0),
+    )
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::analysis::{loop_overhead, Overhead};
 use crate::failure::Failure;
 use crate::forks::{self, ChildArgs};
 use crate::instruments::{self, Extras};
+use crate::report::format;
 use crate::report::progress::{self, Figure, Progress};
 use crate::results::{differs_alone, BenchResult, Context, Measured, Outcome, RunInfo};
 use crate::run;
@@ -61,10 +62,7 @@ pub(super) fn collect(
         );
         for (job, outcome) in forked.outcomes.iter().enumerate() {
             let figure = match outcome {
-                Some(Ok(m)) => Figure::Time {
-                    nanos: m.headline(),
-                    plus_minus: m.precision,
-                },
+                Some(Ok(m)) => Figure::Time(format::Headline::of(m)),
                 Some(Err(_)) => Figure::Failed,
                 None => continue,
             };
@@ -111,13 +109,16 @@ pub(super) fn collect(
                         .lock()
                         .unwrap_or_else(|e| e.into_inner());
                     let figure = match &result {
-                        Ok((m, extras)) => run::headline_now(
+                        Ok((m, extras)) => run::estimate_now(
                             &m.samples,
                             &m.slice_starts,
                             overhead,
                             extras.evidence(),
                         )
-                        .map(|(nanos, plus_minus)| Figure::Time { nanos, plus_minus }),
+                        .map(|e| {
+                            let interval = e.interval.map(|ci| (ci.lower, ci.upper));
+                            Figure::Time(format::Headline::new(e.estimate, interval))
+                        }),
                         Err(_) => Some(Figure::Failed),
                     };
                     if let Some(figure) = figure {
