@@ -9,8 +9,8 @@
 //! Under `--forks` the parent has more to do before it ends: kill the
 //! child's process group (a benchmark's background processes are in it)
 //! and remove its scratch directory. [`defer_exit`] lets it: while its
-//! guard lives, a second Ctrl-C or a SIGTERM kills the child's group
-//! ([`set_child_group`]) and is recorded ([`ending`]) for the parent to end
+//! guard lives, a second Ctrl-C or a SIGTERM kills the children's groups
+//! ([`add_child_group`]) and is recorded ([`ending`]) for the parent to end
 //! with ([`end`]) once it has cleaned up. A third Ctrl-C, or a second
 //! SIGTERM, ends the process at once.
 
@@ -52,7 +52,7 @@ pub fn exit_with_parent() -> bool {
 
 /// While the returned guard lives, a second SIGINT or a SIGTERM does not
 /// end the process in its handler: it kills the process group given to
-/// [`set_child_group`] and is recorded, [`ending`] says which, and the
+/// [`add_child_group`] and is recorded, [`ending`] says which, and the
 /// caller ends the process with [`end`] after cleaning up. Dropping the
 /// guard with a signal recorded ends the process.
 pub fn defer_exit() -> DeferredExit {
@@ -94,10 +94,32 @@ pub fn end(signal: i32) -> ! {
     std::process::exit(128 + signal)
 }
 
-/// Records the process group (a child's pid, as `process_group(0)` made
-/// it) that a signal ending this process kills first; `None` clears it.
-pub fn set_child_group(group: Option<u32>) {
-    imp::set_child_group(group.and_then(|g| i32::try_from(g).ok()).unwrap_or(0));
+/// Records a process group (a child's pid, as `process_group(0)` made it)
+/// that a signal ending this process kills first, until
+/// [`remove_child_group`]; false if it could not be recorded (eight are
+/// at once).
+pub fn add_child_group(group: u32) -> bool {
+    i32::try_from(group).is_ok_and(imp::add_child_group)
+}
+
+/// Forgets a group recorded by [`add_child_group`].
+pub fn remove_child_group(group: u32) {
+    if let Ok(group) = i32::try_from(group) {
+        imp::remove_child_group(group);
+    }
+}
+
+/// Sends SIGKILL to process `pid`; false if there is none, or where that
+/// is not possible.
+pub fn kill_process(pid: u32) -> bool {
+    imp::kill_process(pid)
+}
+
+/// Has the process `command` will start killed by the kernel when this
+/// process ends, however it ends (SIGKILL included), before that process
+/// runs any code of its own; nothing where that is not possible.
+pub fn die_with_parent(command: &mut std::process::Command) {
+    imp::die_with_parent(command);
 }
 
 /// Sends SIGKILL to every process of process group `group`; false if there
@@ -159,7 +181,17 @@ mod imp {
 
     pub(super) fn terminate() {}
 
-    pub(super) fn set_child_group(_group: i32) {}
+    pub(super) fn add_child_group(_group: i32) -> bool {
+        false
+    }
+
+    pub(super) fn remove_child_group(_group: i32) {}
+
+    pub(super) fn kill_process(_pid: u32) -> bool {
+        false
+    }
+
+    pub(super) fn die_with_parent(_command: &mut std::process::Command) {}
 
     pub(super) fn kill_group(_group: u32) -> bool {
         false

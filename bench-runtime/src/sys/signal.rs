@@ -18,10 +18,15 @@ pub(crate) const SIGTERM: i32 = libc::SIGTERM;
 /// How many SIGINTs arrived since [`count_sigints`].
 static SIGINTS: AtomicUsize = AtomicUsize::new(0);
 
-/// The process group of the child running now (0: none): a signal that
-/// ends this process kills that group first, so nothing it started
-/// outlives the run.
-static CHILD_GROUP: AtomicI32 = AtomicI32::new(0);
+/// The process groups of the children running now (0: a free slot): a
+/// signal that ends this process kills those groups first, so nothing they
+/// started outlives the run. A fixed array: the handler may not allocate.
+static CHILD_GROUPS: [AtomicI32; MAX_CHILD_GROUPS] =
+    [const { AtomicI32::new(0) }; MAX_CHILD_GROUPS];
+
+/// The most children at once whose groups a signal kills (the harness runs
+/// two at most: a pair of `--against` workers).
+const MAX_CHILD_GROUPS: usize = 8;
 
 /// While true, a second SIGINT or a SIGTERM does not end the process in the
 /// handler: it is recorded in [`ENDING`], and the code that set this ends
@@ -31,14 +36,16 @@ static DEFERRED: AtomicBool = AtomicBool::new(false);
 /// The signal that asked the process to end while [`DEFERRED`] (0: none).
 static ENDING: AtomicI32 = AtomicI32::new(0);
 
-/// SIGKILL to the recorded child's process group, if any.
+/// SIGKILL to the recorded children's process groups, if any.
 fn kill_child_group() {
-    let group = CHILD_GROUP.load(Ordering::SeqCst);
-    if group > 0 {
-        // SAFETY: `kill` is async-signal-safe; a negative pid names the
-        // process group, and a group that no longer exists is only an
-        // error return.
-        unsafe { libc::kill(-group, libc::SIGKILL) };
+    for slot in &CHILD_GROUPS {
+        let group = slot.load(Ordering::SeqCst);
+        if group > 0 {
+            // SAFETY: `kill` is async-signal-safe; a negative pid names the
+            // process group, and a group that no longer exists is only an
+            // error return.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        }
     }
 }
 
@@ -184,11 +191,62 @@ pub(crate) fn terminate() {
     die_of_sigterm();
 }
 
-/// Records the process group killed when a signal ends this process
-/// (0: none).
-pub(crate) fn set_child_group(group: i32) {
-    CHILD_GROUP.store(group, Ordering::SeqCst);
+/// Records process group `group`, killed when a signal ends this process;
+/// false if every slot is taken.
+pub(crate) fn add_child_group(group: i32) -> bool {
+    group > 0
+        && CHILD_GROUPS.iter().any(|slot| {
+            slot.compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        })
 }
+
+/// Forgets process group `group` ([`add_child_group`]).
+pub(crate) fn remove_child_group(group: i32) {
+    for slot in &CHILD_GROUPS {
+        let _ = slot.compare_exchange(group, 0, Ordering::SeqCst, Ordering::SeqCst);
+    }
+}
+
+/// Sends SIGKILL to process `pid`; false if there is none (or the kernel
+/// refused).
+pub(crate) fn kill_process(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: `kill` takes any pid and signal number; a positive pid names
+    // one process.
+    pid > 1 && unsafe { libc::kill(pid, libc::SIGKILL) } == 0
+}
+
+/// Has the process `command` starts get SIGKILL when this process (the
+/// thread that starts it) ends: set between fork and exec, so it holds for
+/// a program that never reaches code of its own that would ask.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn die_with_parent(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: `getpid` has no preconditions.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure runs in the child between fork and exec and calls
+    // only `prctl`, `getppid` and `_exit`, which are async-signal-safe; it
+    // allocates nothing and touches no lock.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent ended before the call above: no signal will come.
+            if libc::getppid() != parent {
+                libc::_exit(EXIT_INTERRUPTED);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Only Linux has a parent-death signal.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) fn die_with_parent(_command: &mut std::process::Command) {}
 
 /// Sends SIGKILL to every process in process group `group`; false if
 /// there is none (or the kernel refused).
