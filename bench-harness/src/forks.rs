@@ -17,11 +17,12 @@
 //! The binary is the one running, not whatever is at its path now (held
 //! open: a rebuild during the run cannot pool two programs). A child knows
 //! it is one by a per-run token, in its environment and on its command line
-//! both. Each child runs in a process group of its own, killed as a whole
-//! when the child ends, times out, or a second Ctrl-C or a SIGTERM ends the
-//! parent, so nothing a benchmark started in the background outlives it or
-//! holds its stderr open. The scratch directory is removed on those paths
-//! too, and one left by a run killed with SIGKILL is removed by the next.
+//! both. Children are started and ended by the run's supervisor
+//! (`crate::supervisor`, shared with `--against` and the profiler): nothing
+//! a benchmark started in the background outlives the run or holds its
+//! stderr open. The scratch directory is removed when a child ends, times
+//! out, or a second Ctrl-C or a SIGTERM ends the parent, and one left by a
+//! run killed with SIGKILL is removed by the next.
 //!
 //! Processes are taken in rounds (every benchmark's first process, then every
 //! benchmark's second), so one noisy episode of the machine hits one process
@@ -32,12 +33,9 @@
 //! iteration that hangs) is killed and fails its benchmark the same way.
 
 use std::ffi::OsString;
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use bench_runtime::clock::cpu::CpuTime;
 use bench_runtime::counter::alloc::AllocCounts;
@@ -49,9 +47,10 @@ use crate::analysis::Overhead;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::failure::Failure;
 use crate::instruments::{self, Extras};
-use crate::report::{console, progress};
+use crate::report::progress;
 use crate::results::{Context, Measured};
 use crate::run::{Job, Watch};
+use crate::supervisor::{self, started_with_token, Program};
 
 /// The processes a measured run spreads its benchmarks over when
 /// `--forks` does not say: see docs/ARCHITECTURE.md for the coverage and
@@ -76,15 +75,6 @@ const SLACK: Duration = Duration::from_secs(10);
 /// After Ctrl-C, how long a child gets to stop at a sample boundary and
 /// write its partial results before it is killed.
 const GRACE: Duration = Duration::from_secs(5);
-
-/// Once a child has ended and its process group was killed, how long its
-/// standard error may stay open (held by a process that left the group)
-/// before the parent stops reading it.
-const PIPE_GRACE: Duration = Duration::from_secs(1);
-
-/// How much of the end of a child's standard error is kept to explain a
-/// failure: a child that writes gigabytes costs the parent no more.
-const STDERR_TAIL: usize = 64 * 1024;
 
 /// Set in a child's environment, to the run's token: it measures for a
 /// parent, so it does not fork again (a `main` that adds `--forks` to every
@@ -114,54 +104,6 @@ const PAD_ENV: &str = "BENCH_HARNESS_LAYOUT_PAD";
 /// with the same token. The variable alone is ignored, with a note.
 pub(crate) fn is_child() -> bool {
     started_with_token(CHILD_ENV, TOKEN_FLAG, "--forks")
-}
-
-/// Whether this process was started by a run of this harness with this
-/// run's token both in variable `env` and after hidden flag `--FLAG` on the
-/// command line (before any `--`), and equal: how a `--forks` child and an
-/// `--against` worker know what they are. A variable left in a shell's
-/// environment alone changes nothing: it is ignored with a note, once;
-/// `by` names what sets it.
-pub(crate) fn started_with_token(env: &'static str, flag: &str, by: &str) -> bool {
-    let Some(token) = std::env::var_os(env) else {
-        return false;
-    };
-    let flag = format!("--{flag}");
-    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let given = args
-        .iter()
-        .take_while(|arg| *arg != "--")
-        .position(|arg| *arg == *flag)
-        .and_then(|at| args.get(at + 1));
-    let started = !token.is_empty() && given == Some(&token);
-    if !started {
-        static NOTED: std::sync::Mutex<Vec<&str>> = std::sync::Mutex::new(Vec::new());
-        let mut noted = NOTED.lock().unwrap_or_else(|e| e.into_inner());
-        if !noted.contains(&env) {
-            noted.push(env);
-            console::note(&format_args!(
-                "{env} is set in the environment, but this process was not started by \
-                 {by}: the variable is ignored (unset it to silence this note)"
-            ));
-        }
-    }
-    started
-}
-
-/// This run's token: random, the same for every child (and `--against`
-/// worker) of the run.
-pub(crate) fn token() -> &'static str {
-    static TOKEN: OnceLock<String> = OnceLock::new();
-    TOKEN.get_or_init(|| {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        format!(
-            "{:016x}{:016x}",
-            fastrand::u64(..) ^ nanos,
-            fastrand::u64(..) ^ u64::from(std::process::id())
-        )
-    })
 }
 
 /// The command line of a child: it measures the benchmarks named in the
@@ -464,91 +406,6 @@ fn align_rounds(jobs: &[Job], runs: &mut [Vec<Measured>]) {
     }
 }
 
-/// The executable the children run: this process's own file, held open
-/// (Linux: `/proc/self/exe`, started through `/proc/self/fd/N`), so a
-/// rebuild of the path during the run cannot pool two programs. Where it
-/// cannot be held, the path, with the file's identity checked before each
-/// child.
-pub(crate) struct Program {
-    /// What is executed.
-    run: PathBuf,
-    /// The path as this process knows it: the children's `argv[0]`, and
-    /// what messages name.
-    path: PathBuf,
-    /// Keeps `run` valid.
-    _held: Option<File>,
-    /// Where the file is not held: its identity when the run started.
-    identity: Option<Identity>,
-}
-
-/// Device, inode, size and modification time: a rebuilt file differs in
-/// at least one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Identity(u64, u64, u64, Option<std::time::SystemTime>);
-
-impl Identity {
-    fn of(path: &Path) -> std::io::Result<Identity> {
-        let metadata = std::fs::metadata(path)?;
-        #[cfg(unix)]
-        let (dev, ino) = {
-            use std::os::unix::fs::MetadataExt;
-            (metadata.dev(), metadata.ino())
-        };
-        #[cfg(not(unix))]
-        let (dev, ino) = (0, 0);
-        Ok(Identity(dev, ino, metadata.len(), metadata.modified().ok()))
-    }
-}
-
-impl Program {
-    pub(crate) fn open() -> Result<Program, String> {
-        let path = std::env::current_exe().map_err(|error| {
-            format!("cannot find this program's file to start it again: {error}")
-        })?;
-        #[cfg(target_os = "linux")]
-        if let Ok(file) = File::open("/proc/self/exe") {
-            use std::os::fd::AsRawFd;
-            let run = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
-            if run.exists() {
-                return Ok(Program {
-                    run,
-                    path,
-                    _held: Some(file),
-                    identity: None,
-                });
-            }
-        }
-        let identity = Identity::of(&path)
-            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
-        Ok(Program {
-            run: path.clone(),
-            path,
-            _held: None,
-            identity: Some(identity),
-        })
-    }
-
-    /// What to execute, and the path that names it in messages.
-    pub(crate) fn paths(&self) -> (&Path, &Path) {
-        (&self.run, &self.path)
-    }
-
-    /// Refuses a file that is no longer the one this process runs.
-    pub(crate) fn check(&self) -> Result<(), String> {
-        let Some(identity) = &self.identity else {
-            return Ok(());
-        };
-        match Identity::of(&self.path) {
-            Ok(now) if now == *identity => Ok(()),
-            _ => Err(format!(
-                "was not started: {} changed since this run started (rebuilt?), and its \
-                 processes would measure another program; run again",
-                self.path.display()
-            )),
-        }
-    }
-}
-
 /// The prefix of a scratch directory's name, before `PID-RANDOM`.
 const SCRATCH_PREFIX: &str = "bench-harness-forks-";
 
@@ -606,140 +463,6 @@ fn remove_stale(base: &Path, mine: &Path) {
     let _ = (base, mine);
 }
 
-/// The end of a child's standard error, at most about [`STDERR_TAIL`]
-/// bytes.
-#[derive(Debug, Default)]
-struct Tail {
-    bytes: Vec<u8>,
-    /// Whether the beginning was dropped.
-    cut: bool,
-    /// Whether the reader reached the end (or could read no more).
-    closed: bool,
-}
-
-impl Tail {
-    fn push(&mut self, chunk: &[u8]) {
-        self.bytes.extend_from_slice(chunk);
-        if self.bytes.len() > 2 * STDERR_TAIL {
-            let drop = self.bytes.len() - STDERR_TAIL;
-            self.bytes.drain(..drop);
-            self.cut = true;
-        }
-    }
-
-    /// The text kept, from the first whole line when the beginning was
-    /// dropped.
-    fn text(&self) -> String {
-        let mut bytes = &self.bytes[self.bytes.len().saturating_sub(STDERR_TAIL)..];
-        if self.cut || bytes.len() < self.bytes.len() {
-            if let Some(newline) = bytes.iter().position(|&b| b == b'\n') {
-                bytes = &bytes[newline + 1..];
-            }
-        }
-        String::from_utf8_lossy(bytes).into_owned()
-    }
-}
-
-/// The line of a child's standard error that says why it failed: the last
-/// one that is not the runtime's boilerplate (`note: run with
-/// RUST_BACKTRACE=1 …`, a backtrace's frames), else the last one.
-fn telling_line(stderr: &str) -> Option<&str> {
-    let lines = || {
-        stderr
-            .lines()
-            .rev()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-    };
-    let noise = |line: &str| {
-        let frame = line
-            .split_once(':')
-            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        line.starts_with("note: ") || line.starts_with("at ") || line == "stack backtrace:" || frame
-    };
-    lines().find(|line| !noise(line)).or_else(|| lines().next())
-}
-
-/// A child's [`Tail`], and the signal that its reader reached the end.
-///
-/// PERF: a condition variable, not a channel: each channel's message type
-/// compiles all of `std::sync::mpmc` again (~8,000 lines of IR).
-type SharedTail = Arc<(Mutex<Tail>, Condvar)>;
-
-/// Reads `stderr` into a shared [`Tail`] on a thread of its own, marking
-/// it closed at the end. The status lines the child relays go to `watch`
-/// instead ([`progress::relayed`]).
-fn read_tail(mut stderr: impl Read + Send + 'static, watch: Arc<Watch>) -> SharedTail {
-    let tail: SharedTail = Arc::default();
-    let kept = tail.clone();
-    std::thread::spawn(move || {
-        let (lock, closed) = &*kept;
-        let mut buffer = vec![0; 16 * 1024];
-        // The unfinished line, held back until its end shows whether it
-        // was relayed; a line longer than the tail is no status.
-        let mut line: Vec<u8> = Vec::new();
-        let keep = |bytes: &[u8]| {
-            lock.lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(bytes)
-        };
-        loop {
-            let n = match stderr.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
-            };
-            for chunk in buffer[..n].split_inclusive(|&b| b == b'\n') {
-                line.extend_from_slice(chunk);
-                if chunk.ends_with(b"\n") {
-                    let text = String::from_utf8_lossy(&line[..line.len() - 1]);
-                    match progress::relayed(&text) {
-                        Some(status) => watch.child_status(status),
-                        None => keep(&line),
-                    }
-                    line.clear();
-                } else if line.len() > STDERR_TAIL {
-                    keep(&line);
-                    line.clear();
-                }
-            }
-        }
-        keep(&line);
-        lock.lock().unwrap_or_else(PoisonError::into_inner).closed = true;
-        closed.notify_all();
-    });
-    tail
-}
-
-/// The text of `tail` once its reader reached the end, or after `grace`
-/// with what was read by then.
-fn tail_text(tail: &SharedTail, grace: Duration) -> String {
-    let (lock, closed) = &**tail;
-    let tail = lock.lock().unwrap_or_else(PoisonError::into_inner);
-    let (tail, _) = closed
-        .wait_timeout_while(tail, grace, |tail| !tail.closed)
-        .unwrap_or_else(PoisonError::into_inner);
-    tail.text()
-}
-
-/// Kills the child's process group (the child and anything it started
-/// that stayed in it), falling back to the child alone.
-fn kill_all(child: &mut Child) {
-    if !signal::kill_group(child.id()) {
-        let _ = child.kill();
-    }
-}
-
-/// Whether the child has ended, leaving it unreaped where possible (so its
-/// process group can still be killed by its id).
-fn has_ended(child: &mut Child) -> std::io::Result<bool> {
-    match signal::has_ended(child.id()) {
-        Some(ended) => Ok(ended),
-        None => Ok(child.try_wait()?.is_some()),
-    }
-}
-
 /// Runs one child to its end and reads its document: `Ok(None)` when
 /// Ctrl-C stopped it before it wrote one, else what went wrong, to follow
 /// "process K of N".
@@ -751,100 +474,64 @@ fn run_child(
     watch: &Arc<Watch>,
 ) -> Result<Option<document::Document>, String> {
     program.check()?;
-    let token = token();
-    let mut command = Command::new(&program.run);
+    let token = supervisor::token();
+    let (run, path) = program.paths();
+    let mut args = vec![OsString::from(format!("--{TOKEN_FLAG}")), token.into()];
+    args.extend_from_slice(argv);
+    let mut command = supervisor::command(run, path, &args);
     command
-        .arg(format!("--{TOKEN_FLAG}"))
-        .arg(token)
-        .args(argv)
         .env(CHILD_ENV, token)
         .env(PAD_ENV, " ".repeat(fastrand::usize(..4096)))
-        .env(crate::environment::NO_GIT_ENV, "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        command.arg0(&program.path);
-        // A group of its own: a terminal's Ctrl-C reaches the child once,
-        // through the parent, not twice (which would end it at once); and
-        // the whole group, with whatever the benchmark started, can be
-        // killed.
-        command.process_group(0);
-    }
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("could not start {}: {e}", program.path.display()))?;
-    signal::set_child_group(Some(child.id()));
-    let stderr = child.stderr.take().expect("stderr is piped");
-    let tail = read_tail(stderr, watch.clone());
-    let started = Instant::now();
-    let mut interrupted_at: Option<Instant> = None;
-    let mut killed_in_grace = false;
-    let mut timed_out = false;
-    let ended = loop {
-        match has_ended(&mut child) {
-            Ok(true) => break Ok(()),
-            Ok(false) => {}
-            Err(e) => break Err(format!("could not be waited for: {e}")),
+        .env(crate::environment::NO_GIT_ENV, "1");
+    // The status lines it relays go to `watch`, not into the kept tail.
+    let watch = watch.clone();
+    let relay: supervisor::Relay = Box::new(move |line| match progress::relayed(line) {
+        Some(status) => {
+            watch.child_status(status);
+            true
         }
-        if signal::ending().is_some() {
-            // The signal handler killed the group; only the reaping is left.
-        } else if signal::interrupted() {
-            // The child stops at its next sample boundary and writes what it
-            // has, as the parent does.
-            let since = *interrupted_at.get_or_insert_with(|| {
-                signal::interrupt(child.id());
-                Instant::now()
-            });
-            if since.elapsed() > GRACE && !killed_in_grace {
-                killed_in_grace = true;
-                kill_all(&mut child);
-            }
-        } else if started.elapsed() > limit && !timed_out {
-            timed_out = true;
-            kill_all(&mut child);
+        None => false,
+    });
+    let mut child = supervisor::Child::start(
+        command,
+        path,
+        false,
+        supervisor::Sink::Null,
+        supervisor::Sink::Tail(Some(relay)),
+    )?;
+    let stop = child
+        .wait(limit, supervisor::CtrlC::Forward(GRACE))
+        .map_err(|e| format!("could not be waited for: {e}"))?;
+    let status = child
+        .finish()
+        .map_err(|e| format!("could not be waited for: {e}"))?;
+    let stderr = child.stderr(supervisor::PIPE_GRACE);
+    match stop {
+        supervisor::Stop::Ending => return Ok(None),
+        supervisor::Stop::Interrupted { killed: true } => {
+            return Err(format!(
+                "was interrupted by Ctrl-C and did not stop within {} s, so it was killed: \
+                 an iteration or the set-up may hang",
+                GRACE.as_secs()
+            ))
         }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    // What the benchmark left running in the child's group ends with it: it
-    // would outlive the run, and hold the child's stderr open.
-    kill_all(&mut child);
-    let status = child.wait();
-    signal::set_child_group(None);
-    ended?;
-    let status = status.map_err(|e| format!("could not be waited for: {e}"))?;
-    // A process that left the group may still hold stderr: wait a little,
-    // then go on with what was read.
-    let stderr = tail_text(&tail, PIPE_GRACE);
-    if signal::ending().is_some() {
-        return Ok(None);
-    }
-    if killed_in_grace {
-        return Err(format!(
-            "was interrupted by Ctrl-C and did not stop within {} s, so it was killed: an \
-             iteration or the set-up may hang",
-            GRACE.as_secs()
-        ));
-    }
-    if interrupted_at.is_some() {
         // Whatever it wrote before it stopped; nothing is no failure.
-        return Ok(document::load(output).ok());
+        supervisor::Stop::Interrupted { killed: false } => return Ok(document::load(output).ok()),
+        supervisor::Stop::TimedOut => {
+            return Err(format!(
+                "was still running after {:.0} s, twice its share of --max-time and {} s \
+                 more, and was killed: an iteration or the set-up may hang; raise \
+                 --max-time if it is only slow",
+                limit.as_secs_f64(),
+                SLACK.as_secs()
+            ))
+        }
+        supervisor::Stop::Ended => {}
     }
-    if timed_out {
-        return Err(format!(
-            "was still running after {:.0} s, twice its share of --max-time and {} s more, \
-             and was killed: an iteration or the set-up may hang; raise --max-time if it is \
-             only slow",
-            limit.as_secs_f64(),
-            SLACK.as_secs()
-        ));
-    }
-    let last_line = telling_line(&stderr)
+    let last_line = supervisor::telling_line(&stderr)
         .map(|line| format!("; the last line it wrote to stderr: {line}"))
         .unwrap_or_default();
-    if let Some(death) = killed_by(status) {
+    if let Some(death) = supervisor::killed_by(status) {
         return Err(format!("was killed by {death}{last_line}"));
     }
     match document::load(output) {
@@ -856,31 +543,6 @@ fn run_child(
                 .map_or("no exit code".to_string(), |c| format!("code {c}"))
         )),
     }
-}
-
-/// `signal 6 (SIGABRT)` when a signal ended the process.
-#[cfg(unix)]
-fn killed_by(status: ExitStatus) -> Option<String> {
-    use std::os::unix::process::ExitStatusExt;
-    let signal = status.signal()?;
-    let name = match signal {
-        libc::SIGABRT => " (SIGABRT)",
-        libc::SIGSEGV => " (SIGSEGV)",
-        libc::SIGBUS => " (SIGBUS)",
-        libc::SIGILL => " (SIGILL)",
-        libc::SIGFPE => " (SIGFPE)",
-        libc::SIGKILL => " (SIGKILL)",
-        libc::SIGTERM => " (SIGTERM)",
-        libc::SIGTRAP => " (SIGTRAP)",
-        libc::SIGINT => " (SIGINT)",
-        _ => "",
-    };
-    Some(format!("signal {signal}{name}"))
-}
-
-#[cfg(not(unix))]
-fn killed_by(_status: ExitStatus) -> Option<String> {
-    None
 }
 
 /// A child's record of its benchmark, analysed with the child's own loop
@@ -972,67 +634,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_end_of_a_flood_of_stderr_is_kept() {
-        let mut tail = Tail::default();
-        let line = b"noise noise noise noise noise\n";
-        for _ in 0..(16 << 20) / line.len() {
-            tail.push(line);
-            assert!(tail.bytes.len() <= 2 * STDERR_TAIL);
-        }
-        tail.push(b"memory allocation of 8 bytes failed\n");
-        let text = tail.text();
-        assert!(text.len() <= STDERR_TAIL, "{}", text.len());
-        // Whole lines only.
-        assert!(text.starts_with("noise"), "{}", &text[..40]);
-        assert!(text.ends_with("memory allocation of 8 bytes failed\n"));
-    }
-
-    #[test]
-    fn the_telling_line_is_not_the_runtime_note() {
-        let stderr = "thread 'main' panicked at src/lib.rs:3:5:\n\
-                      memory allocation of 1024 bytes failed\n\
-                      note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n";
-        assert_eq!(
-            telling_line(stderr),
-            Some("memory allocation of 1024 bytes failed")
-        );
-        let backtrace = "boom\nstack backtrace:\n   0: std::panicking::begin\n             at /rustc/x.rs:1:2\n  12: main\n";
-        assert_eq!(telling_line(backtrace), Some("boom"));
-        // Only boilerplate: the last line still says something.
-        assert_eq!(telling_line("note: a\nnote: b\n\n"), Some("note: b"));
-        assert_eq!(telling_line(" \n"), None);
-    }
-
-    #[test]
-    fn a_file_replaced_at_the_path_is_refused_where_it_is_not_held() {
-        // The fallback where /proc/self/exe cannot be held open.
-        let path = std::env::temp_dir().join(format!(
-            "bench-harness-forks-exe-{}-{:x}",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
-        std::fs::write(&path, "the program").unwrap();
-        let program = Program {
-            run: path.clone(),
-            path: path.clone(),
-            _held: None,
-            identity: Some(Identity::of(&path).unwrap()),
-        };
-        assert_eq!(program.check(), Ok(()));
-        // Rebuilt: a new file renamed over the old one.
-        let new = path.with_extension("new");
-        std::fs::write(&new, "another program").unwrap();
-        std::fs::rename(&new, &path).unwrap();
-        let refused = program.check().unwrap_err();
-        assert!(
-            refused.starts_with("was not started: ")
-                && refused.contains("changed since this run started"),
-            "{refused}"
-        );
-        std::fs::remove_file(&path).unwrap();
-    }
-
-    #[test]
     fn scratch_directories_of_dead_processes_are_removed_and_no_others() {
         let base = std::env::temp_dir().join(format!(
             "bench-harness-forks-unit-{}-{:x}",
@@ -1043,7 +644,7 @@ mod tests {
         let mine = base.join(format!("{SCRATCH_PREFIX}{}-{:016x}", std::process::id(), 1));
         std::fs::create_dir(&mine).unwrap();
         // A process that has ended: its pid names no process now.
-        let mut ended = Command::new("true").spawn().unwrap();
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
         ended.wait().unwrap();
         let dead = ended.id();
         let stale = base.join(format!("{SCRATCH_PREFIX}{dead}-{:016x}", 2));

@@ -59,6 +59,7 @@ mod run;
 mod select;
 mod session;
 mod settings;
+mod supervisor;
 #[cfg(test)]
 mod testing;
 mod text;

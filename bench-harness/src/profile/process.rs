@@ -1,13 +1,13 @@
 //! The one place the profiler starts a process (`perf record`, `perf
-//! script`): a process group of its own, standard output and error to
+//! script`), through the run's supervisor: standard output and error to
 //! files (read back bounded), a time limit, and Ctrl-C honoured.
 
 use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitStatus};
+use std::time::Duration;
 
-use bench_runtime::signal;
+use crate::supervisor::{Child, CtrlC, Sink, Stop};
 
 /// How a tool's run ended.
 #[derive(Debug)]
@@ -36,52 +36,19 @@ pub(crate) fn run_tool(
     let err = std::fs::File::create(stderr)
         .map_err(|e| format!("cannot create {}: {e}", stderr.display()))?;
     let mut command = Command::new(program);
-    command
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err);
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // A terminal's Ctrl-C reaches the tool through this process only,
-        // and the tool with whatever it started can be killed as one.
-        command.process_group(0);
-    }
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("could not start {shown}: {e}"))?;
-    signal::set_child_group(Some(child.id()));
-    let started = Instant::now();
-    let ended = loop {
-        let done = match signal::has_ended(child.id()) {
-            Some(done) => done,
-            None => matches!(child.try_wait(), Ok(Some(_))),
-        };
-        if done {
-            break None;
-        }
-        if signal::interrupted() || signal::ending().is_some() {
-            break Some(Ended::Interrupted);
-        }
-        if started.elapsed() > limit {
-            break Some(Ended::TimedOut);
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    // Whatever it left running in its group ends with it.
-    if !signal::kill_group(child.id()) && ended.is_some() {
-        let _ = child.kill();
-    }
-    let status = child.wait();
-    signal::set_child_group(None);
-    match ended {
-        Some(ended) => Ok(ended),
-        None => status
-            .map(Ended::Exited)
-            .map_err(|e| format!("could not wait for {shown}: {e}")),
-    }
+    command.args(args).envs(env.iter().copied());
+    let mut child = Child::start(command, program, false, Sink::File(out), Sink::File(err))?;
+    let stop = child
+        .wait(limit, CtrlC::Kill)
+        .map_err(|e| format!("could not wait for {shown}: {e}"))?;
+    let status = child
+        .finish()
+        .map_err(|e| format!("could not wait for {shown}: {e}"))?;
+    Ok(match stop {
+        Stop::Ended => Ended::Exited(status),
+        Stop::TimedOut => Ended::TimedOut,
+        Stop::Interrupted { .. } | Stop::Ending => Ended::Interrupted,
+    })
 }
 
 /// The last `limit` bytes of a file a tool wrote, from the first whole

@@ -245,7 +245,7 @@ fn a_worker_that_crashes_fails_its_benchmark_only() {
     let died = row(&rows, "dies_in_worker");
     assert!(died.starts_with("failed: the worker ("), "{died}");
     assert!(
-        died.contains("was killed by signal 6 while measuring dies_in_worker"),
+        died.contains("was killed by signal 6 (SIGABRT) while measuring dies_in_worker"),
         "{died}"
     );
     // The next benchmark got a fresh worker.

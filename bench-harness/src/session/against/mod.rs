@@ -117,7 +117,7 @@ fn compare(
     let exe = std::path::absolute(&exe).unwrap_or(exe);
     // This build measures in fresh processes too, started from the file
     // this process runs: neither side carries the harness's own heap.
-    let this = crate::forks::Program::open().map_err(|why| format!("--against: {why}"))?;
+    let this = crate::supervisor::Program::open().map_err(|why| format!("--against: {why}"))?;
     let builds = Builds {
         this: &this,
         other: &exe,
@@ -140,8 +140,11 @@ fn compare(
     let (mode, started) = request.progress;
     let watch = Watch::against(selected.to_vec(), config.max_time.0 / 1e9, started);
     let display = Progress::start(mode, watch.clone());
-    let mut pairs = builds.start(true)?;
-    let theirs: Vec<String> = pairs.1.benchmarks.clone();
+    // Started when a benchmark needs them: none after the last one.
+    let mut pairs = Some(builds.start(true)?);
+    let theirs: Vec<String> = pairs
+        .as_ref()
+        .map_or(Vec::new(), |p| p.1.benchmarks.clone());
     let mut states: Vec<Pairing> = selected
         .iter()
         .map(|name| Pairing {
@@ -154,8 +157,7 @@ fn compare(
         if pair > 0 {
             // Fresh processes, the other build started first every other
             // pair: the start order's own effect cancels too.
-            drop(pairs);
-            pairs = builds.start(pair % 2 == 0)?;
+            pairs = None;
         }
         watch.round(pair + 1);
         for (index, name) in selected.iter().enumerate() {
@@ -167,7 +169,11 @@ fn compare(
                 break 'pairs;
             }
             watch.running(index);
-            match measure_pair(name, &mut pairs, &limits, &mut own_overhead) {
+            let workers = match &mut pairs {
+                Some(workers) => workers,
+                None => pairs.insert(builds.start(pair % 2 == 0)?),
+            };
+            match measure_pair(name, workers, &limits, &mut own_overhead) {
                 Ok((old, new, spent)) => {
                     state.spent += spent;
                     state.pairs.push((old, new));
@@ -175,13 +181,11 @@ fn compare(
                 // Ctrl-C: the benchmark under way keeps the pairs it has.
                 Err(_) if bench_runtime::signal::interrupted() => break 'pairs,
                 Err(why) => {
-                    // A worker that crashed or hung fails its benchmark
-                    // only: the next one gets fresh workers.
+                    // A worker that failed, crashed, hung or answered out
+                    // of step fails this benchmark only, and is never asked
+                    // again: the next benchmark gets fresh workers.
                     state.failed = Some(why);
-                    if !pairs.0.is_alive() || !pairs.1.is_alive() {
-                        drop(pairs);
-                        pairs = builds.start(pair % 2 == 0)?;
-                    }
+                    pairs = None;
                 }
             }
             if !state.wants_more(request.noise_threshold, &limits) {
@@ -277,7 +281,7 @@ const ROUNDS_PER_PAIR: usize = MIN_PAIRS;
 
 /// The two builds as workers are started.
 struct Builds<'a> {
-    this: &'a crate::forks::Program,
+    this: &'a crate::supervisor::Program,
     other: &'a Path,
     args: &'a [OsString],
 }
@@ -419,13 +423,20 @@ pub(super) fn run(
         .filter(|s| !s.ignored)
         .map(|s| s.name.clone())
         .collect();
-    let (report, info) = compare(
+    let (report, info) = match compare(
         &comparison,
         &Store::locate(),
         &args.filter,
         &names,
         registered,
-    )?;
+    ) {
+        // Ctrl-C before a pair of workers was up: nothing to show.
+        Err(why) if bench_runtime::signal::interrupted() => {
+            console::status(&format_args!("{why}: nothing was compared"));
+            return Ok(bench_runtime::signal::EXIT_INTERRUPTED);
+        }
+        result => result?,
+    };
     let _ = out.against_table(&report);
     let failed = report
         .rows

@@ -1,24 +1,16 @@
-//! The parent's side of the worker protocol: the other build started as a
-//! worker process, its replies read with a time limit, and the process
-//! stopped whatever happens.
-//!
-//! The worker runs in a process group of its own (a terminal's Ctrl-C
-//! reaches the parent, which stops it), is killed by the kernel if the
-//! parent dies (it asks for that itself, as `--forks` children do), and is
-//! killed and reaped when the [`Peer`] is dropped.
+//! The parent's side of the worker protocol: a build started as a worker
+//! process through the run's supervisor (its own process group, killed
+//! with it whatever ends the comparison; bounded pipes; see
+//! `crate::supervisor`), its replies read with a time limit, and Ctrl-C
+//! honoured while it is waited for.
 
-use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::path::Path;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use super::protocol::{Reply, Request, PROTOCOL_VERSION, TOKEN_FLAG, WORKER_ENV, WORKER_NAME};
+use crate::supervisor::{self, Child, Sink};
 
 /// How long a worker may take to start: load, pick its clock, measure its
 /// loop overhead.
@@ -27,17 +19,9 @@ const HELLO_LIMIT: Duration = Duration::from_secs(30);
 /// How often a wait for a reply looks at Ctrl-C.
 const POLL: Duration = Duration::from_millis(50);
 
-/// Lines of the worker's standard error kept to explain a crash.
-const STDERR_LINES: usize = 5;
-
 /// A running worker.
 pub(super) struct Peer {
-    exe: PathBuf,
     child: Child,
-    requests: ChildStdin,
-    replies: Receiver<String>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
-    stderr_reader: Option<thread::JoinHandle<()>>,
     /// The worker's benchmarks, from its hello.
     pub(super) benchmarks: Vec<String>,
     pub(super) harness_version: String,
@@ -48,51 +32,16 @@ impl Peer {
     /// measuring settings) and waits for its hello.
     pub(super) fn start(run: &Path, exe: &Path, args: &[OsString]) -> Result<Peer, String> {
         let shown = exe.display();
-        let token = crate::forks::token();
-        let mut child = Command::new(run)
-            .args(args)
-            .arg(format!("--{TOKEN_FLAG}"))
-            .arg(token)
+        let token = supervisor::token();
+        let mut args = args.to_vec();
+        args.extend([format!("--{TOKEN_FLAG}").into(), token.into()]);
+        let mut command = supervisor::command(run, exe, &args);
+        command
             .env(WORKER_ENV, token)
-            .env_remove(crate::forks::CHILD_ENV)
-            .arg0(exe)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|error| format!("cannot start {shown}: {error}"))?;
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let requests = child.stdin.take().expect("stdin is piped");
-        let (lines, replies) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if lines.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let tail = Arc::new(Mutex::new(VecDeque::new()));
-        let kept = tail.clone();
-        let stderr_reader = thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-                if kept.len() == STDERR_LINES {
-                    kept.pop_front();
-                }
-                kept.push_back(line);
-            }
-        });
+            .env_remove(crate::forks::CHILD_ENV);
+        let child = Child::start(command, exe, true, Sink::Lines, Sink::Tail(None))?;
         let mut peer = Peer {
-            exe: exe.to_path_buf(),
             child,
-            requests,
-            replies,
-            stderr: tail,
-            stderr_reader: Some(stderr_reader),
             benchmarks: Vec::new(),
             harness_version: String::new(),
         };
@@ -103,15 +52,18 @@ impl Peer {
                  target with harness = false"
             )
         };
-        let hello = match peer.replies.recv_timeout(HELLO_LIMIT) {
+        let hello = match peer.next_line(HELLO_LIMIT) {
             Ok(line) => line,
-            Err(RecvTimeoutError::Timeout) => {
+            Err(Waited::Interrupted) => {
+                return Err(format!("interrupted while {shown} was starting"))
+            }
+            Err(Waited::TimedOut) => {
                 return Err(not_a_worker(&format!(
                     "no answer within {:.0} s",
                     HELLO_LIMIT.as_secs_f64()
                 )))
             }
-            Err(RecvTimeoutError::Disconnected) => {
+            Err(Waited::Closed) => {
                 let (how, said) = peer.exit_status();
                 return Err(not_a_worker(&format!("it {how}{said}")));
             }
@@ -146,55 +98,54 @@ impl Peer {
         limit: Duration,
         doing: &str,
     ) -> Result<Reply, String> {
-        if self.requests.write_all(request.line().as_bytes()).is_err()
-            || self.requests.flush().is_err()
-        {
+        if !self.child.send(&request.line()) {
             return Err(self.ended(doing));
         }
-        let line = self.receive(limit, doing)?;
+        let line = match self.next_line(limit) {
+            Ok(line) => line,
+            Err(Waited::Interrupted) => {
+                return Err(format!("interrupted while the worker was {doing}"))
+            }
+            Err(Waited::TimedOut) => {
+                return Err(format!(
+                    "the worker ({}) did not answer within {:.0} s while {doing} (a hung \
+                     iteration?): it was stopped",
+                    self.child.shown().display(),
+                    limit.as_secs_f64()
+                ))
+            }
+            Err(Waited::Closed) => return Err(self.ended(doing)),
+        };
         crate::json::from_str::<Reply>(&line).map_err(|error| {
             format!(
                 "the worker ({}) sent a reply this build cannot read while {doing}: {error}",
-                self.exe.display()
+                self.child.shown().display()
             )
         })
     }
 
-    /// Whether the worker process is still running.
-    pub(super) fn is_alive(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
-    }
-
-    fn receive(&mut self, limit: Duration, doing: &str) -> Result<String, String> {
-        // In short waits, so that Ctrl-C stops a run waiting on a hung
-        // worker at once rather than at the limit.
+    /// The worker's next line within `limit`, in short waits so that
+    /// Ctrl-C stops a run waiting on a hung worker at once rather than at
+    /// the limit. A worker that times out or is interrupted is stopped.
+    fn next_line(&mut self, limit: Duration) -> Result<String, Waited> {
         let deadline = Instant::now() + limit;
-        let reply = loop {
+        loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.replies.recv_timeout(left.min(POLL)) {
-                Err(RecvTimeoutError::Timeout) if !left.is_zero() => {
-                    if bench_runtime::signal::interrupted() {
-                        let _ = self.child.kill();
-                        let _ = self.child.wait();
-                        return Err(format!("interrupted while the worker was {doing}"));
+            match self.child.line(left.min(POLL)) {
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Disconnected) => return Err(Waited::Closed),
+                Err(RecvTimeoutError::Timeout) => {
+                    let interrupted = bench_runtime::signal::interrupted();
+                    if interrupted || left.is_zero() {
+                        let _ = self.child.finish();
+                        return Err(if interrupted {
+                            Waited::Interrupted
+                        } else {
+                            Waited::TimedOut
+                        });
                     }
                 }
-                other => break other,
             }
-        };
-        match reply {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                Err(format!(
-                    "the worker ({}) did not answer within {:.0} s while {doing} (a hung \
-                     iteration?): it was stopped",
-                    self.exe.display(),
-                    limit.as_secs_f64()
-                ))
-            }
-            Err(RecvTimeoutError::Disconnected) => Err(self.ended(doing)),
         }
     }
 
@@ -204,44 +155,30 @@ impl Peer {
         let (how, said) = self.exit_status();
         format!(
             "the worker ({}) {how} while {doing}{said}",
-            self.exe.display()
+            self.child.shown().display()
         )
     }
 
     /// How the worker ended (`exited with code 2`), and its last line on
-    /// standard error, if any (` (its last words: …)`).
+    /// standard error, if any (` (its last words: …)`). Its output has
+    /// closed: it has ended or is about to, and is killed if it has not
+    /// within a moment.
     fn exit_status(&mut self) -> (String, String) {
-        // Its output closed: it has ended or is about to.
-        let status = self.child.wait();
-        let how = match status {
-            Ok(status) => match (
-                status.code(),
-                std::os::unix::process::ExitStatusExt::signal(&status),
-            ) {
-                (Some(code), _) => format!("exited with code {code}"),
-                (None, Some(signal)) => format!("was killed by signal {signal}"),
-                (None, None) => "ended".to_string(),
-            },
+        let how = match self.child.finish_within(supervisor::PIPE_GRACE) {
+            Ok(status) => supervisor::how_it_ended(status),
             Err(_) => "ended".to_string(),
         };
-        // Its standard error is closed too once it has ended: read to the end.
-        if let Some(reader) = self.stderr_reader.take() {
-            let _ = reader.join();
-        }
-        let last = self
-            .stderr
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .back()
-            .cloned();
-        let said = last.map_or(String::new(), |line| format!(" (its last words: {line})"));
+        let stderr = self.child.stderr(supervisor::PIPE_GRACE);
+        let said = supervisor::telling_line(&stderr)
+            .map_or(String::new(), |line| format!(" (its last words: {line})"));
         (how, said)
     }
 }
 
-impl Drop for Peer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Why no line came ([`Peer::next_line`]).
+enum Waited {
+    /// Its standard output closed.
+    Closed,
+    TimedOut,
+    Interrupted,
 }

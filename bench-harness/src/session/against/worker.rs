@@ -22,7 +22,7 @@ use crate::settings::Settings;
 /// the same. The variable alone (left in a shell, any value) is ignored
 /// with a note, as `--forks`'s is.
 pub(crate) fn is_worker() -> bool {
-    crate::forks::started_with_token(WORKER_ENV, TOKEN_FLAG, "--against")
+    crate::supervisor::started_with_token(WORKER_ENV, TOKEN_FLAG, "--against")
 }
 
 /// Serves requests from standard input until it ends; the exit code.
