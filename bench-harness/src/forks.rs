@@ -528,7 +528,7 @@ fn run_child(
         }
         supervisor::Stop::Ended => {}
     }
-    let last_line = supervisor::telling_line(&stderr)
+    let last_line = supervisor::last_words(&stderr)
         .map(|line| format!("; the last line it wrote to stderr: {line}"))
         .unwrap_or_default();
     if let Some(death) = supervisor::killed_by(status) {

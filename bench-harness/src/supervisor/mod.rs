@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use bench_runtime::signal;
 
-pub(crate) use pipes::{telling_line, Relay};
+pub(crate) use pipes::{last_words, Relay};
 pub(crate) use program::{started_with_token, token, Program};
 
 /// The variable that marks every process of this run: its value is the

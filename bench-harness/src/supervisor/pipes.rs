@@ -59,7 +59,7 @@ impl Tail {
 /// The line of a child's standard error that says why it failed: the last
 /// one that is not the runtime's boilerplate (`note: run with
 /// RUST_BACKTRACE=1 …`, a backtrace's frames), else the last one.
-pub(crate) fn telling_line(stderr: &str) -> Option<&str> {
+fn telling_line(stderr: &str) -> Option<&str> {
     let lines = || {
         stderr
             .lines()
@@ -75,6 +75,19 @@ pub(crate) fn telling_line(stderr: &str) -> Option<&str> {
     };
     lines().find(|line| !noise(line)).or_else(|| lines().next())
 }
+
+/// [`telling_line`] as a message quotes it: at most [`QUOTED`] characters
+/// (a flood of one line would make the one-line error 64 KiB long).
+pub(crate) fn last_words(stderr: &str) -> Option<String> {
+    let line = telling_line(stderr)?;
+    Some(match line.char_indices().nth(QUOTED) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    })
+}
+
+/// The most characters of a child's line a message quotes.
+const QUOTED: usize = 300;
 
 /// A child's [`Tail`], and the signal that its reader reached the end.
 ///
@@ -208,6 +221,15 @@ mod tests {
         // Whole lines only.
         assert!(text.starts_with("noise"), "{}", &text[..40]);
         assert!(text.ends_with("memory allocation of 8 bytes failed\n"));
+    }
+
+    #[test]
+    fn a_flooded_line_is_quoted_short() {
+        let flood = format!("{}\n", "a".repeat(70_000));
+        let quoted = last_words(&flood).unwrap();
+        assert_eq!(quoted.chars().count(), QUOTED + 1);
+        assert!(quoted.ends_with('…'));
+        assert_eq!(last_words("boom\n").as_deref(), Some("boom"));
     }
 
     #[test]

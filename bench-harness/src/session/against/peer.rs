@@ -169,7 +169,7 @@ impl Peer {
             Err(_) => "ended".to_string(),
         };
         let stderr = self.child.stderr(supervisor::PIPE_GRACE);
-        let said = supervisor::telling_line(&stderr)
+        let said = supervisor::last_words(&stderr)
             .map_or(String::new(), |line| format!(" (its last words: {line})"));
         (how, said)
     }
