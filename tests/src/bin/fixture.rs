@@ -347,3 +347,124 @@ fn floods_stderr() {
     .unwrap();
     std::process::abort()
 }
+
+/// `BENCH_FIXTURE_<NAME>` as a whole number, else `default`.
+fn fixture_number(name: &str, default: u32) -> u32 {
+    std::env::var(format!("BENCH_FIXTURE_{name}"))
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Appends `pid` to the file named by variable `var`, if it is set.
+fn record_pid(var: &str, pid: u32) {
+    use std::io::Write;
+    if let Some(file) = std::env::var_os(var) {
+        let mut pids = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .expect("the pid file opens");
+        writeln!(pids, "{pid}").expect("the pid is written");
+    }
+}
+
+/// What a `supervised` benchmark does to the process supervising it.
+#[derive(Clone, Copy)]
+enum Supervised {
+    StartsSetsidDaemon,
+    LeavesHelperThenAborts,
+    FloodsOneStderrLine,
+}
+
+impl std::fmt::Display for Supervised {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Supervised::StartsSetsidDaemon => "starts_setsid_daemon",
+            Supervised::LeavesHelperThenAborts => "leaves_helper_then_aborts",
+            Supervised::FloodsOneStderrLine => "floods_one_stderr_line",
+        })
+    }
+}
+
+/// The `supervised` values named in `BENCH_FIXTURE_SUPERVISED` (by their
+/// names, comma-separated); none when it is unset, so that the benchmarks
+/// exist only in the supervisor tests' runs (and their workers and
+/// children) and no other test's list or count changes.
+fn supervised_args() -> Vec<Supervised> {
+    let named = std::env::var("BENCH_FIXTURE_SUPERVISED").unwrap_or_default();
+    [
+        Supervised::StartsSetsidDaemon,
+        Supervised::LeavesHelperThenAborts,
+        Supervised::FloodsOneStderrLine,
+    ]
+    .into_iter()
+    .filter(|what| named.split(',').any(|name| name == what.to_string()))
+    .collect()
+}
+
+/// Benchmarks that test the supervisor of `--forks` children and
+/// `--against` workers (`e2e/supervisor.rs`). Ignored, and there only when
+/// `BENCH_FIXTURE_SUPERVISED` names them:
+///
+/// - `starts_setsid_daemon` starts a daemon once per process, as a
+///   daemonizing library does (a double fork and `setsid`): `sleep
+///   BENCH_FIXTURE_DAEMON_SECS` (default 60) in a session of its own, its
+///   standard streams closed, its pid appended to the file named by
+///   `BENCH_FIXTURE_DAEMON_PIDS`. A process group kill cannot reach it.
+/// - `leaves_helper_then_aborts` starts `sleep BENCH_FIXTURE_HELPER_SECS`
+///   (default 60) holding this process's stderr, appends its pid to the
+///   file named by `BENCH_FIXTURE_HELPER_PIDS`, and aborts: the process has
+///   ended, its stderr has not closed.
+/// - `floods_one_stderr_line` writes `BENCH_FIXTURE_FLOOD_MB` MiB (default
+///   64) to stderr as one line with no line break, then aborts: a reader
+///   that keeps whole lines keeps it all.
+#[benchmark(ignore, args = supervised_args())]
+fn supervised(what: Supervised) -> u64 {
+    match what {
+        Supervised::StartsSetsidDaemon => {
+            static STARTED: std::sync::Once = std::sync::Once::new();
+            STARTED.call_once(|| {
+                let secs = fixture_number("DAEMON_SECS", 60).to_string();
+                // The shell's background job is no group leader, so `setsid`
+                // makes the session itself and `$!` is the daemon's pid.
+                let started = std::process::Command::new("sh")
+                    .args([
+                        "-c",
+                        "setsid sleep \"$1\" </dev/null >/dev/null 2>&1 & echo $!",
+                        "sh",
+                        &secs,
+                    ])
+                    .stdin(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .output()
+                    .expect("sh starts");
+                let pid = String::from_utf8_lossy(&started.stdout).trim().parse();
+                record_pid("BENCH_FIXTURE_DAEMON_PIDS", pid.expect("sh prints the pid"));
+            });
+            black_box(13)
+        }
+        Supervised::LeavesHelperThenAborts => {
+            let helper = std::process::Command::new("sleep")
+                .arg(fixture_number("HELPER_SECS", 60).to_string())
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("sleep starts");
+            record_pid("BENCH_FIXTURE_HELPER_PIDS", helper.id());
+            std::process::abort()
+        }
+        Supervised::FloodsOneStderrLine => {
+            use std::io::Write;
+            let mib = fixture_number("FLOOD_MB", 64) as usize;
+            let chunk = "x".repeat(64 * 1024);
+            let mut stderr = std::io::stderr().lock();
+            for _ in 0..mib * 16 {
+                if stderr.write_all(chunk.as_bytes()).is_err() {
+                    break;
+                }
+            }
+            std::process::abort()
+        }
+    }
+}

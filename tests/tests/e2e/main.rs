@@ -26,4 +26,5 @@ mod program_cost;
 mod progress;
 mod reliability;
 mod suite;
+mod supervisor;
 mod table;
