@@ -10,7 +10,7 @@
 //! files (the tests use fixtures of real machines).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::str::FromStr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -577,13 +577,13 @@ fn git_filter_drivers(dir: &Path) -> Option<Vec<String>> {
             r"^filter\..*\.(clean|process)$",
         ],
     )?;
-    match output.status.code() {
+    match output.0.code() {
         Some(0) => {}
         // No such entry.
         Some(1) => return Some(Vec::new()),
         _ => return None,
     }
-    let text = String::from_utf8(output.stdout).ok()?;
+    let text = String::from_utf8(output.1).ok()?;
     let mut drivers: Vec<String> = Vec::new();
     for entry in text.split('\0').filter(|e| !e.is_empty()) {
         let key = entry.split_once('\n').map_or(entry, |(key, _)| key);
@@ -608,15 +608,25 @@ fn git_filter_drivers(dir: &Path) -> Option<Vec<String>> {
 /// with the stat data it refreshed (and so from a hook on that); the
 /// filters `git status` would run are emptied by [`git_dirty`].
 fn git(dir: &Path, config: &[&str], args: &[&str]) -> Option<String> {
-    let output = git_output(dir, config, args)?;
-    output
-        .status
+    let (status, stdout) = git_output(dir, config, args)?;
+    status
         .success()
-        .then(|| String::from_utf8(output.stdout).ok())
+        .then(|| String::from_utf8(stdout).ok())
         .flatten()
 }
 
-fn git_output(dir: &Path, config: &[&str], args: &[&str]) -> Option<std::process::Output> {
+/// How long git may take to answer, and the most it may write: a
+/// repository's state is a note of the run, never worth a hang.
+const GIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
+const GIT_OUTPUT_LIMIT: usize = 16 << 20;
+
+/// Runs git through the run's supervisor (its own process group, a time
+/// limit, Ctrl-C, bounded output).
+fn git_output(
+    dir: &Path,
+    config: &[&str],
+    args: &[&str],
+) -> Option<(std::process::ExitStatus, Vec<u8>)> {
     let mut command = Command::new("git");
     command.args([
         "--no-optional-locks",
@@ -628,13 +638,8 @@ fn git_output(dir: &Path, config: &[&str], args: &[&str]) -> Option<std::process
     for setting in config {
         command.args(["-c", setting]);
     }
-    command
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()
+    command.args(args).current_dir(dir);
+    crate::supervisor::output(command, Path::new("git"), GIT_LIMIT, GIT_OUTPUT_LIMIT)
 }
 
 /// The first `model name` of a `/proc/cpuinfo` text.

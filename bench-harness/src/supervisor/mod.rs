@@ -54,6 +54,8 @@ pub(crate) enum Sink {
     File(File),
     /// Standard output, read as lines ([`Child::line`]).
     Lines,
+    /// Standard output, read whole up to this many bytes ([`output`]).
+    Capture(usize),
     /// Standard error, its end kept ([`Child::stderr`]); the lines `Relay`
     /// takes are not kept.
     Tail(Option<Relay>),
@@ -64,7 +66,7 @@ impl Sink {
         Ok(match self {
             Sink::Null => Stdio::null(),
             Sink::File(file) => Stdio::from(file.try_clone()?),
-            Sink::Lines | Sink::Tail(_) => Stdio::piped(),
+            Sink::Lines | Sink::Capture(_) | Sink::Tail(_) => Stdio::piped(),
         })
     }
 }
@@ -102,6 +104,7 @@ pub(crate) struct Child {
     shown: PathBuf,
     stdin: Option<ChildStdin>,
     lines: Option<Receiver<String>>,
+    capture: Option<pipes::SharedTail>,
     tail: Option<pipes::SharedTail>,
     /// Its status once reaped.
     reaped: Option<ExitStatus>,
@@ -133,9 +136,13 @@ impl Child {
         let mut process = command.spawn().map_err(could_not)?;
         LIVE.fetch_add(1, Ordering::SeqCst);
         signal::add_child_group(process.id());
-        let lines = match stdout {
-            Sink::Lines => process.stdout.take().map(pipes::read_lines),
-            _ => None,
+        let (lines, capture) = match stdout {
+            Sink::Lines => (process.stdout.take().map(pipes::read_lines), None),
+            Sink::Capture(limit) => (
+                None,
+                process.stdout.take().map(|o| pipes::read_all(o, limit)),
+            ),
+            _ => (None, None),
         };
         let tail = match stderr {
             Sink::Tail(relay) => process.stderr.take().map(|e| pipes::read_tail(e, relay)),
@@ -146,6 +153,7 @@ impl Child {
             process,
             shown: shown.to_path_buf(),
             lines,
+            capture,
             tail,
             reaped: None,
         })
@@ -279,6 +287,24 @@ impl Drop for Child {
     fn drop(&mut self) {
         let _ = self.finish();
     }
+}
+
+/// Runs `command` (named `shown`) to its end with nothing on its standard
+/// input and its standard error discarded, as a child of the run
+/// ([`Child::start`]): its status and standard output, or `None` if it
+/// could not start, outran `limit` (then killed), was stopped by Ctrl-C,
+/// or wrote more than `max` bytes.
+pub(crate) fn output(
+    command: Command,
+    shown: &Path,
+    limit: Duration,
+    max: usize,
+) -> Option<(ExitStatus, Vec<u8>)> {
+    let mut child = Child::start(command, shown, false, Sink::Capture(max), Sink::Null).ok()?;
+    let stop = child.wait(limit, CtrlC::Kill).ok()?;
+    let status = child.finish().ok()?;
+    let out = pipes::captured(child.capture.as_ref()?, PIPE_GRACE)?;
+    (stop == Stop::Ended).then_some((status, out))
 }
 
 /// How a status reads in a message: `exited with code 2`, `was killed by

@@ -27,14 +27,24 @@ pub(crate) type Relay = Box<dyn Fn(&str) -> bool + Send>;
 #[derive(Debug, Default)]
 pub(super) struct Tail {
     bytes: Vec<u8>,
-    /// Whether the beginning was dropped.
+    /// Whether the beginning (or for a capture, the end) was dropped.
     cut: bool,
+    /// A capture of the whole output ([`read_all`]): at most this many
+    /// bytes from the start, not the end.
+    head: Option<usize>,
     /// Whether the reader reached the end (or could read no more).
     closed: bool,
 }
 
 impl Tail {
     fn push(&mut self, chunk: &[u8]) {
+        if let Some(limit) = self.head {
+            let room = limit.saturating_sub(self.bytes.len());
+            self.cut |= chunk.len() > room;
+            self.bytes
+                .extend_from_slice(&chunk[..chunk.len().min(room)]);
+            return;
+        }
         self.bytes.extend_from_slice(chunk);
         if self.bytes.len() > 2 * STDERR_TAIL {
             let drop = self.bytes.len() - STDERR_TAIL;
@@ -154,6 +164,47 @@ pub(super) fn tail_text(tail: &SharedTail, grace: Duration) -> String {
     tail.text()
 }
 
+/// Reads `stdout` whole, at most `limit` bytes, on a thread of its own.
+pub(super) fn read_all(mut stdout: impl Read + Send + 'static, limit: usize) -> SharedTail {
+    let all: SharedTail = Arc::new((
+        Mutex::new(Tail {
+            head: Some(limit),
+            ..Tail::default()
+        }),
+        Condvar::new(),
+    ));
+    let kept = all.clone();
+    std::thread::spawn(move || {
+        let (lock, closed) = &*kept;
+        let mut buffer = vec![0; 16 * 1024];
+        loop {
+            match stdout.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => lock
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(&buffer[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        lock.lock().unwrap_or_else(PoisonError::into_inner).closed = true;
+        closed.notify_all();
+    });
+    all
+}
+
+/// What [`read_all`] read, once it reached the end within `grace`; `None`
+/// if it did not, or the output was longer than its limit.
+pub(super) fn captured(all: &SharedTail, grace: Duration) -> Option<Vec<u8>> {
+    let (lock, closed) = &**all;
+    let all = lock.lock().unwrap_or_else(PoisonError::into_inner);
+    let (all, _) = closed
+        .wait_timeout_while(all, grace, |all| !all.closed)
+        .unwrap_or_else(PoisonError::into_inner);
+    (all.closed && !all.cut).then(|| all.bytes.clone())
+}
+
 /// Reads `stdout` as lines on a thread of its own: each line, without its
 /// newline, as text (bytes that are not UTF-8 replaced), at most
 /// [`LINE_LIMIT`] bytes of it. The receiver disconnects at the end.
@@ -221,6 +272,17 @@ mod tests {
         // Whole lines only.
         assert!(text.starts_with("noise"), "{}", &text[..40]);
         assert!(text.ends_with("memory allocation of 8 bytes failed\n"));
+    }
+
+    #[test]
+    fn a_capture_keeps_the_whole_output_or_says_it_was_longer() {
+        let all = read_all(std::io::Cursor::new(b"abc\0def\n".to_vec()), 8);
+        assert_eq!(
+            captured(&all, Duration::from_secs(5)).as_deref(),
+            Some(&b"abc\0def\n"[..])
+        );
+        let long = read_all(std::io::Cursor::new(vec![b'x'; 9]), 8);
+        assert_eq!(captured(&long, Duration::from_secs(5)), None);
     }
 
     #[test]
