@@ -382,3 +382,43 @@ pub(crate) fn command(run: &Path, shown: &Path, args: &[OsString]) -> Command {
     }
     command
 }
+
+#[cfg(test)]
+mod tests {
+    /// The library's source files outside this module, without their
+    /// tests: none may start a process but through [`super::Child`].
+    #[test]
+    fn no_process_is_started_but_through_the_supervisor() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src.clone()];
+        let mut read = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            let name = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if !name.ends_with(".rs")
+                || name.starts_with("supervisor")
+                || name.ends_with("tests.rs")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            read += 1;
+            for start in [".spawn()", ".output()"] {
+                assert!(
+                    !code.contains(start),
+                    "{name} starts a process with {start}: use supervisor::Child (its group, \
+                     time limit, bounded pipes and the run's mark)"
+                );
+            }
+        }
+        assert!(read > 50, "read only {read} files");
+    }
+}
