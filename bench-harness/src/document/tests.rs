@@ -471,6 +471,7 @@ fn against_records_carry_the_paired_tests() {
             },
         ],
         own_overhead: false,
+        partial: false,
     };
     let doc = document::assemble_against(&environment(), &info(), &report);
     let text = to_string(&doc);

@@ -82,6 +82,9 @@ pub(crate) fn write_against(out: &mut dyn Write, report: &AgainstReport) -> io::
         let mut measures = Map::new();
         measures.insert("latency".into(), metric(p.new_ns, None));
         measures.insert("ratio".into(), metric(c.ratio, finite(c.ratio_interval)));
+        if report.partial {
+            measures.insert(PARTIAL_MEASURE.into(), metric(1.0, None));
+        }
         benchmarks.insert(row.name.clone(), Value::Object(measures));
     }
     emit(out, benchmarks)

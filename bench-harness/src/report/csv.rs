@@ -56,7 +56,7 @@ pub(crate) const COLUMNS: [&str; 26] = [
 
 /// The header row of `--against`'s table, in order. A ratio is this
 /// build's time over the other's; a change is the ratio less 1.
-pub(crate) const AGAINST_COLUMNS: [&str; 15] = [
+pub(crate) const AGAINST_COLUMNS: [&str; 16] = [
     "name",
     "status",
     "new_ns",
@@ -72,6 +72,7 @@ pub(crate) const AGAINST_COLUMNS: [&str; 15] = [
     "p_t",
     "p_wilcoxon",
     "failure",
+    "run",
 ];
 
 /// Writes the header row and one row per result, in the order given, with
@@ -193,6 +194,12 @@ fn comparison_fields(comparison: Option<&Compared>) -> [String; COMPARISON_COLUM
 /// Writes `--against`'s table: the header row and one row per benchmark
 /// of either build, in the report's order.
 pub(crate) fn write_against(out: &mut dyn Write, report: &AgainstReport) -> io::Result<()> {
+    // As a measured run's: `partial` on every row after Ctrl-C.
+    let run = if report.partial {
+        "partial"
+    } else {
+        "complete"
+    };
     let mut out = io::BufWriter::new(out);
     writeln!(out, "{}", AGAINST_COLUMNS.join(","))?;
     for row in &report.rows {
@@ -230,7 +237,7 @@ pub(crate) fn write_against(out: &mut dyn Write, report: &AgainstReport) -> io::
                 fields.resize(10, String::new());
                 fields.push("too fast to compare".to_string());
                 fields.push(rounds.to_string());
-                fields.resize(AGAINST_COLUMNS.len(), String::new());
+                fields.resize(AGAINST_COLUMNS.len() - 1, String::new());
             }
             AgainstOutcome::New | AgainstOutcome::Gone => {
                 let status = if matches!(row.outcome, AgainstOutcome::New) {
@@ -239,14 +246,15 @@ pub(crate) fn write_against(out: &mut dyn Write, report: &AgainstReport) -> io::
                     "gone"
                 };
                 fields.push(status.to_string());
-                fields.resize(AGAINST_COLUMNS.len(), String::new());
+                fields.resize(AGAINST_COLUMNS.len() - 1, String::new());
             }
             AgainstOutcome::Failed(why) => {
                 fields.push("failed".to_string());
-                fields.resize(AGAINST_COLUMNS.len() - 1, String::new());
+                fields.resize(AGAINST_COLUMNS.len() - 2, String::new());
                 fields.push(field(why));
             }
         }
+        fields.push(run.to_string());
         writeln!(out, "{}", fields.join(","))?;
     }
     out.flush()

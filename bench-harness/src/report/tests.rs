@@ -543,3 +543,37 @@ fn no_format_string_takes_its_width_from_a_variable() {
     );
     assert!(offences.is_empty(), "runtime widths: {offences:#?}");
 }
+
+/// A comparison Ctrl-C stopped says so in every format it writes, as a
+/// measured run does (the review's failure 20, through `--against`).
+#[test]
+fn a_partial_comparison_says_so_in_every_format() {
+    for partial in [false, true] {
+        let report = crate::results::against::AgainstReport {
+            partial,
+            ..against_report()
+        };
+        let mut csv_out = Vec::new();
+        csv::write_against(&mut csv_out, &report).unwrap();
+        let csv_text = String::from_utf8(csv_out).unwrap();
+        let rows: Vec<&str> = csv_text.lines().skip(1).collect();
+        let word = if partial { ",partial" } else { ",complete" };
+        assert!(rows.iter().all(|row| row.ends_with(word)), "{csv_text}");
+        let mut bmf_out = Vec::new();
+        bmf::write_against(&mut bmf_out, &report).unwrap();
+        let bmf_text = String::from_utf8(bmf_out).unwrap();
+        assert_eq!(
+            bmf_text.contains(bmf::PARTIAL_MEASURE),
+            partial,
+            "{bmf_text}"
+        );
+        let mut md_out = Vec::new();
+        markdown::write_against(&mut md_out, HEADING, &report).unwrap();
+        let md_text = String::from_utf8(md_out).unwrap();
+        assert_eq!(
+            md_text.starts_with("**Interrupted:** partial results"),
+            partial,
+            "{md_text}"
+        );
+    }
+}

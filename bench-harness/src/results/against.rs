@@ -20,6 +20,9 @@ pub(crate) struct AgainstReport {
     /// worker of an earlier harness): ratios of sub-nanosecond benchmarks
     /// may be off by a few percent.
     pub own_overhead: bool,
+    /// Ctrl-C stopped the comparison: rows of benchmarks it never reached
+    /// are missing, and the others have fewer pairs. Every format says so.
+    pub partial: bool,
 }
 
 /// One benchmark of a paired comparison.

@@ -399,5 +399,6 @@ pub(crate) fn against_report() -> AgainstReport {
             row("old::removed", AgainstOutcome::Gone),
         ],
         own_overhead: false,
+        partial: false,
     }
 }

@@ -487,12 +487,17 @@ pub(crate) fn render_against(
     ));
     let _ = write!(
         out,
-        r#"<header><h1>{} against {}</h1><p class="muted">bench-harness {} · run started {} · {}</p></header>"#,
+        r#"<header><h1>{} against {}</h1><p class="muted">bench-harness {} · run started {} · {}{}</p></header>"#,
         escape(target),
         escape(&report.baseline),
         escape(&environment.harness_version),
         escape(&environment.timestamp),
         escape(&audit::header(environment)),
+        if report.partial {
+            r#" · <b class="warn">interrupted: partial results</b>"#
+        } else {
+            ""
+        },
     );
     let rows: Vec<IntervalRow> = report
         .rows

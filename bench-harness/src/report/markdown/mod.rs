@@ -47,12 +47,7 @@ pub(crate) fn write(
     groups: &[GroupReport],
 ) -> io::Result<()> {
     if info.partial {
-        // Before anything else: every figure below is from a partial run.
-        let (first, rest) = PARTIAL_RUN
-            .split_once(':')
-            .expect("the sentence has a colon");
-        writeln!(out, "**{}:**{rest}", capitalise(first))?;
-        writeln!(out)?;
+        partial_line(out)?;
     }
     let notes = rows::notes(results);
     let mut method = method(info);
@@ -84,12 +79,25 @@ pub(crate) fn write(
     page(out, heading, &sections, &notes, &method)
 }
 
+/// Before anything else, on a page of a run Ctrl-C stopped: every figure
+/// below is from a partial run.
+fn partial_line(out: &mut dyn Write) -> io::Result<()> {
+    let (first, rest) = PARTIAL_RUN
+        .split_once(':')
+        .expect("the sentence has a colon");
+    writeln!(out, "**{}:**{rest}", capitalise(first))?;
+    writeln!(out)
+}
+
 /// Writes an `--against` run's page: this build against the other one.
 pub(crate) fn write_against(
     out: &mut dyn Write,
     heading: Heading<'_>,
     report: &AgainstReport,
 ) -> io::Result<()> {
+    if report.partial {
+        partial_line(out)?;
+    }
     let (section, mut notes) = rows::against_section(report);
     if report.own_overhead {
         notes.push(

@@ -389,6 +389,7 @@ fn the_against_table_fits_the_width_and_details_add_the_rest() {
             },
         ],
         own_overhead: true,
+        partial: false,
     };
     let table = |width, details| {
         let mut buffer = termcolor::NoColor::new(Vec::new());

@@ -235,6 +235,7 @@ fn compare(
         noise_threshold: request.noise_threshold,
         rows,
         own_overhead,
+        partial: interrupted,
     };
     Ok((report, info))
 }
