@@ -649,7 +649,10 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                     .into(),
             ));
         }
-        parsed.forks = Some(0);
+        // A smoke test or a list runs here anyway: nothing to change.
+        if bench {
+            parsed.forks = Some(0);
+        }
     }
     if parsed.output.logfile.is_some() && (list_baselines || history) {
         return Err(CliError(
@@ -980,6 +983,10 @@ mod tests {
             .logfile
             .is_some());
         assert!(parse_err(&["--logfile", ""]).contains("--logfile needs a file name"));
+        // `cargo test --benches -- --force-run-in-process`: a smoke test,
+        // in this process already (the review's failure 29, test mode).
+        assert_eq!(parse_ok(&["--force-run-in-process"]).forks, None);
+        assert_eq!(parse_ok(&["--list", "--force-run-in-process"]).forks, None);
         let clash = parse_err(&["--bench", "--force-run-in-process", "--forks", "2"]);
         assert!(clash.contains("contradict"), "{clash}");
         assert!(parse_err(&["--history", "--logfile", "l"]).contains("not --list-baselines"));

@@ -1315,6 +1315,27 @@ fn libtest_force_run_in_process_is_accepted_and_measures_here() {
     );
 }
 
+/// The door the first fix missed: libtest's own use, a smoke test (`cargo
+/// test --benches -- --force-run-in-process`), and `--list`.
+#[test]
+fn libtest_force_run_in_process_is_accepted_in_a_smoke_test_and_a_list() {
+    let env = [("NO_COLOR", OsStr::new("1"))];
+    let smoke = run_with_env(
+        fixture_binary(),
+        &["--exact", "passes", "--force-run-in-process"],
+        &env,
+    );
+    assert_eq!(smoke.code, Some(0), "{}", smoke.stderr);
+    assert!(smoke.stdout.contains("passes"), "{}", smoke.stdout);
+    let list = run_with_env(
+        fixture_binary(),
+        &["--list", "--force-run-in-process"],
+        &env,
+    );
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    assert!(list.listed().contains(&"passes"), "{}", list.stdout);
+}
+
 /// Doors the review did not list: the smoke test (`cargo test --benches`)
 /// and `--list`, which libtest logs too.
 #[test]
