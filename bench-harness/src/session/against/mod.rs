@@ -579,8 +579,14 @@ fn measure_pair(
     let closed = this.ask(&Request::Close, limits.wait, &closing);
     let closed_there = other.ask(&Request::Close, limits.wait, &closing);
     result?;
-    closed?;
-    closed_there?;
+    for (reply, side) in [(closed?, "this build"), (closed_there?, "the other build")] {
+        if reply != Reply::Closed {
+            return Err(format!(
+                "{side} answered out of step ('{}' to closing {name}): it was stopped",
+                reply.kind()
+            ));
+        }
+    }
     Ok((old, new, spent))
 }
 
@@ -589,7 +595,10 @@ fn expect_opened(reply: Reply, side: &str) -> Result<bool, String> {
     match reply {
         Reply::Opened { shared_overhead } => Ok(shared_overhead),
         Reply::Error { message } | Reply::Failed { message } => Err(format!("{side}: {message}")),
-        other => Err(format!("{side} answered {other:?} to opening a benchmark")),
+        other => Err(format!(
+            "{side} answered out of step ('{}' to opening a benchmark): it was stopped",
+            other.kind()
+        )),
     }
 }
 
@@ -642,7 +651,10 @@ fn per_iter(reply: Reply, side: &str) -> Result<Option<f64>, String> {
         Reply::Failed { message } => Err(format!("{side} failed: {message}")),
         Reply::Stopped => Err(format!("{side} stopped sampling (its sample cap)")),
         Reply::Error { message } => Err(format!("{side}: {message}")),
-        other => Err(format!("{side} answered {other:?} to a slice")),
+        other => Err(format!(
+            "{side} answered out of step ('{}' to a slice): it was stopped",
+            other.kind()
+        )),
     }
 }
 

@@ -104,6 +104,20 @@ impl Reply {
     pub(crate) fn line(&self) -> String {
         json::to_string(self) + "\n"
     }
+
+    /// Its `type` tag, as a message names a reply out of step (the reply
+    /// itself may hold every benchmark's name).
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Reply::Hello { .. } => "hello",
+            Reply::Opened { .. } => "opened",
+            Reply::Slice { .. } => "slice",
+            Reply::Stopped => "stopped",
+            Reply::Failed { .. } => "failed",
+            Reply::Closed => "closed",
+            Reply::Error { .. } => "error",
+        }
+    }
 }
 
 /// Reads a message's `type` tag.
