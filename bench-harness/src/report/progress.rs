@@ -430,6 +430,7 @@ impl Progress {
             stop: Condvar::new(),
         });
         *ACTIVE.lock().unwrap_or_else(PoisonError::into_inner) = Some(shared.clone());
+        crate::console::route_stderr(pause_for_message);
         let ticking = shared.clone();
         let ticker = thread::Builder::new()
             .name("bench-progress".into())

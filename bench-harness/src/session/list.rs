@@ -2,7 +2,7 @@
 
 use crate::baseline::{self, Store};
 use crate::cli::ListFormat;
-use crate::report::console;
+use crate::console;
 
 use super::rows::Selection;
 
