@@ -4,7 +4,8 @@
 //! screen, end a line of a one-per-line list, or reverse how a browser
 //! shows the rest of a name (U+202E makes `rtl\u{202e}txt.exe` read
 //! `rtlexe.txt`). Each output writes them as an escape of its own kind:
-//! `\u{1b}` for people ([`escape`]), `\u001b` in JSON.
+//! `\u{1b}` for people ([`escape`]), `\u001b` in JSON. And [`size_text`],
+//! a file's size as every output writes it.
 
 use std::borrow::Cow;
 
@@ -40,4 +41,51 @@ pub(crate) fn escape(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(escaped)
+}
+
+/// A file size in decimal units with three significant digits at most:
+/// `812 B`, `48.2 kB`, `12.3 MB`, `1.20 GB`.
+pub(crate) fn size_text(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1000.0;
+    let mut unit = 0;
+    while value >= 999.5 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    let decimals = if value >= 99.95 {
+        0
+    } else if value >= 9.995 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.decimals$} {}", UNITS[unit])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_in_decimal_units() {
+        let cases = [
+            (0, "0 B"),
+            (999, "999 B"),
+            (1000, "1.00 kB"),
+            (48_213, "48.2 kB"),
+            (999_499, "999 kB"),
+            (999_500, "1.00 MB"),
+            (12_345_678, "12.3 MB"),
+            (123_456_789, "123 MB"),
+            (1_200_000_000, "1.20 GB"),
+            (u64::MAX, "18446744 TB"),
+        ];
+        for (bytes, text) in cases {
+            assert_eq!(size_text(bytes), text, "{bytes}");
+        }
+    }
 }

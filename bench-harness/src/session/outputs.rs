@@ -168,7 +168,7 @@ fn save_baseline(
             .map_err(|e| e.to_string())?;
         Ok(format!(
             "{saved} (executable kept: {})",
-            baseline::size_text(bytes)
+            crate::text::size_text(bytes)
         ))
     } else {
         store
