@@ -44,6 +44,7 @@ use bench_runtime::signal;
 use bench_runtime::Nanos;
 
 use crate::analysis::Overhead;
+use crate::cli::FORK_TOKEN_FLAG as TOKEN_FLAG;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::failure::Failure;
 use crate::instruments::{self, Extras};
@@ -80,19 +81,6 @@ const GRACE: Duration = Duration::from_secs(5);
 /// parent, so it does not fork again (a `main` that adds `--forks` to every
 /// command line would otherwise recurse) and it ends when its parent does.
 pub(crate) const CHILD_ENV: &str = "BENCH_HARNESS_FORK_CHILD";
-
-/// The hidden flag (without its `--`) that carries the same token on a
-/// child's command line: a process is a child only when both are there and
-/// equal, so a variable left in a shell's environment changes nothing.
-pub(crate) const TOKEN_FLAG: &str = "fork-child-token";
-
-/// The hidden flag (without its `--`) that tells a child it is one of N
-/// processes: each of its benchmarks measures for 1/N of the budgets.
-pub(crate) const SHARE_FLAG: &str = "fork-share";
-
-/// The hidden flag (without its `--`) that names the file of the names a
-/// child measures.
-pub(crate) const NAMES_FLAG: &str = "fork-names";
 
 /// Set in each child's environment, a run of spaces of a random length:
 /// the environment sits at the top of the stack, so its size moves where

@@ -22,8 +22,6 @@ mod smoke;
 mod verdicts;
 
 /// The hidden flag that carries an `--against` worker's token.
-pub(crate) use against::TOKEN_FLAG as WORKER_TOKEN_FLAG;
-
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::time::Instant;

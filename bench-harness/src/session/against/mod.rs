@@ -51,8 +51,8 @@ use crate::run::Watch;
 use crate::select::{self, Filter};
 use crate::settings::Settings;
 use peer::Peer;
+pub(crate) use protocol::PROTOCOL_VERSION;
 use protocol::{Reply, Request};
-pub(crate) use protocol::{PROTOCOL_VERSION, TOKEN_FLAG};
 use worker::Side;
 pub(crate) use worker::{is_worker, serve};
 
