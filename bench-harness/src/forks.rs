@@ -48,9 +48,8 @@ use crate::cli::FORK_TOKEN_FLAG as TOKEN_FLAG;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::failure::Failure;
 use crate::instruments::{self, Extras};
-use crate::report::progress;
 use crate::results::{Context, Measured};
-use crate::run::{Job, Watch};
+use crate::run::{status, Job, Watch};
 use crate::supervisor::{self, started_with_token, Program};
 
 /// The processes a measured run spreads its benchmarks over when
@@ -473,7 +472,7 @@ fn run_child(
         .env(crate::environment::NO_GIT_ENV, "1");
     // The status lines it relays go to `watch`, not into the kept tail.
     let watch = watch.clone();
-    let relay: supervisor::Relay = Box::new(move |line| match progress::relayed(line) {
+    let relay: supervisor::Relay = Box::new(move |line| match status::relayed(line) {
         Some(status) => {
             watch.child_status(status);
             true

@@ -66,6 +66,16 @@ pub(crate) fn size_text(bytes: u64) -> String {
     format!("{value:.decimals$} {}", UNITS[unit])
 }
 
+/// A ratio as a percentage with two decimals below 10%, else one.
+pub(crate) fn percent(ratio: f64) -> String {
+    let pct = ratio * 100.0;
+    if pct.abs() < 10.0 {
+        format!("{pct:.2}%")
+    } else {
+        format!("{pct:.1}%")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use bench_runtime::{StopReason, Throughput};
 use crate::analysis::compare::{PairedComparison, Verdict};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::settings::BytesUnit;
-pub(crate) use crate::text::escape;
+pub(crate) use crate::text::{escape, percent};
 
 /// What every output of a run stopped by Ctrl-C says of it (the JSON
 /// document has `"partial": true`), so that no format reads as a whole run.
@@ -295,16 +295,6 @@ pub(crate) fn count(n: u64) -> String {
         n if n < 1e6 => format!("{}K", significant3(n / 1e3)),
         n if n < 1e9 => format!("{}M", significant3(n / 1e6)),
         n => format!("{}G", significant3(n / 1e9)),
-    }
-}
-
-/// A ratio as a percentage with two decimals below 10%, else one.
-pub(crate) fn percent(ratio: f64) -> String {
-    let pct = ratio * 100.0;
-    if pct.abs() < 10.0 {
-        format!("{pct:.2}%")
-    } else {
-        format!("{pct:.1}%")
     }
 }
 

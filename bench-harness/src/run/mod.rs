@@ -16,6 +16,7 @@
 mod profile;
 mod schedule;
 mod slices;
+pub(crate) mod status;
 mod watch;
 
 use std::sync::{Arc, Mutex};
