@@ -21,8 +21,9 @@ pub(crate) mod stdio;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub(crate) mod time;
 
-/// The exit code of a run stopped by Ctrl-C: 128 + SIGINT (here because
-/// the SIGINT handler exits with it; re-exported by `crate::signal`).
+// Here because the SIGINT handler exits with it; `crate::signal`
+// re-exports it.
+/// The exit code of a run stopped by Ctrl-C: 128 + SIGINT.
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// The `errno` the last failed call set (0 if it set none).
