@@ -428,29 +428,6 @@ fn target_name_of(exe: &Path) -> String {
     }
 }
 
-/// A file size in decimal units with three significant digits at most:
-/// `812 B`, `48.2 kB`, `12.3 MB`, `1.20 GB`.
-pub(crate) fn size_text(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
-    if bytes < 1000 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1000.0;
-    let mut unit = 0;
-    while value >= 999.5 && unit + 1 < UNITS.len() {
-        value /= 1000.0;
-        unit += 1;
-    }
-    let decimals = if value >= 99.95 {
-        0
-    } else if value >= 9.995 {
-        1
-    } else {
-        2
-    };
-    format!("{value:.decimals$} {}", UNITS[unit])
-}
-
 /// The target directory this binary was built into: the nearest ancestor
 /// holding cargo's `CACHEDIR.TAG` (`<target>/[<triple>/]<profile>/deps/NAME`).
 fn target_dir_of_this_binary() -> Option<PathBuf> {
@@ -660,24 +637,5 @@ mod tests {
         assert_eq!(store.executable_size("main"), None);
         assert_eq!(other.executable_size("main"), Some(9));
         fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn sizes_read_in_decimal_units() {
-        let cases = [
-            (0, "0 B"),
-            (999, "999 B"),
-            (1000, "1.00 kB"),
-            (48_213, "48.2 kB"),
-            (999_499, "999 kB"),
-            (999_500, "1.00 MB"),
-            (12_345_678, "12.3 MB"),
-            (123_456_789, "123 MB"),
-            (1_200_000_000, "1.20 GB"),
-            (u64::MAX, "18446744 TB"),
-        ];
-        for (bytes, text) in cases {
-            assert_eq!(size_text(bytes), text, "{bytes}");
-        }
     }
 }

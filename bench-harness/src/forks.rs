@@ -44,12 +44,12 @@ use bench_runtime::signal;
 use bench_runtime::Nanos;
 
 use crate::analysis::Overhead;
+use crate::cli::FORK_TOKEN_FLAG as TOKEN_FLAG;
 use crate::document::{self, BenchRecord, MeasurementRecord, OutcomeKind, ThroughputUnit};
 use crate::failure::Failure;
 use crate::instruments::{self, Extras};
-use crate::report::progress;
 use crate::results::{Context, Measured};
-use crate::run::{Job, Watch};
+use crate::run::{status, Job, Watch};
 use crate::supervisor::{self, started_with_token, Program};
 
 /// The processes a measured run spreads its benchmarks over when
@@ -80,19 +80,6 @@ const GRACE: Duration = Duration::from_secs(5);
 /// parent, so it does not fork again (a `main` that adds `--forks` to every
 /// command line would otherwise recurse) and it ends when its parent does.
 pub(crate) const CHILD_ENV: &str = "BENCH_HARNESS_FORK_CHILD";
-
-/// The hidden flag (without its `--`) that carries the same token on a
-/// child's command line: a process is a child only when both are there and
-/// equal, so a variable left in a shell's environment changes nothing.
-pub(crate) const TOKEN_FLAG: &str = "fork-child-token";
-
-/// The hidden flag (without its `--`) that tells a child it is one of N
-/// processes: each of its benchmarks measures for 1/N of the budgets.
-pub(crate) const SHARE_FLAG: &str = "fork-share";
-
-/// The hidden flag (without its `--`) that names the file of the names a
-/// child measures.
-pub(crate) const NAMES_FLAG: &str = "fork-names";
 
 /// Set in each child's environment, a run of spaces of a random length:
 /// the environment sits at the top of the stack, so its size moves where
@@ -485,7 +472,7 @@ fn run_child(
         .env(crate::environment::NO_GIT_ENV, "1");
     // The status lines it relays go to `watch`, not into the kept tail.
     let watch = watch.clone();
-    let relay: supervisor::Relay = Box::new(move |line| match progress::relayed(line) {
+    let relay: supervisor::Relay = Box::new(move |line| match status::relayed(line) {
         Some(status) => {
             watch.child_status(status);
             true

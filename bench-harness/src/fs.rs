@@ -169,7 +169,7 @@ fn open_in_place(path: &Path) -> io::Result<fs::File> {
                     }
                     if !said && started.elapsed() >= Duration::from_secs(1) {
                         said = true;
-                        crate::report::console::status(&format_args!(
+                        crate::console::status(&format_args!(
                             "waiting for a reader of the FIFO {} to write the results (Ctrl-C \
                              stops)",
                             path.display()

@@ -43,6 +43,7 @@ mod analysis;
 mod audit;
 mod baseline;
 mod cli;
+mod console;
 mod document;
 mod environment;
 mod failure;

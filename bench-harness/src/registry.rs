@@ -497,7 +497,7 @@ pub(crate) fn check_unique<'a>(
             return Err(format!(
                 "two benchmarks are named '{}': {} and {}; give them distinct names (args \
                  whose Display differs, or #[benchmark(name = \"...\")])",
-                crate::report::format::escape(&name),
+                crate::text::escape(&name),
                 first.definition(),
                 bench.definition()
             ));

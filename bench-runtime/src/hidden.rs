@@ -8,7 +8,7 @@
 //! harness warns against) measures the overhead of the loop its own
 //! benchmarks run.
 
-use crate::Bencher;
+use crate::bencher::Bencher;
 
 /// The empty loop: `b.iter(|| ())`.
 pub fn loop_overhead(b: &mut Bencher<'_>) {
@@ -38,7 +38,7 @@ const PROBE_RUNS: usize = 5;
 /// core was quiet and 0.68 ns when it was shared, beside benchmarks that
 /// slowed 1.7–1.8× (a 1,000-integer sum, a 64-byte allocation) in the same
 /// slices, while a chain of dependent multiplies barely moved.
-pub fn speed_probe(clock: &crate::Clock) -> f64 {
+pub fn speed_probe(clock: &crate::clock::Clock) -> f64 {
     let mut runs = [0.0; PROBE_RUNS];
     for run in &mut runs {
         let start = clock.start();

@@ -90,7 +90,7 @@ impl SamplerConfig {
     /// The shortest sample a timer with this precision measures to better
     /// than 1%: 1,000 resolutions (quantisation) and 100 read-pair overheads
     /// (the read cost is inside every sample).
-    pub fn sample_floor(precision: crate::TimerPrecision) -> Nanos {
+    pub fn sample_floor(precision: crate::clock::TimerPrecision) -> Nanos {
         (precision.resolution * 1000.0).max(precision.overhead * 100.0)
     }
 

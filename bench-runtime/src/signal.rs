@@ -14,8 +14,7 @@
 //! with ([`end`]) once it has cleaned up. A third Ctrl-C, or a second
 //! SIGTERM, ends the process at once.
 
-/// The exit code of a run stopped by Ctrl-C: 128 + SIGINT.
-pub const EXIT_INTERRUPTED: i32 = 130;
+pub use crate::sys::EXIT_INTERRUPTED;
 
 /// Whether a SIGINT arrived: the run should stop at the next sample.
 pub fn interrupted() -> bool {

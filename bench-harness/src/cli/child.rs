@@ -2,13 +2,36 @@
 //! of a `--forks` child, which must measure exactly as its parent would.
 //! Every [`Settings`] field is printed here; the property test below parses
 //! what this prints and must get the same settings back, so a field added to
-//! [`Settings`] and to the parser but forgotten here fails it.
+//! [`Settings`] and to the parser but forgotten here fails it. The hidden
+//! flags of a `--forks` child and an `--against` worker are named here too,
+//! for the parser to accept (so `forks` and `session` import `cli`, not the
+//! other way round).
 
 use std::ffi::OsString;
 use std::path::Path;
 
 use super::values::percentage_text;
 use crate::settings::Settings;
+
+/// The hidden flag (without its `--`) that carries the token of a
+/// `--forks` child's environment (`forks::CHILD_ENV`) on its command line:
+/// a process is a child only when both are there and equal, so a variable
+/// left in a shell's environment changes nothing.
+pub(crate) const FORK_TOKEN_FLAG: &str = "fork-child-token";
+
+/// The hidden flag (without its `--`) that tells a child it is one of N
+/// processes: each of its benchmarks measures for 1/N of the budgets.
+pub(crate) const FORK_SHARE_FLAG: &str = "fork-share";
+
+/// The hidden flag (without its `--`) that names the file of the names a
+/// child measures.
+pub(crate) const FORK_NAMES_FLAG: &str = "fork-names";
+
+/// The hidden flag (without its `--`) that carries the token of an
+/// `--against` worker's environment (`protocol::WORKER_ENV`) on its command
+/// line: a process is a worker only when both are there and equal, so the
+/// variable alone changes nothing.
+pub(crate) const WORKER_TOKEN_FLAG: &str = "against-worker-token";
 
 /// The command line of the child that measures the benchmarks whose names
 /// [`write_names`] put in the file `names` (interleaved, as a run does) with `settings`, each for its `share` of
@@ -38,12 +61,12 @@ pub(crate) fn child_args(
     argv.push("--output".into());
     argv.push(output.as_os_str().to_owned());
     if share > 1 {
-        argv.push(format!("--{}", crate::forks::SHARE_FLAG).into());
+        argv.push(format!("--{}", FORK_SHARE_FLAG).into());
         argv.push(share.to_string().into());
     }
     // The names in a file: a name may hold what a command line cannot (a
     // NUL), or be longer than it allows.
-    argv.push(format!("--{}", crate::forks::NAMES_FLAG).into());
+    argv.push(format!("--{}", FORK_NAMES_FLAG).into());
     argv.push(names.as_os_str().to_owned());
     argv
 }
@@ -232,15 +255,13 @@ mod tests {
             std::env::temp_dir().join(format!("bench-harness-token-{}", std::process::id()));
         write_names(&names, &["a".to_string()]).unwrap();
         let plain = child_args(&Settings::NONE, &names, 1, Path::new("o.json"));
-        let mut tokened: Vec<OsString> = vec![
-            format!("--{}", crate::forks::TOKEN_FLAG).into(),
-            "0123abcd".into(),
-        ];
+        let mut tokened: Vec<OsString> =
+            vec![format!("--{}", FORK_TOKEN_FLAG).into(), "0123abcd".into()];
         tokened.extend(plain.iter().cloned());
         assert_eq!(cli::parse(tokened).unwrap(), cli::parse(plain).unwrap());
         std::fs::remove_file(&names).unwrap();
         // And it is not a flag --help shows.
-        assert!(!cli::HELP.contains(crate::forks::TOKEN_FLAG));
+        assert!(!cli::HELP.contains(FORK_TOKEN_FLAG));
     }
 
     #[test]
@@ -257,8 +278,8 @@ mod tests {
         assert_eq!(child.filter.patterns, names);
         assert!(child.filter.exact);
         assert_eq!(child.fork_share, 3);
-        assert!(!cli::HELP.contains(crate::forks::SHARE_FLAG));
-        assert!(!cli::HELP.contains(crate::forks::NAMES_FLAG));
+        assert!(!cli::HELP.contains(FORK_SHARE_FLAG));
+        assert!(!cli::HELP.contains(FORK_NAMES_FLAG));
     }
 
     #[test]

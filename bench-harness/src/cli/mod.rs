@@ -21,7 +21,8 @@ use std::str::FromStr;
 use crate::select::{Filter, Ignored};
 use crate::settings::{BytesUnit, Schedule, Settings};
 
-pub(crate) use child::{child_args, worker_args, write_names};
+pub(crate) use child::{child_args, worker_args, write_names, FORK_TOKEN_FLAG, WORKER_TOKEN_FLAG};
+use child::{FORK_NAMES_FLAG, FORK_SHARE_FLAG};
 pub(crate) use help::HELP;
 use values::{bad_choice, baseline_name, choice, count, number, percentage, seconds, utf8};
 
@@ -515,15 +516,15 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                 });
             }
             // Hidden: a --forks child's token, read by `forks::is_child`.
-            Long(crate::forks::TOKEN_FLAG) => drop(parser.value()?),
+            Long(FORK_TOKEN_FLAG) => drop(parser.value()?),
             // Hidden: the names a --forks child measures, in a file.
-            Long(crate::forks::NAMES_FLAG) => {
+            Long(FORK_NAMES_FLAG) => {
                 let path = PathBuf::from(parser.value()?);
                 parsed.filter.patterns = child::read_names(&path).map_err(CliError)?;
                 parsed.filter.exact = true;
             }
             // Hidden: a --forks child's share of the budgets.
-            Long(crate::forks::SHARE_FLAG) => {
+            Long(FORK_SHARE_FLAG) => {
                 let text = utf8("--fork-share", parser.value()?)?;
                 parsed.fork_share = match text.parse::<usize>() {
                     Ok(n) if (1..=MAX_FORKS).contains(&n) => n,
@@ -531,7 +532,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                 };
             }
             // Hidden: an --against worker's token, read by `against::is_worker`.
-            Long(crate::session::WORKER_TOKEN_FLAG) => drop(parser.value()?),
+            Long(WORKER_TOKEN_FLAG) => drop(parser.value()?),
             // libtest flags with no meaning here.
             Short('q') | Long("quiet") => output.quiet = true,
             Long("nocapture") | Long("show-output") => {}

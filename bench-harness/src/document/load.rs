@@ -116,8 +116,8 @@ impl LoadError {
             LoadError::TooBig { bytes, .. } => format!(
                 "{subject} is {}, more than the {} a baseline may have, so it was not read: \
                  it is not a file --save-baseline wrote; remove it",
-                crate::baseline::size_text(*bytes),
-                crate::baseline::size_text(MAX_BASELINE_BYTES)
+                crate::text::size_text(*bytes),
+                crate::text::size_text(MAX_BASELINE_BYTES)
             ),
             LoadError::NoSamples { .. } => format!(
                 "{subject} was written without its raw samples (--format json --samples \

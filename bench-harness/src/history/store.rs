@@ -24,8 +24,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::record::{Record, FORMAT_VERSION};
+use crate::console;
 use crate::json::{Json, Writer};
-use crate::report::console;
 
 /// The history directory under the target directory.
 const HISTORY_DIR: &str = "history";

@@ -1,14 +1,12 @@
 //! Number formatting shared by reporters, and the escaping of text from
-//! outside the program.
-
-use std::borrow::Cow;
+//! outside the program (`text::escape`, re-exported).
 
 use bench_runtime::{StopReason, Throughput};
 
 use crate::analysis::compare::{PairedComparison, Verdict};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::settings::BytesUnit;
-use crate::text::needs_escape;
+pub(crate) use crate::text::{escape, percent};
 
 /// What every output of a run stopped by Ctrl-C says of it (the JSON
 /// document has `"partial": true`), so that no format reads as a whole run.
@@ -19,30 +17,6 @@ pub(crate) const PARTIAL_RUN: &str = "interrupted: partial results (measuring st
 /// What the time column is, in the words every human-facing output uses.
 pub(crate) const HEADLINE_METHOD: &str =
     "mean cost of a call over the slices the machine did not disturb";
-
-/// Text from outside the program (benchmark names and `args` values, a
-/// baseline file's fields, filters, panic messages) as it may be printed on
-/// a terminal: control characters (C0, DEL, C1), the line and paragraph
-/// separators and the bidirectional overrides are written as Rust escapes
-/// (`\n`, `\u{1b}`, `\u{202e}`), so nothing from a file or a benchmark
-/// can move the cursor, clear the screen or break a one-per-line list.
-/// Everything else, backslashes included, is kept as it is.
-pub(crate) fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(needs_escape) {
-        return Cow::Borrowed(text);
-    }
-    let mut escaped = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\n' => escaped.push_str("\\n"),
-            '\r' => escaped.push_str("\\r"),
-            '\t' => escaped.push_str("\\t"),
-            c if needs_escape(c) => escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-            c => escaped.push(c),
-        }
-    }
-    Cow::Owned(escaped)
-}
 
 /// `text` followed by spaces up to `width` characters: what `{:<w$}`
 /// does, for a width known only at run time. std panics on a width above
@@ -324,16 +298,6 @@ pub(crate) fn count(n: u64) -> String {
     }
 }
 
-/// A ratio as a percentage with two decimals below 10%, else one.
-pub(crate) fn percent(ratio: f64) -> String {
-    let pct = ratio * 100.0;
-    if pct.abs() < 10.0 {
-        format!("{pct:.2}%")
-    } else {
-        format!("{pct:.1}%")
-    }
-}
-
 /// Four significant digits for values in [0, 1000).
 fn significant(value: f64) -> String {
     let magnitude = value.abs();
@@ -370,6 +334,7 @@ pub(crate) fn p_value(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::borrow::Cow;
 
     fn rate(throughput: Throughput, per_second: f64) -> String {
         rate_in(throughput, per_second, BytesUnit::Decimal)

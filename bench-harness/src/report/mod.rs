@@ -2,7 +2,6 @@
 
 pub(crate) mod bencher;
 pub(crate) mod bmf;
-pub(crate) mod console;
 pub(crate) mod csv;
 pub(crate) mod format;
 pub(crate) mod history;

@@ -16,6 +16,7 @@
 mod profile;
 mod schedule;
 mod slices;
+pub(crate) mod status;
 mod watch;
 
 use std::sync::{Arc, Mutex};
@@ -123,7 +124,7 @@ fn early_exit_message(bench: &Benchmark) -> Arc<str> {
         "error: benchmark {} ended the process by calling exit, before the run could \
          report (nothing was printed or saved); a benchmark must return, not exit \
          (--forks contains one that does)",
-        crate::report::format::escape(&bench.full_name())
+        crate::text::escape(&bench.full_name())
     )
     .into()
 }

@@ -11,9 +11,9 @@ use std::time::Instant;
 
 use bench_runtime::{Nanos, Sampler};
 
+use super::status::{self as progress, JobClock, Phase, Source, Status};
 use super::Job;
-use crate::report::format;
-use crate::report::progress::{self, JobClock, Phase, Source, Status};
+use crate::text::percent;
 
 /// No job is running.
 const NONE: usize = usize::MAX;
@@ -357,11 +357,7 @@ impl Source for Watch {
 fn stage_of(clock: &JobClock) -> String {
     match (clock.phase, clock.half_width, clock.target) {
         (Phase::Precision, Some(h), Some(t)) => {
-            format!(
-                "narrowing ±{} to ±{}",
-                format::percent(h),
-                format::percent(t)
-            )
+            format!("narrowing ±{} to ±{}", percent(h), percent(t))
         }
         (phase, ..) => phase.word().to_string(),
     }

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use crate::baseline::{self, Store};
 use crate::cli::OutputOptions;
+use crate::console;
 use crate::fs;
 use crate::history;
-use crate::report::console;
 use crate::report::html::{self, HistoryPoint, Place};
 use crate::results::BenchResult;
 

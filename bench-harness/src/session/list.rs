@@ -2,7 +2,7 @@
 
 use crate::baseline::{self, Store};
 use crate::cli::ListFormat;
-use crate::report::console;
+use crate::console;
 
 use super::rows::Selection;
 
@@ -38,7 +38,7 @@ pub(super) fn baselines(store: &Store) -> Result<i32, String> {
                 summary.benchmarks,
                 if summary.benchmarks == 1 { "" } else { "s" },
                 match store.executable_size(name) {
-                    Some(bytes) => format!("executable kept ({})", baseline::size_text(bytes)),
+                    Some(bytes) => format!("executable kept ({})", crate::text::size_text(bytes)),
                     None => "no executable for this target".to_string(),
                 },
                 if summary.partial {

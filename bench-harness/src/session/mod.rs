@@ -22,8 +22,6 @@ mod smoke;
 mod verdicts;
 
 /// The hidden flag that carries an `--against` worker's token.
-pub(crate) use against::TOKEN_FLAG as WORKER_TOKEN_FLAG;
-
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -33,11 +31,12 @@ use termcolor::{ColorChoice, NoColor, StandardStream, WriteColor};
 use crate::analysis::compare::Verdict;
 use crate::baseline;
 use crate::cli::{self, Action, Args, Color, OutputFormat};
+use crate::console;
 use crate::environment::Environment;
 use crate::history;
 use crate::registry;
 use crate::report::terminal::{text, Terminal};
-use crate::report::{self, console, progress};
+use crate::report::{self, progress};
 use crate::results::{BenchResult, Compared};
 use crate::select;
 use crate::{audit, forks};

@@ -16,12 +16,13 @@ use termcolor::NoColor;
 use crate::audit;
 use crate::baseline::{self, Store};
 use crate::cli::{Args, OutputFormat, Samples};
+use crate::console;
 use crate::document::{self, Document};
 use crate::environment::Environment;
 use crate::forks;
 use crate::fs;
 use crate::report::terminal::{text, Layout, Terminal};
-use crate::report::{self, console, markdown};
+use crate::report::{self, markdown};
 use crate::results::against::AgainstReport;
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, ComplexityReport, GroupReport, Measured, Outcome, RunInfo};
@@ -167,7 +168,7 @@ fn save_baseline(
             .map_err(|e| e.to_string())?;
         Ok(format!(
             "{saved} (executable kept: {})",
-            baseline::size_text(bytes)
+            crate::text::size_text(bytes)
         ))
     } else {
         store

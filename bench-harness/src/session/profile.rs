@@ -11,9 +11,10 @@ use bench_runtime::Clock;
 use super::rows::{Selection, EXIT_FAILED};
 use crate::baseline::{self, Store};
 use crate::cli::{Against, Args, ProfileOptions};
+use crate::console;
 use crate::profile::{self, diff, OwnExe, Perf, ProfileError, Ran, Scratch};
+use crate::report::format;
 use crate::report::html::{flamegraph, Place};
-use crate::report::{console, format};
 
 /// `--profile-time SECS`: each selected benchmark's routine back to back
 /// for SECS, one line each on stderr.

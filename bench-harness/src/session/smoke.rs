@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use bench_runtime::Clock;
 
-use crate::report::console;
+use crate::console;
 use crate::report::terminal::Terminal;
 use crate::results::{BenchResult, Outcome};
 use crate::run;

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::report::console;
+use crate::console;
 
 /// This run's token: random, the same for every child (and `--against`
 /// worker) of the run.

@@ -21,6 +21,11 @@ pub(crate) mod stdio;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub(crate) mod time;
 
+// Here because the SIGINT handler exits with it; `crate::signal`
+// re-exports it.
+/// The exit code of a run stopped by Ctrl-C: 128 + SIGINT.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
 /// The `errno` the last failed call set (0 if it set none).
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn last_errno() -> i32 {

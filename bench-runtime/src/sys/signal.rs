@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Once;
 
-use crate::signal::EXIT_INTERRUPTED;
+use super::EXIT_INTERRUPTED;
 
 pub(crate) const SIGTERM: i32 = libc::SIGTERM;
 

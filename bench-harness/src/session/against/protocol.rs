@@ -38,10 +38,7 @@ pub(crate) const PROTOCOL_VERSION: u32 = 1;
 /// serves the protocol instead of running.
 pub(crate) const WORKER_ENV: &str = "BENCH_HARNESS_AGAINST_WORKER";
 
-/// The hidden flag (without its `--`) that carries the same token on the
-/// worker's command line: a process is a worker only when both are there
-/// and equal, so the variable alone changes nothing.
-pub(crate) const TOKEN_FLAG: &str = "against-worker-token";
+pub(crate) use crate::cli::WORKER_TOKEN_FLAG as TOKEN_FLAG;
 
 /// The `worker` field of a hello: what tells a bench-harness worker from a
 /// program that happens to print JSON.

@@ -4,15 +4,30 @@
 use std::fmt::Display;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::results::Outcome;
 
 /// `error: MESSAGE` on stderr: one line that names the problem and the fix.
 /// (Each of these lines first moves the live progress line out of its way.)
 pub(crate) fn error(message: &dyn Display) {
-    let line = format!("error: {}", super::format::escape(&message.to_string()));
-    super::progress::pause_for_message(&line);
+    let line = format!("error: {}", crate::text::escape(&message.to_string()));
+    print_line(&line);
+}
+
+/// A line on stderr, through the progress display once it has started
+/// ([`route_stderr`]): it erases its live line first.
+fn print_line(line: &str) {
+    STDERR
+        .get()
+        .map_or_else(|| eprintln!("{line}"), |print| print(line));
+}
+
+static STDERR: OnceLock<fn(&str)> = OnceLock::new();
+
+/// From now on, stderr's lines go through `print`.
+pub(crate) fn route_stderr(print: fn(&str)) {
+    STDERR.get_or_init(|| print);
 }
 
 /// `-q`: from here on, notes and the lines that say where a file was
@@ -32,15 +47,15 @@ pub(crate) fn note(message: &dyn Display) {
     if quiet() {
         return;
     }
-    let line = format!("note: {}", super::format::escape(&message.to_string()));
-    super::progress::pause_for_message(&line);
+    let line = format!("note: {}", crate::text::escape(&message.to_string()));
+    print_line(&line);
 }
 
 /// A line of status on stderr, as it is (`saved baseline ...`,
 /// `interrupted: ...`).
 pub(crate) fn status(message: &dyn Display) {
-    let line = super::format::escape(&message.to_string()).into_owned();
-    super::progress::pause_for_message(&line);
+    let line = crate::text::escape(&message.to_string()).into_owned();
+    print_line(&line);
 }
 
 /// Where a file was written (`wrote the report to ...`, `saved baseline
@@ -67,7 +82,7 @@ pub(crate) fn list<'a>(
     let n = names.len();
     let written = (|| {
         for name in names {
-            writeln!(stdout, "{}: benchmark", super::format::escape(name))?;
+            writeln!(stdout, "{}: benchmark", crate::text::escape(name))?;
         }
         if count {
             writeln!(stdout, "\n{n} benchmark{}", if n == 1 { "" } else { "s" })?;
@@ -86,7 +101,7 @@ pub(crate) fn baseline_line(line: &dyn Display) {
         return;
     }
     let mut stdout = io::stdout().lock();
-    let written = writeln!(stdout, "{}", super::format::escape(&line.to_string()))
+    let written = writeln!(stdout, "{}", crate::text::escape(&line.to_string()))
         .and_then(|()| stdout.flush());
     if let Err(error) = written {
         *failed = Some(error);
