@@ -91,9 +91,14 @@ pub(crate) fn code_identities<'a>(
 pub(crate) fn append_run(store: &Store, run: &RunRecords<'_>) -> Result<(), String> {
     let path = file(&target_dir(store), &crate::baseline::target_name());
     append(&path, &records(run)).map_err(|error| {
+        // A refusal of what stands at the path names its own remedy.
+        let remedy = if error.kind() == std::io::ErrorKind::InvalidInput {
+            "or run with --no-history"
+        } else {
+            "check that the target directory is writable, or run with --no-history"
+        };
         format!(
-            "this run was not added to the history {}: {error}; check that the target \
-             directory is writable, or run with --no-history",
+            "this run was not added to the history {}: {error}; {remedy}",
             path.display()
         )
     })
