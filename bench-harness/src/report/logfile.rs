@@ -7,6 +7,7 @@
 
 use super::bencher::ns_per_iter;
 use super::format::{escape, PARTIAL_RUN};
+use crate::results::against::{AgainstOutcome, AgainstReport};
 use crate::results::{BenchResult, Outcome};
 
 /// The log of a run or a smoke test: one line per result, and for a run
@@ -23,6 +24,28 @@ pub(crate) fn results(results: &[BenchResult], partial: bool) -> String {
         log.push_str(&format!("{outcome} {}\n", escape(&result.name)));
     }
     if partial {
+        log.push_str(&format!("{PARTIAL_RUN}\n"));
+    }
+    log
+}
+
+/// The log of an `--against` run: per benchmark of either build its
+/// verdict (`slower NAME`, `no difference NAME`, `unclear, up to +2.10%
+/// NAME`), or `too fast to compare`, `new`, `gone`, `failed`; and the
+/// partial line after Ctrl-C.
+pub(crate) fn against(report: &AgainstReport) -> String {
+    let mut log = String::new();
+    for row in &report.rows {
+        let outcome = match &row.outcome {
+            AgainstOutcome::Compared(p) => p.verdict.to_string(),
+            AgainstOutcome::TooFast { .. } => "too fast to compare".to_string(),
+            AgainstOutcome::New => "new".to_string(),
+            AgainstOutcome::Gone => "gone".to_string(),
+            AgainstOutcome::Failed(_) => "failed".to_string(),
+        };
+        log.push_str(&format!("{outcome} {}\n", escape(&row.name)));
+    }
+    if report.partial {
         log.push_str(&format!("{PARTIAL_RUN}\n"));
     }
     log

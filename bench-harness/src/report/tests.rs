@@ -577,3 +577,27 @@ fn a_partial_comparison_says_so_in_every_format() {
         );
     }
 }
+
+/// `--logfile` under `--against`: a line per benchmark of either build
+/// with its verdict, as libtest logs a test's result; and the partial line.
+#[test]
+fn an_against_log_has_each_benchmarks_verdict() {
+    let report = against_report();
+    let log = super::logfile::against(&report);
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), report.rows.len(), "{log}");
+    assert!(lines.contains(&"failed crash"), "{log}");
+    assert!(lines.contains(&"too fast to compare empty"), "{log}");
+    assert!(lines.contains(&"new parse::json"), "{log}");
+    assert!(lines.contains(&"gone old::removed"), "{log}");
+    assert!(lines.iter().any(|l| l.ends_with(" find::memchr")), "{log}");
+    let partial = crate::results::against::AgainstReport {
+        partial: true,
+        ..report
+    };
+    let log = super::logfile::against(&partial);
+    assert!(
+        log.lines().last().unwrap().starts_with("interrupted"),
+        "{log}"
+    );
+}

@@ -195,7 +195,9 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
         Action::Help => unreachable!("handled above"),
     };
     let mut code = written.unwrap_or_else(|error| usage_error(&error));
-    if let Some(path) = &args.output.logfile {
+    // An `--against` run writes its own log (`against::run`).
+    let logfile = (args.output.logfile.as_ref()).filter(|_| args.baselines.against.is_none());
+    if let Some(path) = logfile {
         let log = match args.action {
             Action::List => report::logfile::list(selected.iter().map(|s| s.name.as_str())),
             _ => report::logfile::results(results, bench_runtime::signal::interrupted()),

@@ -455,6 +455,15 @@ pub(super) fn run(
         report: &report,
     };
     let mut errors = super::outputs::write_against(args, &run);
+    if let Some(path) = &args.output.logfile {
+        let log = crate::report::logfile::against(&report);
+        if let Err(error) = crate::fs::write_output(path, log.as_bytes()) {
+            errors.push(format!(
+                "cannot write --logfile {}: {error}; check the directory exists and is writable",
+                path.display()
+            ));
+        }
+    }
     if let Some(place) = html_report {
         let target = crate::baseline::target_name();
         let page = crate::report::html::render_against(&target, &environment, &report);
