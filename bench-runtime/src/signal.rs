@@ -35,18 +35,22 @@ pub fn interrupt(pid: u32) -> bool {
     imp::send_sigint(pid)
 }
 
-/// Has the kernel end this process (SIGKILL) when its parent ends: a child
-/// measuring under `--forks` must not outlive a parent that a second
-/// Ctrl-C ended. False where that is not possible (then the child runs to
-/// its own end).
+/// Has this process, and its process group with whatever its benchmarks
+/// started in it, end when its parent ends: a child measuring under
+/// `--forks` (or an `--against` worker) must not outlive a parent that a
+/// second Ctrl-C, a SIGTERM or a SIGKILL ended. The parent's supervisor
+/// already set a parent-death SIGKILL before exec (so a parent that died
+/// before this call is covered); this widens it to the group. False where
+/// that is not possible.
 pub fn exit_with_parent() -> bool {
-    let set = imp::kill_when_parent_exits();
-    // A parent that ended before the call above leaves this process to init
-    // (pid 1), and no signal will come: end now.
-    if set && imp::parent_pid() == Some(1) {
-        std::process::exit(EXIT_INTERRUPTED);
-    }
-    set
+    imp::kill_group_when_parent_exits()
+}
+
+/// Has a SIGTERM or a SIGHUP (the terminal closed) kill the groups given to
+/// [`add_child_group`] before it ends the process as the signal would: the
+/// run's supervisor calls this before it starts a child.
+pub fn kill_children_on_termination() -> bool {
+    imp::handle_termination()
 }
 
 /// While the returned guard lives, a second SIGINT or a SIGTERM does not
@@ -55,7 +59,7 @@ pub fn exit_with_parent() -> bool {
 /// caller ends the process with [`end`] after cleaning up. Dropping the
 /// guard with a signal recorded ends the process.
 pub fn defer_exit() -> DeferredExit {
-    imp::handle_sigterm();
+    imp::handle_termination();
     imp::set_deferred(true);
     DeferredExit { _private: () }
 }
@@ -87,8 +91,8 @@ pub fn ending() -> Option<i32> {
 /// Ends the process as signal `signal` would have: SIGTERM's own death,
 /// else exit code 128 + the signal ([`EXIT_INTERRUPTED`] for SIGINT).
 pub fn end(signal: i32) -> ! {
-    if signal == imp::SIGTERM {
-        imp::terminate();
+    if signal == imp::SIGTERM || signal == imp::SIGHUP {
+        imp::terminate(signal);
     }
     std::process::exit(128 + signal)
 }
@@ -140,6 +144,15 @@ pub fn process_exists(pid: u32) -> bool {
     imp::process_exists(pid)
 }
 
+/// Takes an exclusive lock on `file` without waiting (`flock`), held until
+/// every descriptor of that open file is closed, the process's end
+/// included: how a run marks a directory as in use, in every PID
+/// namespace alike. False if another holds it; true where there are no
+/// such locks (nothing is shared then).
+pub fn try_lock(file: &std::fs::File) -> bool {
+    imp::try_lock(file)
+}
+
 #[cfg(unix)]
 use crate::sys::signal as imp;
 
@@ -158,17 +171,14 @@ mod imp {
         false
     }
 
-    pub(super) fn kill_when_parent_exits() -> bool {
+    pub(super) fn kill_group_when_parent_exits() -> bool {
         false
     }
 
-    pub(super) fn parent_pid() -> Option<u32> {
-        None
-    }
-
     pub(super) const SIGTERM: i32 = 15;
+    pub(super) const SIGHUP: i32 = 1;
 
-    pub(super) fn handle_sigterm() -> bool {
+    pub(super) fn handle_termination() -> bool {
         false
     }
 
@@ -178,7 +188,7 @@ mod imp {
         0
     }
 
-    pub(super) fn terminate() {}
+    pub(super) fn terminate(_signal: i32) {}
 
     pub(super) fn add_child_group(_group: i32) -> bool {
         false
@@ -191,6 +201,10 @@ mod imp {
     }
 
     pub(super) fn die_with_parent(_command: &mut std::process::Command) {}
+
+    pub(super) fn try_lock(_file: &std::fs::File) -> bool {
+        true
+    }
 
     pub(super) fn kill_group(_group: u32) -> bool {
         false

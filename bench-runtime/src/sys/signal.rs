@@ -14,6 +14,7 @@ use std::sync::Once;
 use super::EXIT_INTERRUPTED;
 
 pub(crate) const SIGTERM: i32 = libc::SIGTERM;
+pub(crate) const SIGHUP: i32 = libc::SIGHUP;
 
 /// How many SIGINTs arrived since [`count_sigints`].
 static SIGINTS: AtomicUsize = AtomicUsize::new(0);
@@ -68,28 +69,41 @@ extern "C" fn on_sigint(_: libc::c_int) {
     unsafe { libc::_exit(EXIT_INTERRUPTED) }
 }
 
-extern "C" fn on_sigterm(_: libc::c_int) {
+/// The process group this process leads and kills whole when its parent
+/// dies ([`kill_group_when_parent_exits`]); 0: none.
+static OWN_GROUP: AtomicI32 = AtomicI32::new(0);
+
+/// SIGTERM or SIGHUP (the terminal or the ssh session closed).
+extern "C" fn on_terminate(signal: libc::c_int) {
+    let own = OWN_GROUP.load(Ordering::SeqCst);
+    if own > 0 {
+        // A child whose parent died (or that was told to end): it and what
+        // its benchmarks left in its group end together.
+        // SAFETY: `kill` is async-signal-safe; -own names this process's
+        // own group, which it leads (checked when it was recorded).
+        unsafe { libc::kill(-own, libc::SIGKILL) };
+    }
     kill_child_group();
     if DEFERRED.load(Ordering::SeqCst)
         && ENDING
-            .compare_exchange(0, libc::SIGTERM, Ordering::SeqCst, Ordering::SeqCst)
+            .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
             .is_ok()
     {
         return;
     }
-    die_of_sigterm();
+    die_of(signal);
 }
 
-/// Ends the process as SIGTERM's default action would (the status a shell
-/// reports as "Terminated"). Async-signal-safe.
-fn die_of_sigterm() {
-    // SAFETY: `signal` and `raise` are async-signal-safe. SIGTERM is
+/// Ends the process as `signal`'s default action would (for SIGTERM, the
+/// status a shell reports as "Terminated"). Async-signal-safe.
+fn die_of(signal: libc::c_int) {
+    // SAFETY: `signal` and `raise` are async-signal-safe. The signal is
     // blocked while its handler runs, so the raised one is delivered, with
     // the default action, as the handler returns; outside the handler it is
-    // delivered at once. `_exit` is the fallback should it be ignored.
+    // delivered at once.
     unsafe {
-        libc::signal(libc::SIGTERM, libc::SIG_DFL);
-        libc::raise(libc::SIGTERM);
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
     }
 }
 
@@ -134,46 +148,52 @@ pub(crate) fn send_sigint(pid: u32) -> bool {
     pid > 0 && unsafe { libc::kill(pid, libc::SIGINT) } == 0
 }
 
-/// Has the kernel send this process SIGKILL when its parent ends
-/// (`PR_SET_PDEATHSIG`); false if refused.
+/// Has the kernel send this process SIGTERM when its parent ends
+/// (`PR_SET_PDEATHSIG`), which kills its process group, which it leads
+/// (a child the run's supervisor started: `process_group(0)`), with
+/// whatever its benchmarks left in it; false if refused, or if this
+/// process leads no group of its own (then the SIGKILL the supervisor set
+/// before exec stays).
 #[cfg(any(target_os = "linux", target_os = "android"))]
-pub(crate) fn kill_when_parent_exits() -> bool {
+pub(crate) fn kill_group_when_parent_exits() -> bool {
+    // SAFETY: `getpid` and `getpgrp` have no preconditions.
+    let (me, group) = unsafe { (libc::getpid(), libc::getpgrp()) };
+    if me != group || !handle_termination() {
+        return false;
+    }
+    OWN_GROUP.store(me, Ordering::SeqCst);
     // SAFETY: PR_SET_PDEATHSIG takes a signal number as its one
     // argument; the remaining variadic arguments are not read.
-    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == 0 }
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) == 0 }
 }
 
 /// Only Linux has a parent-death signal.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-pub(crate) fn kill_when_parent_exits() -> bool {
+pub(crate) fn kill_group_when_parent_exits() -> bool {
     false
 }
 
-/// The parent process's id: 1 (init) once the parent has ended.
-pub(crate) fn parent_pid() -> Option<u32> {
-    // SAFETY: `getppid` has no preconditions and always succeeds.
-    let pid = unsafe { libc::getppid() };
-    u32::try_from(pid).ok()
-}
-
-/// Installs the SIGTERM handler (once per process): outside
-/// [`set_deferred`] it ends the process as SIGTERM would, after killing
-/// the recorded child's group. False if the kernel refused.
-pub(crate) fn handle_sigterm() -> bool {
+/// Installs the SIGTERM and SIGHUP handler (once per process): outside
+/// [`set_deferred`] it ends the process as the signal would, after killing
+/// the recorded children's groups. False if the kernel refused.
+pub(crate) fn handle_termination() -> bool {
     static INSTALL: Once = Once::new();
-    let mut installed = true;
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
     INSTALL.call_once(|| {
-        // SAFETY: as in `count_sigints`, with `on_sigterm`.
-        let result = unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigterm as extern "C" fn(libc::c_int) as usize;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut())
+        let install = |signal| {
+            // SAFETY: as in `count_sigints`, with `on_terminate`.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_terminate as extern "C" fn(libc::c_int) as usize;
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut()) == 0
+            }
         };
-        installed = result == 0;
+        let installed = install(libc::SIGTERM) & install(libc::SIGHUP);
+        INSTALLED.store(installed, Ordering::SeqCst);
     });
-    installed
+    INSTALLED.load(Ordering::SeqCst)
 }
 
 /// Turns the deferral of a second SIGINT and of SIGTERM on or off.
@@ -186,9 +206,9 @@ pub(crate) fn ending() -> i32 {
     ENDING.load(Ordering::SeqCst)
 }
 
-/// Ends the process as SIGTERM would.
-pub(crate) fn terminate() {
-    die_of_sigterm();
+/// Ends the process as `signal` would.
+pub(crate) fn terminate(signal: i32) {
+    die_of(signal);
 }
 
 /// Records process group `group`, killed when a signal ends this process;
@@ -290,4 +310,13 @@ pub(crate) fn process_exists(pid: u32) -> bool {
     pid > 0
         && (unsafe { libc::kill(pid, 0) } == 0
             || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
+}
+
+/// Takes an exclusive `flock` on `file` without waiting; false if another
+/// open file holds one (or the kernel refused).
+pub(crate) fn try_lock(file: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: `flock` takes any descriptor and operation and only reports
+    // an error for a bad one; `file` keeps its descriptor open for the call.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
