@@ -33,7 +33,7 @@
 //! iteration that hangs) is killed and fails its benchmark the same way.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -169,7 +169,7 @@ pub(crate) fn measure(
     let mut overheads = Vec::new();
     let mut children = Children {
         program: &program,
-        dir: &dir,
+        dir: dir.path(),
         child_args,
         jobs,
         names: &names,
@@ -238,7 +238,7 @@ pub(crate) fn measure(
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     // Ends the process here if a second Ctrl-C or a SIGTERM came.
     drop(deferred);
     align_rounds(jobs, &mut runs);
@@ -399,55 +399,14 @@ const SCRATCH_PREFIX: &str = "bench-harness-forks-";
 /// A new directory for the children's documents, readable by this user
 /// only, under a name no other process has taken; the ones of runs that
 /// were killed before they could remove theirs are removed first.
-fn scratch_dir() -> Result<PathBuf, String> {
-    let dir = crate::fs::private_temp_dir(SCRATCH_PREFIX).map_err(|error| {
+fn scratch_dir() -> Result<crate::fs::Scratch, String> {
+    crate::fs::Scratch::new(SCRATCH_PREFIX).map_err(|error| {
         format!(
             "cannot create a scratch directory in {}: {error}; set TMPDIR to a writable \
              directory",
             std::env::temp_dir().display()
         )
-    })?;
-    remove_stale(&std::env::temp_dir(), &dir);
-    Ok(dir)
-}
-
-/// Removes the scratch directories in `base` that a process no longer
-/// running left (killed with SIGKILL, or by a power cut): directories, not
-/// symbolic links, owned by this user (as `mine` is), named for a process
-/// that does not exist.
-fn remove_stale(base: &Path, mine: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let Ok(me) = std::fs::symlink_metadata(mine).map(|m| m.uid()) else {
-            return;
-        };
-        let Ok(entries) = std::fs::read_dir(base) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some(pid) = name
-                .to_str()
-                .and_then(|name| name.strip_prefix(SCRATCH_PREFIX))
-                .and_then(|rest| rest.split_once('-'))
-                .filter(|(_, random)| {
-                    random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit())
-                })
-                .and_then(|(pid, _)| pid.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            let path = entry.path();
-            let ours = std::fs::symlink_metadata(&path)
-                .is_ok_and(|m| m.file_type().is_dir() && m.uid() == me);
-            if ours && pid != std::process::id() && !signal::process_exists(pid) {
-                let _ = std::fs::remove_dir_all(&path);
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = (base, mine);
+    })
 }
 
 /// Runs one child to its end and reads its document: `Ok(None)` when
@@ -613,48 +572,5 @@ fn extras_of(record: &BenchRecord, m: &MeasurementRecord) -> Extras {
                 .map(|round| round.map(|(start, end)| start..end))
                 .collect()
         }),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scratch_directories_of_dead_processes_are_removed_and_no_others() {
-        let base = std::env::temp_dir().join(format!(
-            "bench-harness-forks-unit-{}-{:x}",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
-        std::fs::create_dir_all(&base).unwrap();
-        let mine = base.join(format!("{SCRATCH_PREFIX}{}-{:016x}", std::process::id(), 1));
-        std::fs::create_dir(&mine).unwrap();
-        // A process that has ended: its pid names no process now.
-        let mut ended = std::process::Command::new("true").spawn().unwrap();
-        ended.wait().unwrap();
-        let dead = ended.id();
-        let stale = base.join(format!("{SCRATCH_PREFIX}{dead}-{:016x}", 2));
-        std::fs::create_dir(&stale).unwrap();
-        std::fs::write(stale.join("0-0.json"), "{}").unwrap();
-        // A live process's (pid 1), a name of another shape, and a link.
-        let live = base.join(format!("{SCRATCH_PREFIX}1-{:016x}", 3));
-        std::fs::create_dir(&live).unwrap();
-        let other = base.join(format!("{SCRATCH_PREFIX}{dead}-keep"));
-        std::fs::create_dir(&other).unwrap();
-        let target = base.join("target");
-        std::fs::create_dir(&target).unwrap();
-        let link = base.join(format!("{SCRATCH_PREFIX}{dead}-{:016x}", 4));
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&target, &link).unwrap();
-
-        remove_stale(&base, &mine);
-        assert!(!stale.exists(), "the dead process's directory is gone");
-        for kept in [&mine, &live, &other, &target] {
-            assert!(kept.is_dir(), "{} was kept", kept.display());
-        }
-        #[cfg(unix)]
-        assert!(link.symlink_metadata().is_ok(), "the link was kept");
-        std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -276,6 +276,107 @@ pub(crate) fn private_temp_dir(prefix: &str) -> io::Result<PathBuf> {
     Err(last_error.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)))
 }
 
+/// A private scratch directory ([`private_temp_dir`]) that this process
+/// holds locked (an exclusive `flock` on a file in it) until it is
+/// dropped, when it is removed with everything in it. A run killed before
+/// it could remove its own leaves it unlocked (the kernel releases the
+/// lock of a process that ended), and the next run of the same prefix
+/// removes it: a lock, unlike a pid, means the same in every PID namespace.
+#[derive(Debug)]
+pub(crate) struct Scratch {
+    path: PathBuf,
+    _lock: fs::File,
+}
+
+/// The file a [`Scratch`] holds locked.
+const SCRATCH_LOCK: &str = ".lock";
+
+/// How old a scratch directory with no lock file must be to be taken for
+/// one an older harness, or a run killed as it created it, left behind.
+const UNLOCKED_AGE: std::time::Duration = std::time::Duration::from_secs(600);
+
+impl Scratch {
+    pub(crate) fn new(prefix: &str) -> io::Result<Scratch> {
+        let path = private_temp_dir(prefix)?;
+        let lock = fs::File::create(path.join(SCRATCH_LOCK)).and_then(|file| {
+            if bench_runtime::signal::try_lock(&file) {
+                Ok(file)
+            } else {
+                Err(io::Error::other("its lock is taken"))
+            }
+        });
+        let lock = match lock {
+            Ok(lock) => lock,
+            Err(error) => {
+                let _ = fs::remove_dir_all(&path);
+                return Err(error);
+            }
+        };
+        remove_stale(&std::env::temp_dir(), prefix, &path);
+        Ok(Scratch { path, _lock: lock })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Removes the scratch directories of `prefix` in `base` that no live
+/// process holds: directories, not symbolic links, owned by this user (as
+/// `mine` is), whose lock file is unlocked, or which have none and are
+/// older than [`UNLOCKED_AGE`].
+fn remove_stale(base: &Path, prefix: &str, mine: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(me) = fs::symlink_metadata(mine).map(|m| m.uid()) else {
+            return;
+        };
+        let Ok(entries) = fs::read_dir(base) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let named = entry
+                .file_name()
+                .to_str()
+                .and_then(|name| name.strip_prefix(prefix))
+                .and_then(|rest| rest.split_once('-'))
+                .is_some_and(|(pid, random)| {
+                    pid.parse::<u32>().is_ok()
+                        && random.len() == 16
+                        && random.bytes().all(|b| b.is_ascii_hexdigit())
+                });
+            let Ok(metadata) = fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if !named || path == mine || !metadata.file_type().is_dir() || metadata.uid() != me {
+                continue;
+            }
+            let stale = match fs::File::open(path.join(SCRATCH_LOCK)) {
+                // Taken: a live run holds it. Free: it ended.
+                Ok(lock) => bench_runtime::signal::try_lock(&lock),
+                Err(_) => metadata
+                    .modified()
+                    .ok()
+                    .and_then(|at| at.elapsed().ok())
+                    .is_some_and(|age| age > UNLOCKED_AGE),
+            };
+            if stale {
+                let _ = fs::remove_dir_all(&path);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (base, prefix, mine);
+}
+
 /// Reads the regular file at `path`, at most `limit` bytes of it: `None`
 /// when there is none. Anything else where a regular file is meant is an
 /// error naming what it is, found without reading it: a symbolic link
@@ -541,6 +642,58 @@ fn temporary_beside(dir: &Path, path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scratch_directories_no_live_run_holds_are_removed_and_no_others() {
+        let base = std::env::temp_dir().join(format!(
+            "bench-harness-fs-unit-{}-{:x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        fs::create_dir_all(&base).unwrap();
+        let prefix = "bench-harness-unit-";
+        let dir = |n: u64| base.join(format!("{prefix}{}-{n:016x}", std::process::id()));
+        let with_lock = |path: &Path| {
+            fs::create_dir(path).unwrap();
+            fs::File::create(path.join(SCRATCH_LOCK)).unwrap()
+        };
+        let mine = dir(1);
+        let _mine = with_lock(&mine);
+        // A run that ended (its lock free), and a live one (in another PID
+        // namespace its pid would name nothing here: the lock still tells).
+        let ended = dir(2);
+        drop(with_lock(&ended));
+        let live = dir(3);
+        let held = with_lock(&live);
+        assert!(bench_runtime::signal::try_lock(&held));
+        // No lock file: kept while young, removed once old.
+        let young = dir(4);
+        fs::create_dir(&young).unwrap();
+        let old = dir(5);
+        fs::create_dir(&old).unwrap();
+        let long_ago = std::time::SystemTime::now() - 2 * UNLOCKED_AGE;
+        fs::File::open(&old)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+        // Another prefix, and a link named like a scratch directory.
+        let other = base.join(format!("bench-harness-other-1-{:016x}", 6));
+        drop(with_lock(&other));
+        let link = dir(7);
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&ended, &link).unwrap();
+
+        remove_stale(&base, prefix, &mine);
+        assert!(!ended.exists(), "the ended run's directory is gone");
+        assert!(!old.exists(), "the old unlocked directory is gone");
+        for kept in [&mine, &live, &young, &other] {
+            assert!(kept.is_dir(), "{} was kept", kept.display());
+        }
+        #[cfg(unix)]
+        assert!(link.symlink_metadata().is_ok(), "the link was kept");
+        drop(held);
+        fs::remove_dir_all(&base).unwrap();
+    }
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir =

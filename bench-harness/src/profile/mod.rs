@@ -312,13 +312,13 @@ fn failed_line(stderr: &str) -> String {
 }
 
 /// A scratch directory for perf's files, readable by this user only,
-/// removed with everything in it when dropped.
+/// removed with everything in it when dropped ([`crate::fs::Scratch`]).
 #[derive(Debug)]
-pub(crate) struct Scratch(PathBuf);
+pub(crate) struct Scratch(crate::fs::Scratch);
 
 impl Scratch {
     pub(crate) fn new() -> Result<Scratch, ProfileError> {
-        crate::fs::private_temp_dir("bench-harness-profile-")
+        crate::fs::Scratch::new("bench-harness-profile-")
             .map(Scratch)
             .map_err(|e| {
                 ProfileError::Unusable(format!(
@@ -329,13 +329,7 @@ impl Scratch {
     }
 
     pub(crate) fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path()
     }
 }
 

@@ -24,11 +24,10 @@ mod program;
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use bench_runtime::signal;
@@ -102,7 +101,9 @@ pub(crate) struct Child {
     process: std::process::Child,
     /// What messages call it.
     shown: PathBuf,
-    stdin: Option<ChildStdin>,
+    /// Lines for its standard input, written on a thread of their own: a
+    /// child that does not read cannot block this process.
+    stdin: Option<Sender<String>>,
     lines: Option<Receiver<String>>,
     capture: Option<pipes::SharedTail>,
     tail: Option<pipes::SharedTail>,
@@ -133,6 +134,8 @@ impl Child {
             command.process_group(0);
         }
         signal::die_with_parent(&mut command);
+        // A SIGTERM or SIGHUP to this process kills the child's group too.
+        signal::kill_children_on_termination();
         let mut process = command.spawn().map_err(could_not)?;
         LIVE.fetch_add(1, Ordering::SeqCst);
         signal::add_child_group(process.id());
@@ -149,7 +152,7 @@ impl Child {
             _ => None,
         };
         Ok(Child {
-            stdin: process.stdin.take(),
+            stdin: process.stdin.take().map(pipes::write_lines),
             process,
             shown: shown.to_path_buf(),
             lines,
@@ -164,12 +167,12 @@ impl Child {
         &self.shown
     }
 
-    /// Writes `line` to its standard input; false if it cannot take it
-    /// (it has ended, or there is no pipe).
+    /// Passes `line` on to its standard input; false if it can take no
+    /// more (a write failed: it has ended), or there is no pipe.
     pub(crate) fn send(&mut self, line: &str) -> bool {
         self.stdin
-            .as_mut()
-            .is_some_and(|stdin| stdin.write_all(line.as_bytes()).is_ok() && stdin.flush().is_ok())
+            .as_ref()
+            .is_some_and(|stdin| stdin.send(line.to_string()).is_ok())
     }
 
     /// Its next line of standard output, waiting at most `limit`.

@@ -3,8 +3,8 @@
 //! lines of at most [`LINE_LIMIT`] bytes. A child that floods either costs
 //! this process little.
 
-use std::io::Read;
-use std::sync::mpsc::{self, Receiver};
+use std::io::{Read, Write};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -203,6 +203,20 @@ pub(super) fn captured(all: &SharedTail, grace: Duration) -> Option<Vec<u8>> {
         .wait_timeout_while(all, grace, |all| !all.closed)
         .unwrap_or_else(PoisonError::into_inner);
     (all.closed && !all.cut).then(|| all.bytes.clone())
+}
+
+/// Writes the lines sent to `stdin` on a thread of its own, until a write
+/// fails (the child ended) or the sender is dropped.
+pub(super) fn write_lines(mut stdin: impl Write + Send + 'static) -> Sender<String> {
+    let (lines, receiver) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in receiver {
+            if stdin.write_all(line.as_bytes()).is_err() || stdin.flush().is_err() {
+                return;
+            }
+        }
+    });
+    lines
 }
 
 /// Reads `stdout` as lines on a thread of its own: each line, without its

@@ -141,6 +141,10 @@ fn compare(
     let watch = Watch::against(selected.to_vec(), config.max_time.0 / 1e9, started);
     let display = Progress::start(mode, watch.clone());
     // Started when a benchmark needs them: none after the last one.
+    // From here a SIGTERM or SIGHUP (or a second Ctrl-C) kills the
+    // workers' groups and is recorded: the loop stops, the workers are
+    // stopped and what they left is swept, then the process ends with it.
+    let deferred = bench_runtime::signal::defer_exit();
     let mut pairs = Some(builds.start(true)?);
     let theirs: Vec<String> = pairs
         .as_ref()
@@ -165,7 +169,7 @@ fn compare(
             if !state.wants_more(request.noise_threshold, &limits) {
                 continue;
             }
-            if bench_runtime::signal::interrupted() {
+            if stopping() {
                 break 'pairs;
             }
             watch.running(index);
@@ -179,7 +183,7 @@ fn compare(
                     state.pairs.push((old, new));
                 }
                 // Ctrl-C: the benchmark under way keeps the pairs it has.
-                Err(_) if bench_runtime::signal::interrupted() => break 'pairs,
+                Err(_) if stopping() => break 'pairs,
                 Err(why) => {
                     // A worker that failed, crashed, hung or answered out
                     // of step fails this benchmark only, and is never asked
@@ -200,6 +204,7 @@ fn compare(
         }
     }
     drop(pairs);
+    drop(deferred);
     // What the last pair left unsettled (at most pairs, or Ctrl-C).
     for (index, (name, state)) in selected.iter().zip(&mut states).enumerate() {
         if !state.pairs.is_empty() || state.failed.is_some() {
@@ -238,6 +243,12 @@ fn compare(
         partial: interrupted,
     };
     Ok((report, info))
+}
+
+/// Whether the comparison should stop: Ctrl-C, or a SIGTERM or SIGHUP
+/// deferred until the workers are stopped and swept.
+fn stopping() -> bool {
+    bench_runtime::signal::interrupted() || bench_runtime::signal::ending().is_some()
 }
 
 /// Shows benchmark `index` (`name`) as finished, once.
@@ -580,7 +591,7 @@ fn measure_pair(
             old.push(o);
         }
         let enough = new.len() >= ROUNDS_PER_PAIR && new.len() % 2 == 0;
-        if enough || rounds >= 4 * ROUNDS_PER_PAIR || bench_runtime::signal::interrupted() {
+        if enough || rounds >= 4 * ROUNDS_PER_PAIR || stopping() {
             break Ok(());
         }
     };

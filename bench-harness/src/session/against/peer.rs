@@ -129,13 +129,23 @@ impl Peer {
     /// the limit. A worker that times out or is interrupted is stopped.
     fn next_line(&mut self, limit: Duration) -> Result<String, Waited> {
         let deadline = Instant::now() + limit;
+        let mut ended_at: Option<Instant> = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.child.line(left.min(POLL)) {
                 Ok(line) => return Ok(line),
                 Err(RecvTimeoutError::Disconnected) => return Err(Waited::Closed),
                 Err(RecvTimeoutError::Timeout) => {
-                    let interrupted = bench_runtime::signal::interrupted();
+                    // Ended, but something it started still holds its
+                    // output open: what it wrote has arrived by now.
+                    if self.child.has_ended().unwrap_or(false)
+                        && ended_at.get_or_insert_with(Instant::now).elapsed()
+                            > supervisor::PIPE_GRACE
+                    {
+                        return Err(Waited::Closed);
+                    }
+                    let interrupted = bench_runtime::signal::interrupted()
+                        || bench_runtime::signal::ending().is_some();
                     if interrupted || left.is_zero() {
                         let _ = self.child.finish();
                         return Err(if interrupted {
