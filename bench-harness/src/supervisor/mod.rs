@@ -8,12 +8,12 @@
 //! - is killed by the kernel when this process ends, however it ends
 //!   (SIGKILL too), set before the program runs, so also for a program
 //!   that never reaches code of ours;
-//! - has its group killed by a second Ctrl-C or a SIGTERM (the signal
-//!   handler knows every live group);
+//! - has its group killed by a second Ctrl-C, a SIGTERM or a SIGHUP (the
+//!   signal handler knows every live group);
 //! - carries this run's mark in its environment, which whatever it starts
 //!   inherits: when the last process of the run has ended, any process
 //!   still carrying the mark (a daemon that left the group with `setsid`)
-//!   is killed;
+//!   is killed; one that cleared or wrote over its environment escapes;
 //! - has its standard error kept to its last 64 KiB and its standard
 //!   output read as bounded lines ([`pipes`]), so a flood costs little;
 //! - is killed with its group, and reaped, when its [`Child`] is dropped,
