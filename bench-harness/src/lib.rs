@@ -154,6 +154,7 @@ pub fn main() {
 /// benchmark's result, for a bench target that wants to post-process them
 /// (the calibration target prints ratios of its estimates).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct SuiteRun {
     /// What [`main()`] would exit with.
     pub exit_code: i32,

@@ -8,6 +8,12 @@
 //! one ([`Measured`]) the raw samples, the headline time per iteration with
 //! its precision, and the [`Note`]s. The analysis behind them (summaries,
 //! outliers, comparisons) is the harness's own and stays inside the crate.
+//!
+//! These types grow: [`BenchResult`], [`Measured`], [`Outcome`] and
+//! [`Note`] (and each of its variants with fields) are
+//! `#[non_exhaustive]`, so a new field, outcome or note is not a breaking
+//! change. Read their fields, match them with a `_` arm (or `..` in a
+//! variant's fields).
 
 pub(crate) mod against;
 pub(crate) mod comparison;
@@ -51,6 +57,7 @@ pub(crate) struct RunInfo {
 
 /// One benchmark's line in the report.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct BenchResult {
     /// The name users see and filter on: the module path below the crate
     /// root, the function, its type and its argument (`kernels::sort/1000`).
@@ -182,6 +189,7 @@ impl BenchResult {
 
 /// What became of a benchmark in this run.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Measured under `cargo bench`.
     Measured(Box<Measured>),
@@ -197,6 +205,7 @@ pub enum Outcome {
 
 /// A measured benchmark: the raw samples stay next to their analysis.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Measured {
     /// The raw samples (iterations and elapsed time as the clock read them),
     /// where each slice starts, why sampling stopped, and the warm-up.
