@@ -13,7 +13,8 @@
 //! [`Note`] (and each of its variants with fields) are
 //! `#[non_exhaustive]`, so a new field, outcome or note is not a breaking
 //! change. Read their fields, match them with a `_` arm (or `..` in a
-//! variant's fields).
+//! variant's fields); the types their fields hold ([`Measurement`],
+//! [`SamplerConfig`], [`Nanos`], ...) are re-exported at the crate root.
 
 pub(crate) mod against;
 pub(crate) mod comparison;
