@@ -34,6 +34,12 @@ pub use crate::settings::BytesUnit;
 pub use notes::Note;
 pub(crate) use notes::HIGH_CV;
 
+/// What the headline time ([`Measured::headline`]) is, in the words every
+/// human-facing output uses: the one definition of the method sentence's
+/// core, which the terminal, Markdown and HTML reports build on.
+pub(crate) const HEADLINE_METHOD: &str =
+    "mean cost of a call over the slices the machine did not disturb";
+
 /// Facts about the whole run and the method in force, printed in the header.
 #[derive(Debug, Clone)]
 pub(crate) struct RunInfo {
