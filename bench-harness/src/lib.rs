@@ -71,6 +71,9 @@ pub use bench_macros::{benchmark, group};
 pub use bench_runtime::clock::known_cost;
 pub use bench_runtime::counter::alloc::CountingAlloc;
 pub use bench_runtime::{black_box, Bencher, Throughput};
+// What the result model's public types expose: [`results::Measured`]'s
+// samples and settings, and the durations in its notes.
+pub use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, WarmUp};
 
 use results::BenchResult;
 
@@ -154,6 +157,7 @@ pub fn main() {
 /// benchmark's result, for a bench target that wants to post-process them
 /// (the calibration target prints ratios of its estimates).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct SuiteRun {
     /// What [`main()`] would exit with.
     pub exit_code: i32,

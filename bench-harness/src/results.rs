@@ -8,6 +8,13 @@
 //! one ([`Measured`]) the raw samples, the headline time per iteration with
 //! its precision, and the [`Note`]s. The analysis behind them (summaries,
 //! outliers, comparisons) is the harness's own and stays inside the crate.
+//!
+//! These types grow: [`BenchResult`], [`Measured`], [`Outcome`] and
+//! [`Note`] (and each of its variants with fields) are
+//! `#[non_exhaustive]`, so a new field, outcome or note is not a breaking
+//! change. Read their fields, match them with a `_` arm (or `..` in a
+//! variant's fields); the types their fields hold ([`Measurement`],
+//! [`SamplerConfig`], [`Nanos`], ...) are re-exported at the crate root.
 
 pub(crate) mod against;
 pub(crate) mod comparison;
@@ -26,6 +33,12 @@ pub use crate::failure::Failure;
 pub use crate::settings::BytesUnit;
 pub use notes::Note;
 pub(crate) use notes::HIGH_CV;
+
+/// What the headline time ([`Measured::headline`]) is, in the words every
+/// human-facing output uses: the one definition of the method sentence's
+/// core, which the terminal, Markdown and HTML reports build on.
+pub(crate) const HEADLINE_METHOD: &str =
+    "mean cost of a call over the slices the machine did not disturb";
 
 /// Facts about the whole run and the method in force, printed in the header.
 #[derive(Debug, Clone)]
@@ -51,6 +64,7 @@ pub(crate) struct RunInfo {
 
 /// One benchmark's line in the report.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct BenchResult {
     /// The name users see and filter on: the module path below the crate
     /// root, the function, its type and its argument (`kernels::sort/1000`).
@@ -182,6 +196,7 @@ impl BenchResult {
 
 /// What became of a benchmark in this run.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Measured under `cargo bench`.
     Measured(Box<Measured>),
@@ -197,6 +212,7 @@ pub enum Outcome {
 
 /// A measured benchmark: the raw samples stay next to their analysis.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Measured {
     /// The raw samples (iterations and elapsed time as the clock read them),
     /// where each slice starts, why sampling stopped, and the warm-up.

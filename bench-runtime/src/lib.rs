@@ -7,9 +7,11 @@
 //!
 //! The crate root holds the types a harness drives a benchmark with; the
 //! modules hold the rest: [`clock`] (the OS clock, the cycle counter, a
-//! thread's CPU time, kernels of known cost), [`counter`] (perf_event
-//! counters and allocation counts), [`affinity`] (pinning the measuring
-//! thread) and [`signal`] (Ctrl-C). Every call into the OS goes through one
+//! thread's CPU time, kernels of known cost) and [`counter`] (perf_event
+//! counters and allocation counts). The harness's own plumbing (`affinity`:
+//! pinning the measuring thread; `signal`: Ctrl-C; `stdio`; `early_exit`)
+//! is public for bench-harness only and hidden from these docs: no API,
+//! it changes with the harness. Every call into the OS goes through one
 //! private module, `sys`; with the per-architecture clock code and the
 //! counting allocator, it is the only code allowed `unsafe`.
 //!
@@ -32,15 +34,22 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
+// `affinity`, `early_exit`, `signal` and `stdio` are the harness's
+// plumbing, public because bench-harness calls them: hidden, like `build`
+// and `hidden`, so that they are no promise to anyone else.
+#[doc(hidden)]
 pub mod affinity;
 #[doc(hidden)]
 pub mod build;
 pub mod clock;
 pub mod counter;
+#[doc(hidden)]
 pub mod early_exit;
 #[doc(hidden)]
 pub mod hidden;
+#[doc(hidden)]
 pub mod signal;
+#[doc(hidden)]
 pub mod stdio;
 
 // Their public items are re-exported below, at the crate root.

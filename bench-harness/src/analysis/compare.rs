@@ -495,7 +495,7 @@ impl PairedComparison {
 /// The runs use it through [`compare_rounds`] (`--against` through
 /// [`compare_replicated`]), which add the near-zero rule and the clock's
 /// floor.
-#[cfg_attr(not(test), allow(dead_code))]
+#[cfg(test)]
 pub(crate) fn compare_paired(baseline: &[f64], member: &[f64]) -> PairedComparison {
     paired(baseline, member, 0.0, 0.0)
 }

@@ -24,7 +24,7 @@ pub(crate) struct Interval {
 
 // The reports read the bounds themselves; the tests check intervals with
 // these.
-#[cfg_attr(not(test), allow(dead_code))]
+#[cfg(test)]
 impl Interval {
     /// Half-width relative to `estimate`, as a fraction (0.01 = 1%):
     /// `max(estimate − lower, upper − estimate) / |estimate|`.

@@ -62,12 +62,12 @@ pub(crate) const MVALUE_BIMODAL: f64 = 3.2;
 /// mvalue above which the samples look multimodal (three modes or more).
 /// Only the tests use this tier: a note says "multimodal" from the bimodal
 /// one.
-#[cfg_attr(not(test), allow(dead_code))]
+#[cfg(test)]
 pub(crate) const MVALUE_MULTIMODAL: f64 = 4.2;
 
 /// Bimodality coefficient of the uniform distribution, 5/9 ≈ 0.556; larger
 /// values suggest bimodality.
-#[cfg_attr(not(test), allow(dead_code))] // the second opinion, see the module docs
+#[cfg(test)] // the second opinion, see the module docs
 pub(crate) const BIMODALITY_COEFFICIENT_THRESHOLD: f64 = 5.0 / 9.0;
 
 /// Whether `values` look like they come from two or more distributions:
@@ -150,7 +150,7 @@ fn histogram_mvalue(sorted: &[f64], min: f64, range: f64, bin_width: f64) -> Opt
 /// Skewness and excess kurtosis are the adjusted estimators G1 and G2 (what
 /// `scipy.stats.skew(x, bias=False)` and `scipy.stats.kurtosis(x,
 /// bias=False)` return). None for fewer than 4 samples or no spread.
-#[cfg_attr(not(test), allow(dead_code))] // the second opinion, see the module docs
+#[cfg(test)] // the second opinion, see the module docs
 pub(crate) fn bimodality_coefficient(values: &[f64]) -> Option<f64> {
     let (skewness, excess_kurtosis) = moments::adjusted_skewness_and_kurtosis(values)?;
     let n = values.len() as f64;

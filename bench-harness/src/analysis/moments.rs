@@ -40,7 +40,7 @@ pub(crate) fn sample_variance(values: &[f64], mean: f64) -> f64 {
 /// `scipy.stats.skew/kurtosis(bias=False)` report them).
 ///
 /// None for fewer than four values or zero spread, where they are undefined.
-#[cfg_attr(not(test), allow(dead_code))] // only the bimodality coefficient's
+#[cfg(test)] // only the bimodality coefficient's
 pub(crate) fn adjusted_skewness_and_kurtosis(values: &[f64]) -> Option<(f64, f64)> {
     if values.len() < 4 {
         return None;

@@ -59,7 +59,7 @@ impl Fences {
     }
 
     /// Interquartile range `q3 − q1`, of which the fences are multiples.
-    #[cfg_attr(not(test), allow(dead_code))] // only the tests read it
+    #[cfg(test)] // only the tests read it
     pub(crate) fn iqr(&self) -> f64 {
         self.q3 - self.q1
     }

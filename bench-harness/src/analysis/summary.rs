@@ -8,7 +8,7 @@ use super::percentile::percentile;
 /// the standard deviation for normally distributed data: `1 / Φ⁻¹(3/4)`.
 /// The reports and the document give the raw MAD and say to scale it by
 /// this (docs/json-schema.md); the tests check the factor.
-#[cfg_attr(not(test), allow(dead_code))]
+#[cfg(test)]
 pub(crate) const MAD_NORMAL_CONSISTENCY: f64 = 1.482_602_218_505_602;
 
 /// Location and spread of a benchmark's samples.
@@ -68,7 +68,7 @@ impl Summary {
     /// standard-deviation estimate that outliers barely move. For normal data
     /// it is close to `std_dev`; much smaller means the spread comes from a
     /// few outliers.
-    #[cfg_attr(not(test), allow(dead_code))] // only the tests call it
+    #[cfg(test)] // only the tests call it
     pub(crate) fn mad_std_dev_estimate(&self) -> f64 {
         self.median_absolute_deviation * MAD_NORMAL_CONSISTENCY
     }

@@ -5,7 +5,8 @@ use bench_runtime::{StopReason, Throughput};
 
 use crate::analysis::compare::{PairedComparison, Verdict};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
-use crate::settings::BytesUnit;
+use crate::results::RunInfo;
+use crate::settings::{BytesUnit, Schedule};
 pub(crate) use crate::text::{escape, percent};
 
 /// What every output of a run stopped by Ctrl-C says of it (the JSON
@@ -14,9 +15,42 @@ pub(crate) const PARTIAL_RUN: &str = "interrupted: partial results (measuring st
      Ctrl-C; benchmarks not yet measured are missing, and the one under way has fewer \
      samples than asked for)";
 
-/// What the time column is, in the words every human-facing output uses.
-pub(crate) const HEADLINE_METHOD: &str =
-    "mean cost of a call over the slices the machine did not disturb";
+pub(crate) use crate::results::HEADLINE_METHOD;
+
+/// How the run ordered its samples, in the method sentence of the
+/// terminal's header and the HTML page: `interleaved rounds (--seed 42)`,
+/// `sequential`.
+pub(crate) fn schedule_words(info: &RunInfo) -> String {
+    match info.schedule {
+        Schedule::Interleaved => format!("interleaved rounds (--seed {})", info.seed),
+        Schedule::Sequential => "sequential".to_string(),
+    }
+}
+
+/// When sampling stopped, in the same sentence: `until the time is known
+/// to ±1.00%`, `for --measure-time`.
+pub(crate) fn stop_words(info: &RunInfo) -> String {
+    if info.target_precision > 0.0 {
+        format!(
+            "until the time is known to ±{}",
+            percent(info.target_precision)
+        )
+    } else {
+        "for --measure-time".to_string()
+    }
+}
+
+/// The loop overhead taken out of every sample, in the same sentence:
+/// `loop overhead subtracted: 30.00 ns per sample + 500.0 ps ± 0.000 ps per
+/// iteration`.
+pub(crate) fn overhead_words(info: &RunInfo) -> String {
+    format!(
+        "loop overhead subtracted: {} per sample + {} ± {} per iteration",
+        time(info.overhead.per_sample.0),
+        time(info.overhead.per_iter.0),
+        time(info.overhead.per_iter_uncertainty.0),
+    )
+}
 
 /// `text` followed by spaces up to `width` characters: what `{:<w$}`
 /// does, for a width known only at run time. std panics on a width above

@@ -13,9 +13,11 @@ use crate::analysis::{self, modality};
 /// do about it, as the report prints it (`report/notes.rs`); [`Note::kind`]
 /// names it for outputs that group or count notes.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Note {
     /// `--max-time` stopped sampling before `min_samples` samples; one
     /// iteration took `iteration`.
+    #[non_exhaustive]
     FewSamples {
         /// The bound in force.
         max_time: Nanos,
@@ -27,6 +29,7 @@ pub enum Note {
         iteration: Nanos,
     },
     /// `--max-time` ended the run before `--measure-time` was spent.
+    #[non_exhaustive]
     BudgetUnspent {
         /// The bound in force.
         max_time: Nanos,
@@ -35,6 +38,7 @@ pub enum Note {
     },
     /// `--max-time` ran out before the headline's relative half-width
     /// (`achieved`, when there is an interval) reached `target`.
+    #[non_exhaustive]
     NotPrecise {
         /// The bound in force.
         max_time: Nanos,
@@ -45,6 +49,7 @@ pub enum Note {
     },
     /// The loop overhead's own uncertainty is most of the headline's
     /// interval: the body costs about as little as the harness resolves.
+    #[non_exhaustive]
     NearOverhead {
         /// The overhead's 95% half-width per iteration.
         uncertainty: Nanos,
@@ -52,6 +57,7 @@ pub enum Note {
         achieved: Option<f64>,
     },
     /// The sample cap stopped sampling before the stop rule was met.
+    #[non_exhaustive]
     SampleCap {
         /// The cap.
         max_samples: usize,
@@ -60,6 +66,7 @@ pub enum Note {
     OneSample,
     /// The warm-up's rolling coefficient of variation (`final_cv`, `None`
     /// when its `window` never filled) stayed above `threshold`.
+    #[non_exhaustive]
     WarmUpUnsettled {
         /// The warm-up's cap (`--warm-up-time`).
         warm_up_time: Nanos,
@@ -72,6 +79,7 @@ pub enum Note {
     },
     /// The median sample lasted under 100 clock read pairs; `wall_cap` is
     /// the cap on a sample's wall time when that is what kept samples short.
+    #[non_exhaustive]
     ShortSamples {
         /// The median sample's time.
         median: Nanos,
@@ -81,6 +89,7 @@ pub enum Note {
         wall_cap: Option<Nanos>,
     },
     /// The spread within slices (outliers excluded, relative) is above 5%.
+    #[non_exhaustive]
     HighSpread {
         /// That spread, as a fraction.
         spread: f64,
@@ -88,6 +97,7 @@ pub enum Note {
     /// The means of the blocks the machine did not disturb, between
     /// `fastest` and `slowest`, vary by `drift` (relative standard
     /// deviation): the benchmark's own cost changed from slice to slice.
+    #[non_exhaustive]
     SpeedChanged {
         /// The fastest block's mean.
         fastest: Nanos,
@@ -99,6 +109,7 @@ pub enum Note {
     /// The program's cost per call sits at two levels (every tenth call
     /// doing more work, phases in and out of the cache): the headline is
     /// their mean, and the row names both.
+    #[non_exhaustive]
     Levels {
         /// The faster level's share of the calls.
         fast_share: f64,
@@ -113,6 +124,7 @@ pub enum Note {
     /// (its speed probe slow beside them, or the thread descheduled) that
     /// too few were left to stand alone: every block counts, slow spells
     /// included.
+    #[non_exhaustive]
     MachineDisturbed {
         /// The blocks marked as disturbed.
         disturbed: usize,
@@ -120,11 +132,13 @@ pub enum Note {
         blocks: usize,
     },
     /// The values within slices look multimodal (Gregg's mvalue).
+    #[non_exhaustive]
     Multimodal {
         /// Their mvalue: 2 for one clean mode, up to 2 more per further mode.
         mvalue: f64,
     },
     /// The benchmark's thread was on the CPU for this `share` of wall time.
+    #[non_exhaustive]
     LowCpu {
         /// CPU time over wall time, below 0.9.
         share: f64,
@@ -132,6 +146,7 @@ pub enum Note {
     /// Under `--forks`: the processes' estimates, from `fastest` to
     /// `slowest`, differ by more than their slices explain (`spread`: their
     /// relative standard deviation).
+    #[non_exhaustive]
     ProcessesDiffer {
         /// The processes the benchmark ran in.
         processes: usize,
@@ -145,6 +160,7 @@ pub enum Note {
     /// An A/B group member whose time in the group (`ratio` times its
     /// time `alone`) differs from its solo probe's by more than
     /// 10% and more than both intervals explain.
+    #[non_exhaustive]
     DiffersAlone {
         /// Its time measured alone, in the same run.
         alone: Nanos,

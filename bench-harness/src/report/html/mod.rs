@@ -27,12 +27,12 @@ use crate::document::Document;
 use crate::environment::Environment;
 use crate::fs;
 use crate::report::format::{
-    group_verdict, percent, result_rate, time, verdict_words, Headline, HEADLINE_METHOD,
+    group_verdict, overhead_words, percent, result_rate, schedule_words, stop_words, time,
+    verdict_words, Headline, HEADLINE_METHOD,
 };
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::{against::AgainstOutcome, against::AgainstReport};
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, RunInfo};
-use crate::settings::Schedule;
 use charts::IntervalRow;
 pub(crate) use trend::HistoryPoint;
 
@@ -346,33 +346,18 @@ fn machine_and_method(out: &mut String, page: &Page<'_>) {
         }
         out.push_str("</ul>");
     }
-    let schedule = match info.schedule {
-        Schedule::Interleaved => format!("interleaved rounds (--seed {})", info.seed),
-        Schedule::Sequential => "sequential".to_string(),
-    };
-    let stop = if info.target_precision > 0.0 {
-        format!(
-            "until the time is known to ±{}",
-            percent(info.target_precision)
-        )
-    } else {
-        "for --measure-time".to_string()
-    };
     let _ = write!(
         out,
         "<p>Timer {} at {:.3} GHz · resolution {} · read pair {} · samples ≥ {}. Time: the \
-         {HEADLINE_METHOD}, ± its 95% CI for this run on this machine; loop overhead subtracted: \
-         {} per sample + {} ± {} per iteration; {}, {}{}.</p></section>",
+         {HEADLINE_METHOD}, ± its 95% CI for this run on this machine; {}; {}, {}{}.</p></section>",
         escape(info.clock_name),
         info.clock_hz / 1e9,
         time(info.precision.resolution.0),
         time(info.precision.overhead.0),
         time(info.sample_floor.0),
-        time(info.overhead.per_sample.0),
-        time(info.overhead.per_iter.0),
-        time(info.overhead.per_iter_uncertainty.0),
-        escape(&schedule),
-        escape(&stop),
+        escape(&overhead_words(info)),
+        escape(&schedule_words(info)),
+        escape(&stop_words(info)),
         info.forks
             .map(|n| format!(", each benchmark in {n} processes (--forks)"))
             .unwrap_or_default()

@@ -55,7 +55,10 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::format::{escape, pad_end, pad_start, percent, result_rate, time, HEADLINE_METHOD};
+use super::format::{
+    escape, overhead_words, pad_end, pad_start, percent, result_rate, schedule_words, stop_words,
+    time, HEADLINE_METHOD,
+};
 use super::tree::{self, Line};
 use compact::INDENT;
 use comparison::signed_percent;
@@ -301,19 +304,11 @@ impl<'w> Terminal<'w> {
             time(info.precision.overhead.0),
             time(info.sample_floor.0),
         );
-        let schedule = match info.schedule {
-            Schedule::Interleaved => format!("interleaved rounds (--seed {})", info.seed),
-            Schedule::Sequential => "sequential".to_string(),
-        };
+        let schedule = schedule_words(info);
         let stop = if info.target_precision > 0.0 && !self.details {
             format!("until ±{}", percent(info.target_precision))
-        } else if info.target_precision > 0.0 {
-            format!(
-                "until the time is known to ±{}",
-                percent(info.target_precision)
-            )
         } else {
-            "for --measure-time".to_string()
+            stop_words(info)
         };
         // What the ± covers: the layouts of several processes (the
         // default), or one process's.
@@ -347,10 +342,8 @@ impl<'w> Terminal<'w> {
         }
         let method = if self.details {
             format!(
-                "time: {HEADLINE_METHOD} (its speed probe slow beside them, or the thread preempted) · ± 95% CI {covers} · loop overhead subtracted: {} per sample + {} ± {} per iteration · {schedule}, {stop}",
-                time(info.overhead.per_sample.0),
-                time(info.overhead.per_iter.0),
-                time(info.overhead.per_iter_uncertainty.0),
+                "time: {HEADLINE_METHOD} (its speed probe slow beside them, or the thread preempted) · ± 95% CI {covers} · {} · {schedule}, {stop}",
+                overhead_words(info),
             )
         } else {
             format!(
