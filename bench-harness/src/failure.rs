@@ -7,6 +7,7 @@ use std::sync::Once;
 
 /// Why a benchmark did not produce a result.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Failure {
     /// What went wrong: the panic's message, or what the benchmark must do.
     pub message: String,
