@@ -1078,3 +1078,428 @@ fn a_second_hello_fails_at_most_the_benchmark_under_way() {
 fn an_unreadable_extra_line_fails_at_most_the_benchmark_under_way() {
     misstep_case("misstep-garbage", "garbage");
 }
+
+// The second review of the supervisor: harms found after the fixes above.
+
+/// The fixture with `args` after the budgets `budgets` (in place of
+/// [`QUICK`]'s).
+fn start_fixture_budgets(
+    dir: &Path,
+    budgets: &[&str],
+    args: &[&str],
+    env: &[(&str, &OsStr)],
+) -> Started {
+    let mut all = vec!["--bench", "--flat", "--details", "--precision", "0"];
+    all.extend_from_slice(budgets);
+    all.extend_from_slice(args);
+    start(fixture_binary(), dir, &all, env)
+}
+
+/// Whether `unshare -pf --mount-proc` may make a PID namespace here (root,
+/// or user namespaces allowed); a note when not.
+fn pid_namespaces_allowed() -> bool {
+    let allowed = Command::new("unshare")
+        .args(["-pf", "--mount-proc", "true"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !allowed {
+        eprintln!("note: `unshare -pf` is refused here: the PID 1 test is skipped");
+    }
+    allowed
+}
+
+/// The fixture as PID 1 of a PID namespace of its own, as a container's
+/// entrypoint is, with QUICK budgets and `args`.
+fn start_fixture_as_pid_1(dir: &Path, args: &[&str]) -> Started {
+    let fixture = fixture_binary().to_str().unwrap();
+    let mut all = vec!["-pf", "--mount-proc", fixture];
+    all.extend_from_slice(QUICK);
+    all.extend_from_slice(&["--max-time", "0.5"]);
+    all.extend_from_slice(args);
+    start(Path::new("unshare"), dir, &all, &[])
+}
+
+/// The fixture in a PID namespace of its own, but not its PID 1 (a shell
+/// is), with QUICK budgets and `args`.
+fn start_fixture_in_pid_namespace(dir: &Path, args: &[&str]) -> Started {
+    let fixture = fixture_binary().to_str().unwrap();
+    let mut all = vec![
+        "-pf",
+        "--mount-proc",
+        "sh",
+        "-c",
+        "\"$@\"; status=$?; exit $status",
+        "sh",
+        fixture,
+    ];
+    all.extend_from_slice(QUICK);
+    all.extend_from_slice(&["--max-time", "0.5"]);
+    all.extend_from_slice(args);
+    start(Path::new("unshare"), dir, &all, &[])
+}
+
+// Review 2, finding 1: a run that was PID 1 of its PID namespace failed
+// every benchmark (its children "exited with code 130").
+
+#[test]
+fn a_run_that_is_pid_1_of_its_namespace_measures_its_benchmarks() {
+    if !pid_namespaces_allowed() {
+        return;
+    }
+    let dir = scratch("pid-1-forks");
+    let ended =
+        start_fixture_as_pid_1(&dir, &["--exact", "also_passes"]).wait(Duration::from_secs(60));
+    assert_eq!(ended.code(), Some(0), "{ended}");
+    assert!(ended.stdout.contains("also_passes"), "{ended}");
+    assert!(!ended.stderr.contains("code 130"), "{ended}");
+}
+
+#[test]
+fn a_run_that_is_pid_1_of_its_namespace_compares_against_a_worker() {
+    if !pid_namespaces_allowed() {
+        return;
+    }
+    let dir = scratch("pid-1-against");
+    let ended = start_fixture_as_pid_1(
+        &dir,
+        &[
+            "--exact",
+            "also_passes",
+            "--against-exe",
+            fixture_binary().to_str().unwrap(),
+        ],
+    )
+    .wait(Duration::from_secs(60));
+    assert_eq!(ended.code(), Some(0), "{ended}");
+    assert_compared(&ended, "also_passes");
+}
+
+// Review 2, finding 2: SIGTERM or SIGHUP to a run left what its children
+// started running.
+
+#[test]
+fn sigterm_during_against_ends_the_run_and_takes_the_workers_daemons_down() {
+    if !setsid_present() {
+        return;
+    }
+    let dir = scratch("against-sigterm-daemon");
+    let secs = unique_secs(12);
+    let pids = dir.join("daemon-pids");
+    let _reaper = Reaper::of(&[secs]).with_pid_file(&pids);
+    let secs_text = secs.to_string();
+    let started = start_fixture_budgets(
+        &dir,
+        &[
+            "--warm-up-time",
+            "0.5",
+            "--measure-time",
+            "3",
+            "--max-time",
+            "6",
+        ],
+        &[
+            "--include-ignored",
+            "--exact",
+            DAEMON,
+            "also_passes",
+            "--against-exe",
+            fixture_binary().to_str().unwrap(),
+        ],
+        &[
+            (
+                "BENCH_FIXTURE_SUPERVISED",
+                OsStr::new("starts_setsid_daemon"),
+            ),
+            ("BENCH_FIXTURE_DAEMON_SECS", OsStr::new(&secs_text)),
+            ("BENCH_FIXTURE_DAEMON_PIDS", pids.as_os_str()),
+        ],
+    );
+    wait_for(&format!("sleep {secs}"), || sleeping(secs));
+    // Into the measurement, the daemons running.
+    let at = Duration::from_secs(4);
+    if let Some(rest) = at.checked_sub(started.began.elapsed()) {
+        std::thread::sleep(rest);
+    }
+    started.signal("-TERM");
+    let stopped = Instant::now();
+    let limit = started.limit_in(Duration::from_secs(15));
+    let ended = started.wait(limit);
+    assert!(
+        ended.status.signal() == Some(15) || ended.code() == Some(143),
+        "{ended}"
+    );
+    assert!(
+        stopped.elapsed() < Duration::from_secs(10),
+        "ended {:?} after SIGTERM\n{ended}",
+        stopped.elapsed()
+    );
+    assert_none_left_of(&pids, "a worker benchmark's setsid daemon", &ended);
+    assert_no_sleep_left(secs, &ended);
+}
+
+#[test]
+fn sighup_during_a_forks_1_run_ends_it_and_takes_the_childs_orphan_down() {
+    let dir = scratch("forks-sighup-orphan");
+    let pids = dir.join("orphan-pids");
+    let _reaper = Reaper::of(&[]).with_pid_file(&pids);
+    let started = start_fixture(
+        &dir,
+        &["--forks", "1", "--ignored", "--exact", "leaves_orphan"],
+        &[
+            ("BENCH_FIXTURE_ORPHAN_PIDS", pids.as_os_str()),
+            ("BENCH_FIXTURE_ORPHAN_HANG", OsStr::new("1")),
+        ],
+    );
+    wait_for("the child's orphan", || pids_in(&pids));
+    // Into the hung iteration.
+    std::thread::sleep(Duration::from_millis(300));
+    started.signal("-HUP");
+    let hung_up = Instant::now();
+    let limit = started.limit_in(Duration::from_secs(15));
+    let ended = started.wait(limit);
+    assert!(
+        hung_up.elapsed() < Duration::from_secs(5),
+        "ended {:?} after SIGHUP\n{ended}",
+        hung_up.elapsed()
+    );
+    assert_ne!(ended.code(), Some(0), "{ended}");
+    assert_none_left_of(&pids, "the child's orphan", &ended);
+}
+
+// Review 2, finding 3: a request of 64 KiB or more to a worker that never
+// read its input blocked the run for good, Ctrl-C ignored.
+
+/// The name of the fixture's `hostile::long_name` benchmark: 70,000 `x`.
+fn long_name() -> String {
+    format!("hostile::long_name/{}", "x".repeat(70_000))
+}
+
+/// The fixture against a script that says a worker's hello (its one
+/// benchmark `hostile::long_name`) and then only sleeps (`exec sleep
+/// SECS`), never reading its input; once that sleep is running.
+fn against_a_deaf_worker(dir: &Path, secs: u32) -> Started {
+    let hello = dir.join("hello.json");
+    std::fs::write(
+        &hello,
+        format!(
+            "{{\"type\":\"hello\",\"worker\":\"bench-harness\",\"protocol\":1,\
+             \"harness_version\":\"0.0.0\",\"benchmarks\":[\"{}\"]}}\n",
+            long_name()
+        ),
+    )
+    .unwrap();
+    let other = dir.join("deaf.sh");
+    write_script(
+        &other,
+        &format!("#!/bin/sh\ncat '{}'\nexec sleep {secs}\n", hello.display()),
+    );
+    let name = long_name();
+    let started = start_fixture(
+        dir,
+        &[
+            "--ignored",
+            "--exact",
+            &name,
+            "--against-exe",
+            other.to_str().unwrap(),
+        ],
+        &[],
+    );
+    wait_for(&format!("sleep {secs}"), || sleeping(secs));
+    started
+}
+
+#[test]
+fn ctrl_c_ends_a_run_blocked_on_a_worker_that_never_reads_a_long_request() {
+    let dir = scratch("deaf-worker-ctrl-c");
+    let secs = unique_secs(13);
+    let _reaper = Reaper::of(&[secs]);
+    let started = against_a_deaf_worker(&dir, secs);
+    let at = Duration::from_secs(3);
+    if let Some(rest) = at.checked_sub(started.began.elapsed()) {
+        std::thread::sleep(rest);
+    }
+    let interrupted = Instant::now();
+    started.signal_group("-INT");
+    let limit = started.limit_in(Duration::from_secs(10));
+    let ended = started.wait(limit);
+    let took = interrupted.elapsed();
+    assert!(
+        took < Duration::from_secs(3),
+        "ended {took:?} after Ctrl-C\n{ended}"
+    );
+    assert_eq!(ended.code(), Some(130), "{ended}");
+    assert_no_sleep_left(secs, &ended);
+}
+
+#[test]
+fn a_worker_that_never_reads_a_long_request_fails_its_benchmark_at_the_limit() {
+    let dir = scratch("deaf-worker-limit");
+    let secs = unique_secs(14);
+    let _reaper = Reaper::of(&[secs]);
+    let ended = against_a_deaf_worker(&dir, secs).wait(Duration::from_secs(40));
+    assert_eq!(ended.code(), Some(101), "{ended}");
+    // The wait limit is 2 × --max-time + 10 s: 11 s.
+    assert!(
+        ended.took < Duration::from_secs(20),
+        "failed only after {:?}\n{ended}",
+        ended.took
+    );
+    assert!(!ended.stderr.contains("panicked"), "{ended}");
+    assert_no_sleep_left(secs, &ended);
+}
+
+// Review 2, finding 4: a non-worker that exited while a daemon it started
+// held its output cost the run 30 s and "no answer".
+
+#[test]
+fn a_non_worker_that_exits_leaving_a_setsid_daemon_on_its_stdout_is_refused_promptly() {
+    if !setsid_present() {
+        return;
+    }
+    let dir = scratch("daemon-stdout-exit");
+    let secs = unique_secs(15);
+    let _reaper = Reaper::of(&[secs]);
+    let other = dir.join("daemon-exit.sh");
+    // The daemon holds the script's stdout (a pipe to the run) open.
+    write_script(
+        &other,
+        &format!("#!/bin/sh\nsetsid sleep {secs} &\nexit 3\n"),
+    );
+    let ended = start_fixture(
+        &dir,
+        &[
+            "--exact",
+            "passes",
+            "--against-exe",
+            other.to_str().unwrap(),
+        ],
+        &[],
+    )
+    .wait(Duration::from_secs(40));
+    assert_eq!(ended.code(), Some(2), "{ended}");
+    let error = one_line_error(&ended);
+    assert!(error.contains("exited with code 3"), "{error}\n{ended}");
+    assert!(
+        ended.took < Duration::from_secs(10),
+        "refused only after {:?}\n{ended}",
+        ended.took
+    );
+    assert_no_sleep_left(secs, &ended);
+}
+
+// Review 2, finding 5: a `--forks 1` run killed with SIGKILL left what its
+// child had started in the child's group.
+
+#[test]
+fn kill_9_of_a_forks_1_run_takes_the_childs_orphan_down() {
+    let dir = scratch("forks-kill-9-orphan");
+    let pids = dir.join("orphan-pids");
+    let _reaper = Reaper::of(&[]).with_pid_file(&pids);
+    let started = start_fixture(
+        &dir,
+        &["--forks", "1", "--ignored", "--exact", "leaves_orphan"],
+        &[
+            ("BENCH_FIXTURE_ORPHAN_PIDS", pids.as_os_str()),
+            ("BENCH_FIXTURE_ORPHAN_HANG", OsStr::new("1")),
+        ],
+    );
+    let orphans = wait_for("the child's orphan", || pids_in(&pids));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        orphans.iter().all(|&p| is_sleep(p) && !gone(p)),
+        "the orphan ended before the run was killed"
+    );
+    started.signal("-KILL");
+    let ended = started.wait(Duration::from_secs(60));
+    assert_eq!(ended.status.signal(), Some(9), "{ended}");
+    assert_none_left_of(&pids, "the killed run's child's orphan", &ended);
+}
+
+/// The `--forks` scratch directories in `dir`.
+fn forks_scratch_dirs(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("bench-harness-forks-")
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+// Review 2, finding 6: runs at once must not kill each other's processes
+// or remove each other's scratch directories.
+
+#[test]
+fn a_second_run_at_once_leaves_the_first_runs_daemon_and_scratch_alone() {
+    if !setsid_present() {
+        return;
+    }
+    // Both runs share one temporary directory, as two runs on one
+    // machine share /tmp.
+    let dir = scratch("two-runs-at-once");
+    let secs = unique_secs(16);
+    let pids = dir.join("daemon-pids");
+    let _reaper = Reaper::of(&[secs]).with_pid_file(&pids);
+    let secs_text = secs.to_string();
+    let mut first = start_fixture_budgets(
+        &dir,
+        &[
+            "--warm-up-time",
+            "0.1",
+            "--measure-time",
+            "6",
+            "--max-time",
+            "12",
+        ],
+        &["--forks", "1", "--ignored", "--exact", DAEMON],
+        &[
+            (
+                "BENCH_FIXTURE_SUPERVISED",
+                OsStr::new("starts_setsid_daemon"),
+            ),
+            ("BENCH_FIXTURE_DAEMON_SECS", OsStr::new(&secs_text)),
+            ("BENCH_FIXTURE_DAEMON_PIDS", pids.as_os_str()),
+        ],
+    );
+    let daemons = wait_for(&format!("sleep {secs}"), || sleeping(secs));
+    let scratch_of_first = forks_scratch_dirs(&dir);
+    assert!(
+        !scratch_of_first.is_empty(),
+        "the first run has no scratch directory in {}",
+        dir.display()
+    );
+    // Where it may, the second run is in a PID namespace of its own (a
+    // container sharing /tmp), where the first run's pids name nothing.
+    let second = if pid_namespaces_allowed() {
+        start_fixture_in_pid_namespace(&dir, &["--exact", "passes"])
+    } else {
+        start_fixture(&dir, &["--exact", "passes"], &[])
+    }
+    .wait(Duration::from_secs(30));
+    assert_eq!(second.code(), Some(0), "{second}");
+    assert!(
+        first.child.as_mut().unwrap().try_wait().unwrap().is_none(),
+        "the first run ended before the second did: the test proves nothing"
+    );
+    let removed: Vec<&PathBuf> = scratch_of_first.iter().filter(|d| !d.exists()).collect();
+    assert!(
+        removed.is_empty(),
+        "the second run removed the first run's scratch directory {removed:?}\n{second}"
+    );
+    let killed: Vec<u32> = daemons.iter().copied().filter(|&p| gone(p)).collect();
+    assert!(
+        killed.is_empty(),
+        "the second run killed the first run's daemon {killed:?}\n{second}"
+    );
+    let ended = first.wait(Duration::from_secs(60));
+    assert_eq!(ended.code(), Some(0), "{ended}");
+    assert!(ended.stdout.contains(DAEMON), "{ended}");
+    assert_none_left_of(&pids, "the first run's setsid daemon", &ended);
+    assert_no_sleep_left(secs, &ended);
+}
