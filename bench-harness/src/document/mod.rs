@@ -26,6 +26,7 @@ mod fuzz;
 mod layout;
 mod load;
 mod samples;
+mod skim;
 #[cfg(test)]
 mod tests;
 mod verdicts;
