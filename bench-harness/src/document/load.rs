@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::skim::{Skim, Skimmed};
+use super::skim;
 use super::{Document, OutcomeKind, RawSamples, HARNESS_TAG, SCHEMA_VERSION};
 use crate::json::{self, Json};
 
@@ -321,15 +321,7 @@ pub(crate) fn summarize(path: &Path) -> Result<Summary, LoadError> {
             path: Some(path.to_path_buf()),
         });
     }
-    let header = Skim::new(file.take(length))
-        .header()
-        .map_err(|error| match error {
-            Skimmed::Io(error) => LoadError::Io {
-                path: path.to_path_buf(),
-                error,
-            },
-            Skimmed::Syntax(error) => error.with_path(path),
-        })?;
+    let header = skim::header(file.take(length), path)?;
     check_version(&header).map_err(|error| error.with_path(path))?;
     let shape = |message: &str| {
         LoadError::Shape {
