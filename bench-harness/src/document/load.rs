@@ -702,6 +702,9 @@ mod tests {
             r#""benchmarks": [tru]}"#,
             r#""benchmarks": []} {}"#,
             r#""benchmarks": [], "partial": tru}"#,
+            // Skipped, yet read as JSON: the hand-written skim let these by.
+            r#""benchmarks": [{"x": 1-2}]}"#,
+            r#""benchmarks": ["\q"]}"#,
         ] {
             std::fs::write(&path, format!("{head}{corrupt}")).unwrap();
             let message = summarize(&path).unwrap_err().to_string();
