@@ -438,44 +438,27 @@ macro_rules! json_enum {
 
 pub(crate) use {json_enum, json_struct};
 
-/// Arrays written on one line in a document (numbers and short names).
-const INLINE_ARRAYS: [&str; 8] = [
-    "slice_starts",
-    "block_means_ns",
-    "block_medians_ns",
-    "disturbed_blocks",
-    "load_average",
-    "cpus",
-    "note_kinds",
-    "iters",
-];
-
-/// A document's packed samples' arrays: [`PER_LINE`] numbers to a line.
-const PACKED_ARRAYS: [&str; 2] = ["ticks", "elapsed_ns"];
-
-/// Numbers on a line of a packed array: about 90 characters of ticks.
-const PER_LINE: usize = 10;
-
+/// How an array is laid out in a [`Writer::laid_out`] text, as its key
+/// asks.
 #[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lines {
+    /// One element or field a line.
+    Each,
+    /// This many elements a line.
+    Packed(usize),
+    /// All on one line, `, ` between elements.
+    One,
+}
+
+#[derive(Clone, Copy)]
 enum Style {
     /// No white space: one line.
     Compact,
     /// serde_json's pretty layout: two-space indent, one element a line.
     Pretty,
-    /// Pretty, except the arrays under [`INLINE_ARRAYS`] keys on one line
-    /// and those under [`PACKED_ARRAYS`] keys [`PER_LINE`] to a line.
-    Document,
-}
-
-/// How the array or object being written is laid out.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Lines {
-    /// One element or field a line.
-    Each,
-    /// [`PER_LINE`] elements a line.
-    Packed,
-    /// All on one line, `, ` between elements.
-    One,
+    /// Pretty, except each array under a key laid out as the function
+    /// gives for the key.
+    LaidOut(fn(&str) -> Lines),
 }
 
 struct Open {
@@ -485,7 +468,8 @@ struct Open {
 }
 
 /// Writes JSON in field order to a byte buffer: compactly, in
-/// serde_json's pretty layout, or in a document's layout. Scalars go
+/// serde_json's pretty layout, or in that layout with some arrays kept
+/// short on the page. Scalars go
 /// through serde_json (shortest exact floats, `null` for a non-finite one,
 /// its string escapes), so the bytes are serde_json's.
 pub(crate) struct Writer<'a> {
@@ -505,8 +489,10 @@ impl<'a> Writer<'a> {
         Writer::new(out, Style::Pretty)
     }
 
-    pub(crate) fn document(out: &'a mut Vec<u8>) -> Writer<'a> {
-        Writer::new(out, Style::Document)
+    /// Pretty, except that an array under a key is laid out as
+    /// `layout(key)` says (on one line, or a few numbers a line).
+    pub(crate) fn laid_out(out: &'a mut Vec<u8>, layout: fn(&str) -> Lines) -> Writer<'a> {
+        Writer::new(out, Style::LaidOut(layout))
     }
 
     fn new(out: &'a mut Vec<u8>, style: Style) -> Writer<'a> {
@@ -535,10 +521,10 @@ impl<'a> Writer<'a> {
         let first = open.count == 1;
         let on_the_line = match open.lines {
             Lines::One => true,
-            Lines::Packed => open.count % PER_LINE != 1,
+            Lines::Packed(per_line) => (open.count - 1) % per_line != 0,
             Lines::Each => false,
         };
-        if style == Style::Compact {
+        if matches!(style, Style::Compact) {
             if !first {
                 self.out.push(b',');
             }
@@ -581,7 +567,8 @@ impl<'a> Writer<'a> {
 
     fn end(&mut self, bracket: u8) {
         let open = self.open.pop().expect("a container is open");
-        if self.style != Style::Compact && open.lines != Lines::One && open.count > 0 {
+        let compact = matches!(self.style, Style::Compact);
+        if !compact && open.lines != Lines::One && open.count > 0 {
             self.newline_and_indent();
         }
         self.out.push(bracket);
@@ -611,16 +598,10 @@ impl<'a> Writer<'a> {
             Style::Compact => b":",
             _ => b": ",
         });
-        let lines = if self.style != Style::Document {
-            Lines::Each
-        } else if INLINE_ARRAYS.contains(&key) {
-            Lines::One
-        } else if PACKED_ARRAYS.contains(&key) {
-            Lines::Packed
-        } else {
-            Lines::Each
-        };
-        self.after_key = Some(lines);
+        self.after_key = Some(match self.style {
+            Style::LaidOut(layout) => layout(key),
+            _ => Lines::Each,
+        });
     }
 
     /// A literal (`null`, `true`) or a number already formatted.
@@ -752,21 +733,6 @@ mod tests {
         for scalar in [Value::Null, Value::from(1.5), Value::from("x")] {
             assert_eq!(written(&scalar, Style::Pretty), scalar.to_string());
         }
-    }
-
-    #[test]
-    fn a_document_puts_named_arrays_on_one_line_or_ten_to_a_line() {
-        let value = serde_json::json!({
-            "cpus": [0, 1],
-            "iters": [[1024, 12]],
-            "ticks": (1..=12).collect::<Vec<u32>>(),
-            "other": [1],
-        });
-        assert_eq!(
-            written(&value, Style::Document),
-            "{\n  \"cpus\": [0, 1],\n  \"iters\": [[1024, 12]],\n  \"other\": [\n    1\n  ],\n  \
-             \"ticks\": [\n    1, 2, 3, 4, 5, 6, 7, 8, 9, 10,\n    11, 12\n  ]\n}"
-        );
     }
 
     #[derive(Debug, Default, PartialEq)]

@@ -7,7 +7,9 @@
 //! ([`crate::baseline`]) and the `--forks` channel (a child writes its
 //! results as a document, the parent loads it and decodes the samples back
 //! into measurements). It is built from a run in one place,
-//! [`assemble()`], so the three never drift apart.
+//! [`assemble()`], so the three never drift apart. Its JSON is laid out
+//! in `layout.rs` (each type's fields, in the order written) and read
+//! back in `load.rs`.
 //!
 //! The document's types are separate from the result model
 //! ([`crate::results`]) so that the schema is explicit and changes only on
@@ -26,6 +28,7 @@ mod fuzz;
 mod layout;
 mod load;
 mod samples;
+mod skim;
 #[cfg(test)]
 mod tests;
 mod verdicts;
@@ -35,7 +38,6 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::environment::Environment;
-use crate::json::{json_enum, json_struct, Fields, Json, Writer};
 
 pub(crate) use assemble::{assemble, assemble_against};
 pub(crate) use layout::write;
@@ -611,266 +613,4 @@ pub(crate) struct FencesRecord {
     pub lower_inner_ns: f64,
     pub upper_inner_ns: f64,
     pub upper_outer_ns: f64,
-}
-
-json_struct!(Document {
-    schema_version,
-    harness,
-    environment,
-    methodology,
-    partial: default,
-    raw_samples: default,
-    benchmarks,
-    machine_reference: skip,
-    complexity: skip,
-    against: skip,
-    comparison: skip,
-    groups: skip,
-});
-json_struct!(AgainstRecord {
-    baseline,
-    protocol_version,
-    noise_threshold_percent,
-    benchmarks,
-    other_took_own_overhead: skip,
-});
-json_struct!(AgainstBenchRecord {
-    name,
-    status,
-    ratio: default,
-    ci_low: default,
-    ci_high: default,
-    verdict: default,
-    rounds: default,
-    p_t: skip,
-    p_wilcoxon: skip,
-    new_ns: default,
-    old_ns: default,
-    failure: default,
-});
-json_struct!(ComplexityRecord {
-    function,
-    group: default,
-    points,
-    class: default,
-    label: default,
-    coefficient_ns: default,
-    rms: default,
-    established: default,
-    runner_up: default,
-    error: default,
-});
-json_struct!(ClassFitRecord {
-    class,
-    label,
-    coefficient_ns,
-    rms,
-});
-json_enum!(RawSamples { Full = "full", None = "none" });
-json_struct!(Methodology {
-    clock,
-    clock_hz,
-    resolution_ns,
-    read_pair_ns,
-    sample_floor_ns,
-    overhead,
-    schedule,
-    stop_rule,
-    seed,
-    confidence_level,
-    blocks_in_one_go,
-    headline,
-    percentiles,
-});
-json_struct!(OverheadRecord {
-    subtracted,
-    per_sample_ns,
-    per_iter_ns,
-    per_iter_uncertainty_ns: skip,
-    measurement: skip,
-});
-json_enum!(ScheduleKind { Interleaved = "interleaved", Sequential = "sequential" });
-json_struct!(BenchRecord {
-    name,
-    group: default,
-    params: default,
-    outcome,
-    failure: default,
-    measurement: default,
-    throughput: default,
-});
-json_enum!(OutcomeKind {
-    Measured = "measured",
-    Passed = "passed",
-    Failed = "failed",
-    Ignored = "ignored",
-});
-json_struct!(FailureRecord { message, location });
-json_struct!(Throughput {
-    unit,
-    per_iteration,
-    per_second: default
-});
-json_enum!(ThroughputUnit { Bytes = "bytes", Items = "items" | "elements" });
-json_struct!(MeasurementRecord {
-    samples: skip,
-    slice_starts,
-    rewarm_samples,
-    config,
-    warm_up,
-    stop,
-    setup_time_ns,
-    total_time_ns,
-    estimate,
-    summary,
-    outliers,
-    filtered,
-    within_slice_spread,
-    drift,
-    notes,
-    note_kinds: default,
-    counters: default,
-    allocations: default,
-    cpu: default,
-    cpus: default,
-    forks: skip,
-    self_timed: skip,
-    slices: skip,
-    preempted: skip,
-    rounds: skip,
-});
-json_struct!(ForksRecord {
-    process_estimates_ns,
-    between_process_spread,
-    within_process_spread,
-    p_value,
-    process_overheads: skip,
-    process_sample_starts: skip,
-});
-json_struct!(AllocationsRecord {
-    allocations,
-    deallocations,
-    reallocations,
-    bytes_allocated
-});
-json_struct!(CpuRecord {
-    user_ns,
-    system_ns,
-    wall_ns
-});
-json_struct!(SampleRecord { iters, elapsed_ns });
-json_struct!(ConfigRecord {
-    warm_up_time_s,
-    warm_up_window,
-    warm_up_cv,
-    measure_time_s,
-    stop_rule,
-    precision_target: skip,
-    max_time_s,
-    min_samples,
-    max_samples,
-    min_sample_time_ns,
-});
-json_enum!(StopRuleKind { Precision = "precision", TimeBudget = "time_budget" });
-json_struct!(WarmUpRecord {
-    time_ns,
-    samples,
-    steady,
-    final_cv
-});
-json_enum!(StopKind {
-    Precise = "precise",
-    TimeBudget = "time_budget",
-    SampleCap = "sample_cap",
-    MaxTime = "max_time",
-    Abandoned = "abandoned",
-});
-json_struct!(EstimateRecord {
-    time_ns,
-    ci_low_ns,
-    ci_high_ns,
-    relative_half_width,
-    reference_ns,
-    block_means_ns: default,
-    disturbed_blocks: skip,
-    kept_blocks: default,
-    steady: skip,
-    block_medians_ns: skip,
-});
-json_struct!(SliceRecord {
-    first_sample,
-    samples,
-    probe_ns,
-});
-json_struct!(SummaryRecord {
-    n,
-    min_ns,
-    max_ns,
-    mean_ns,
-    median_ns,
-    std_dev_ns,
-    coefficient_of_variation,
-    mad_ns,
-    percentiles,
-    mean_ci,
-    median_ci,
-});
-json_struct!(PercentilesRecord {
-    p50_ns,
-    p90_ns,
-    p95_ns,
-    p99_ns,
-    p99_9_ns
-});
-json_struct!(IntervalRecord {
-    low_ns,
-    high_ns,
-    confidence
-});
-json_struct!(OutliersRecord {
-    fences,
-    low_severe,
-    low_mild,
-    high_mild,
-    high_severe,
-    beyond_3_sigma,
-});
-json_struct!(FencesRecord {
-    q1_ns,
-    q3_ns,
-    lower_outer_ns,
-    lower_inner_ns,
-    upper_inner_ns,
-    upper_outer_ns,
-});
-
-/// Tagged by `rule`: `{"rule": "precision", "target": 0.01}`,
-/// `{"rule": "time_budget"}`.
-impl Json for RunStopRule {
-    fn read(value: &Value) -> Result<RunStopRule, crate::json::Error> {
-        let fields = Fields::of(value)?;
-        let rule: String = fields.req("rule")?;
-        match rule.as_str() {
-            "precision" => Ok(RunStopRule::Precision {
-                target: fields.req("target")?,
-            }),
-            "time_budget" => Ok(RunStopRule::TimeBudget),
-            other => Err(crate::json::Error::new(format!(
-                "unknown variant `{other}`, expected `precision` or `time_budget`"
-            ))),
-        }
-    }
-    fn write(&self, w: &mut Writer) {
-        w.begin_object();
-        w.key("rule");
-        match self {
-            RunStopRule::Precision { target } => {
-                w.str("precision");
-                w.key("target");
-                w.f64(*target);
-            }
-            RunStopRule::TimeBudget => w.str("time_budget"),
-        }
-        w.end_object();
-    }
 }
