@@ -7,6 +7,8 @@ use std::ffi::OsStr;
 
 use bench_tests::{against_builds, run, run_with_env, scratch_dir, Run};
 
+use crate::common::against_rows;
+
 /// Enough time for a 2% change to settle on a busy 2-core machine.
 const BUDGET: [&str; 4] = ["--measure-time", "0.3", "--max-time", "5"];
 
@@ -15,31 +17,6 @@ fn against(this: &std::path::Path, other: &std::path::Path, extra: &[&str]) -> R
     args.extend_from_slice(&BUDGET);
     args.extend_from_slice(extra);
     run(this, &args)
-}
-
-/// The rows of the comparison table: name and the rest of the row (a
-/// failure's message wrapped to the width joined again).
-fn rows(out: &Run) -> Vec<(String, String)> {
-    let mut rows: Vec<(String, String)> = Vec::new();
-    let table = out
-        .stdout
-        .lines()
-        .skip_while(|l| !l.starts_with("  benchmark "))
-        .skip(1) // the column names
-        .take_while(|line| line.starts_with("  "));
-    for line in table {
-        if let (Some(continued), Some((_, rest))) = (line.strip_prefix("    "), rows.last_mut()) {
-            rest.push(' ');
-            rest.push_str(continued.trim());
-            continue;
-        }
-        let (name, rest) = line
-            .trim_start()
-            .split_once(' ')
-            .unwrap_or((line.trim(), ""));
-        rows.push((name.to_string(), rest.trim_start().to_string()));
-    }
-    rows
 }
 
 fn row<'a>(rows: &'a [(String, String)], name: &str) -> &'a str {
@@ -56,7 +33,7 @@ fn a_two_percent_longer_build_is_slower_and_the_unchanged_benchmark_is_not() {
     for _ in 0..2 {
         let out = against(longer, shorter, &["chain", "unchanged"]);
         assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-        let rows = rows(&out);
+        let rows = against_rows(&out.stdout);
         assert!(row(&rows, "chain").ends_with("slower"), "{rows:?}");
         assert!(
             row(&rows, "unchanged").ends_with("no difference"),
@@ -74,7 +51,7 @@ fn the_same_build_against_itself_finds_no_difference_and_the_gate_passes() {
         &["--fail-on-regression", "chain", "unchanged", "prints"],
     );
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-    let rows = rows(&out);
+    let rows = against_rows(&out.stdout);
     assert_eq!(rows.len(), 3, "{rows:?}");
     for (name, rest) in &rows {
         assert!(rest.ends_with("no difference"), "{name}: {rest}");
@@ -123,7 +100,7 @@ fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_an_empty_one_to
         &["--noise-threshold", "1", "--exact", "add", "empty"],
     );
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-    let rows = rows(&out);
+    let rows = against_rows(&out.stdout);
     // Sub-nanosecond, its ratio moves with each pair of processes' loops:
     // never a verdict, whether the interval settles inside the noise band
     // or stays unclear.
@@ -196,7 +173,7 @@ fn against_a_saved_baseline_runs_the_executable_it_kept() {
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("against main · "), "{}", out.stdout);
     assert!(
-        row(&rows(&out), "chain").ends_with("slower"),
+        row(&against_rows(&out.stdout), "chain").ends_with("slower"),
         "{}",
         out.stdout
     );
@@ -241,7 +218,7 @@ fn a_worker_that_crashes_fails_its_benchmark_only() {
     ];
     let out = run_with_env(shorter, &args, &die);
     assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
-    let rows = rows(&out);
+    let rows = against_rows(&out.stdout);
     let died = row(&rows, "dies_in_worker");
     assert!(died.starts_with("failed: the worker ("), "{died}");
     assert!(
@@ -271,7 +248,7 @@ fn a_worker_that_hangs_is_stopped_and_fails_its_benchmark_only() {
     let started = std::time::Instant::now();
     let out = run_with_env(shorter, &args, &hang);
     assert_eq!(out.code, Some(101), "{}\n{}", out.stdout, out.stderr);
-    let rows = rows(&out);
+    let rows = against_rows(&out.stdout);
     let hung = row(&rows, "hangs_in_worker");
     // Twice --max-time plus 10 s.
     assert!(
@@ -394,7 +371,7 @@ fn builds_with_different_benchmarks_list_new_and_gone_and_the_gate_fails() {
     ];
     let out = run(shorter, &args);
     assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
-    let rows = rows(&out);
+    let rows = against_rows(&out.stdout);
     assert_eq!(row(&rows, "chain"), "new: not in the other build");
     assert_eq!(row(&rows, "passes"), "gone: not in this build");
     assert!(

@@ -37,3 +37,37 @@ pub fn noisy_binary() -> &'static Path {
 pub fn ported_binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_ported"))
 }
+
+/// Whether process `pid` is gone (or a zombie: ended, not yet reaped).
+pub fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// The rows of an `--against` comparison table: name and the rest of the
+/// row (a failure's message wrapped to the width joined again).
+pub fn against_rows(stdout: &str) -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let table = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("  benchmark "))
+        .skip(1) // the column names
+        .take_while(|line| line.starts_with("  "));
+    for line in table {
+        if let (Some(continued), Some((_, rest))) = (line.strip_prefix("    "), rows.last_mut()) {
+            rest.push(' ');
+            rest.push_str(continued.trim());
+            continue;
+        }
+        let (name, rest) = line
+            .trim_start()
+            .split_once(' ')
+            .unwrap_or((line.trim(), ""));
+        rows.push((name.to_string(), rest.trim_start().to_string()));
+    }
+    rows
+}

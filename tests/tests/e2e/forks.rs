@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use bench_tests::{quick_bench, run, run_with_env, scratch_dir, Run, QUICK};
 
-use crate::common::fixture_binary;
+use crate::common::{fixture_binary, gone};
 
 fn bench(args: &[&str]) -> Run {
     quick_bench(fixture_binary(), args)
@@ -361,16 +361,6 @@ fn processes_mentioning(text: &str) -> Vec<String> {
         }
     }
     found
-}
-
-/// Whether process `pid` is gone (or a zombie: ended, not yet reaped).
-fn gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
 }
 
 fn signal(pid: u32, name: &str) {

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use bench_tests::{scratch_dir, Scratch, QUICK};
 
-use crate::common::fixture_binary;
+use crate::common::{against_rows, fixture_binary, gone};
 
 /// A `sleep` duration in seconds that test number `k` of this file alone
 /// uses: unique within the file, and (by the test process's id) most
@@ -55,16 +55,6 @@ fn live_processes(matches: impl Fn(&[u8]) -> bool) -> Vec<u32> {
         }
     }
     found
-}
-
-/// Whether process `pid` is gone (or a zombie: ended, not yet reaped).
-fn gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
 }
 
 /// Polls `left` until it finds nothing or `limit` has passed; what it
@@ -336,33 +326,9 @@ fn wait_for(what: &str, found: impl Fn() -> Vec<u32>) -> Vec<u32> {
     }
 }
 
-/// The rows of an `--against` table: name and the rest of the row (a
-/// failure's message wrapped to the width joined again).
-fn rows(stdout: &str) -> Vec<(String, String)> {
-    let mut rows: Vec<(String, String)> = Vec::new();
-    let table = stdout
-        .lines()
-        .skip_while(|l| !l.starts_with("  benchmark "))
-        .skip(1)
-        .take_while(|line| line.starts_with("  "));
-    for line in table {
-        if let (Some(continued), Some((_, rest))) = (line.strip_prefix("    "), rows.last_mut()) {
-            rest.push(' ');
-            rest.push_str(continued.trim());
-            continue;
-        }
-        let (name, rest) = line
-            .trim_start()
-            .split_once(' ')
-            .unwrap_or((line.trim(), ""));
-        rows.push((name.to_string(), rest.trim_start().to_string()));
-    }
-    rows
-}
-
 /// The row of benchmark `name` in an `--against` run's table.
 fn row(ended: &Ended, name: &str) -> String {
-    rows(&ended.stdout)
+    against_rows(&ended.stdout)
         .into_iter()
         .find(|(n, _)| n == name)
         .unwrap_or_else(|| panic!("no row {name}:\n{ended}"))
@@ -718,33 +684,11 @@ fn flooding_script(dir: &Path, fd: u32) -> PathBuf {
     path
 }
 
-#[test]
-fn a_non_worker_flooding_one_endless_stdout_line_costs_the_run_little() {
-    let dir = scratch("flood-stdout");
-    let other = flooding_script(&dir, 1);
-    let started = start_fixture(
-        &dir,
-        &[
-            "--exact",
-            "passes",
-            "--against-exe",
-            other.to_str().unwrap(),
-        ],
-        &[],
-    );
-    let (ended, peak_kib) = wait_measuring_peak(started, Duration::from_secs(40));
-    assert!(
-        peak_kib < PEAK_LIMIT_KIB,
-        "the run peaked at {peak_kib} KiB\n{ended}"
-    );
-    assert_refused_as_no_worker(&ended, Duration::from_secs(30));
-    assert!(ended.stderr.len() < 64 * 1024, "{ended}");
-}
-
-#[test]
-fn a_non_worker_flooding_one_endless_stderr_line_costs_the_run_little() {
-    let dir = scratch("flood-stderr");
-    let other = flooding_script(&dir, 2);
+/// A non-worker that floods one endless line on descriptor `fd` (1: its
+/// stdout, 2: its stderr): refused, at a small cost, in a short message.
+fn a_non_worker_flooding_one_line_costs_the_run_little(name: &str, fd: u32) {
+    let dir = scratch(name);
+    let other = flooding_script(&dir, fd);
     let started = start_fixture(
         &dir,
         &[
@@ -763,6 +707,16 @@ fn a_non_worker_flooding_one_endless_stderr_line_costs_the_run_little() {
     assert_refused_as_no_worker(&ended, Duration::from_secs(30));
     // The worker's last words are quoted, not all 300 MiB of them.
     assert!(ended.stderr.len() < 64 * 1024, "{ended}");
+}
+
+#[test]
+fn a_non_worker_flooding_one_endless_stdout_line_costs_the_run_little() {
+    a_non_worker_flooding_one_line_costs_the_run_little("flood-stdout", 1);
+}
+
+#[test]
+fn a_non_worker_flooding_one_endless_stderr_line_costs_the_run_little() {
+    a_non_worker_flooding_one_line_costs_the_run_little("flood-stderr", 2);
 }
 
 /// Another door: a worker's benchmark floods its stderr with one line and
