@@ -228,6 +228,25 @@ fn start_fixture(dir: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Started {
     start(fixture_binary(), dir, &all, env)
 }
 
+/// `passes` measured against the executable `other`, started in `dir`.
+fn start_against_passes(dir: &Path, other: &Path) -> Started {
+    start_fixture(
+        dir,
+        &[
+            "--exact",
+            "passes",
+            "--against-exe",
+            other.to_str().unwrap(),
+        ],
+        &[],
+    )
+}
+
+/// [`start_against_passes`], waited for at most `limit`.
+fn against_passes(dir: &Path, other: &Path, limit: Duration) -> Ended {
+    start_against_passes(dir, other).wait(limit)
+}
+
 impl Started {
     /// Waits for the run to end, calling `each` about every 5 ms meanwhile;
     /// past `limit` kills it and fails the test, with what it printed.
@@ -444,17 +463,7 @@ fn a_non_worker_that_prints_bytes_then_sleeps_is_refused_promptly_and_stopped() 
         &other,
         &format!("#!/bin/sh\ncat '{}'\nexec sleep {secs}\n", noise.display()),
     );
-    let ended = start_fixture(
-        &dir,
-        &[
-            "--exact",
-            "passes",
-            "--against-exe",
-            other.to_str().unwrap(),
-        ],
-        &[],
-    )
-    .wait(Duration::from_secs(15));
+    let ended = against_passes(&dir, &other, Duration::from_secs(15));
     assert_refused_as_no_worker(&ended, Duration::from_secs(10));
     assert_no_sleep_left(secs, &ended);
 }
@@ -470,17 +479,7 @@ fn a_non_worker_that_leaves_a_helper_on_its_stderr_and_exits_is_refused_promptly
         &other,
         &format!("#!/bin/sh\nsleep {secs} >/dev/null &\nexit 1\n"),
     );
-    let ended = start_fixture(
-        &dir,
-        &[
-            "--exact",
-            "passes",
-            "--against-exe",
-            other.to_str().unwrap(),
-        ],
-        &[],
-    )
-    .wait(Duration::from_secs(15));
+    let ended = against_passes(&dir, &other, Duration::from_secs(15));
     assert_refused_as_no_worker(&ended, Duration::from_secs(10));
     assert_no_sleep_left(secs, &ended);
 }
@@ -497,17 +496,7 @@ fn a_non_worker_that_leaves_a_detached_helper_and_exits_leaves_nothing_running()
         &other,
         &format!("#!/bin/sh\nsleep {secs} </dev/null >/dev/null 2>&1 &\nexit 1\n"),
     );
-    let ended = start_fixture(
-        &dir,
-        &[
-            "--exact",
-            "passes",
-            "--against-exe",
-            other.to_str().unwrap(),
-        ],
-        &[],
-    )
-    .wait(Duration::from_secs(15));
+    let ended = against_passes(&dir, &other, Duration::from_secs(15));
     assert_refused_as_no_worker(&ended, Duration::from_secs(10));
     assert_no_sleep_left(secs, &ended);
 }
@@ -689,16 +678,7 @@ fn flooding_script(dir: &Path, fd: u32) -> PathBuf {
 fn a_non_worker_flooding_one_line_costs_the_run_little(name: &str, fd: u32) {
     let dir = scratch(name);
     let other = flooding_script(&dir, fd);
-    let started = start_fixture(
-        &dir,
-        &[
-            "--exact",
-            "passes",
-            "--against-exe",
-            other.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let started = start_against_passes(&dir, &other);
     let (ended, peak_kib) = wait_measuring_peak(started, Duration::from_secs(40));
     assert!(
         peak_kib < PEAK_LIMIT_KIB,
@@ -1322,17 +1302,7 @@ fn a_non_worker_that_exits_leaving_a_setsid_daemon_on_its_stdout_is_refused_prom
         &other,
         &format!("#!/bin/sh\nsetsid sleep {secs} &\nexit 3\n"),
     );
-    let ended = start_fixture(
-        &dir,
-        &[
-            "--exact",
-            "passes",
-            "--against-exe",
-            other.to_str().unwrap(),
-        ],
-        &[],
-    )
-    .wait(Duration::from_secs(40));
+    let ended = against_passes(&dir, &other, Duration::from_secs(40));
     assert_eq!(ended.code(), Some(2), "{ended}");
     let error = one_line_error(&ended);
     assert!(error.contains("exited with code 3"), "{error}\n{ended}");
