@@ -182,7 +182,7 @@ pub(crate) fn measure(
     // the machine disturbed throughout widens it: more processes dilute
     // it), at most as many again.
     for fork in 0..2 * processes {
-        if signal::interrupted() || signal::ending().is_some() {
+        if signal::stopping() {
             break;
         }
         let live: Vec<usize> = (0..jobs.len())
@@ -209,7 +209,7 @@ pub(crate) fn measure(
             Err(_) if live.len() > 1 => {
                 let mut each = Vec::new();
                 for &job in &live {
-                    if signal::interrupted() || signal::ending().is_some() {
+                    if signal::stopping() {
                         break;
                     }
                     match children.run(seed, &[job]) {

@@ -255,7 +255,7 @@ fn replace_atomically(
 /// A new directory in the temporary directory, named `PREFIX{pid}-{16 hex
 /// digits}`, readable by this user only, under a name no other process has
 /// taken (a name taken is tried again, up to 16 times).
-pub(crate) fn private_temp_dir(prefix: &str) -> io::Result<PathBuf> {
+fn private_temp_dir(prefix: &str) -> io::Result<PathBuf> {
     let base = std::env::temp_dir();
     let mut last_error = None;
     for _ in 0..16 {

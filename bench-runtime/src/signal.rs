@@ -21,6 +21,13 @@ pub fn interrupted() -> bool {
     imp::sigints() > 0
 }
 
+/// Whether the run should stop: a SIGINT arrived ([`interrupted`]), or a
+/// signal that ends the process is deferred until it has cleaned up
+/// ([`ending`]).
+pub fn stopping() -> bool {
+    interrupted() || ending().is_some()
+}
+
 /// Installs the handler (once per process; later calls do nothing more).
 /// Returns false where there are no POSIX signals, and Ctrl-C then ends the
 /// process as usual.
@@ -138,12 +145,6 @@ pub fn has_ended(pid: u32) -> Option<bool> {
     imp::has_ended(pid)
 }
 
-/// Whether process `pid` exists. True where that cannot be asked (the safe
-/// answer for a caller about to remove what a live process may use).
-pub fn process_exists(pid: u32) -> bool {
-    imp::process_exists(pid)
-}
-
 /// Takes an exclusive lock on `file` without waiting (`flock`), held until
 /// every descriptor of that open file is closed, the process's end
 /// included: how a run marks a directory as in use, in every PID
@@ -212,9 +213,5 @@ mod imp {
 
     pub(super) fn has_ended(_pid: u32) -> Option<bool> {
         None
-    }
-
-    pub(super) fn process_exists(_pid: u32) -> bool {
-        true
     }
 }

@@ -313,24 +313,13 @@ fn failed_line(stderr: &str) -> String {
 
 /// A scratch directory for perf's files, readable by this user only,
 /// removed with everything in it when dropped ([`crate::fs::Scratch`]).
-#[derive(Debug)]
-pub(crate) struct Scratch(crate::fs::Scratch);
-
-impl Scratch {
-    pub(crate) fn new() -> Result<Scratch, ProfileError> {
-        crate::fs::Scratch::new("bench-harness-profile-")
-            .map(Scratch)
-            .map_err(|e| {
-                ProfileError::Unusable(format!(
-                    "cannot create a directory for perf's files in {}: {e}",
-                    std::env::temp_dir().display()
-                ))
-            })
-    }
-
-    pub(crate) fn path(&self) -> &Path {
-        self.0.path()
-    }
+pub(crate) fn scratch() -> Result<crate::fs::Scratch, ProfileError> {
+    crate::fs::Scratch::new("bench-harness-profile-").map_err(|e| {
+        ProfileError::Unusable(format!(
+            "cannot create a directory for perf's files in {}: {e}",
+            std::env::temp_dir().display()
+        ))
+    })
 }
 
 /// This process's own executable for perf to run: the file held open and
@@ -408,7 +397,7 @@ mod tests {
 
     #[test]
     fn the_record_line_reads_back() {
-        let dir = Scratch::new().unwrap();
+        let dir = scratch().unwrap();
         let ran = Ran {
             iterations: 12,
             seconds: 2.5,

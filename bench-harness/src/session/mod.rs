@@ -202,11 +202,8 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
             Action::List => report::logfile::list(selected.iter().map(|s| s.name.as_str())),
             _ => report::logfile::results(results, bench_runtime::signal::interrupted()),
         };
-        if let Err(error) = crate::fs::write_output(path, log.as_bytes()) {
-            console::error(&format_args!(
-                "cannot write --logfile {}: {error}; check the directory exists and is writable",
-                path.display()
-            ));
+        if let Err(error) = outputs::write_logfile(path, &log) {
+            console::error(&error);
             code = if code == 0 { EXIT_USAGE } else { code };
         }
     }

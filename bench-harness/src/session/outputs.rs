@@ -251,6 +251,17 @@ pub(super) fn write_against(args: &Args, run: &Against<'_>) -> Vec<String> {
     errors
 }
 
+/// Writes `--logfile`'s `log` to `path` (replaced atomically, as
+/// `--output`); the error is one line naming the file and the fix.
+pub(super) fn write_logfile(path: &Path, log: &str) -> Result<(), String> {
+    crate::fs::write_output(path, log.as_bytes()).map_err(|error| {
+        format!(
+            "cannot write --logfile {}: {error}; check the directory exists and is writable",
+            path.display()
+        )
+    })
+}
+
 /// The variable GitHub Actions sets to the file a step's summary is
 /// appended to.
 const STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";

@@ -12,7 +12,7 @@ use super::rows::{Selection, EXIT_FAILED};
 use crate::baseline::{self, Store};
 use crate::cli::{Against, Args, ProfileOptions};
 use crate::console;
-use crate::profile::{self, diff, OwnExe, Perf, ProfileError, Ran, Scratch};
+use crate::profile::{self, diff, OwnExe, Perf, ProfileError, Ran};
 use crate::report::format;
 use crate::report::html::{flamegraph, Place};
 
@@ -89,7 +89,7 @@ pub(super) fn flamegraphs(
         Some(against) => Some(other_build(against, store)?),
         None => None,
     };
-    let scratch = Scratch::new().map_err(message)?;
+    let scratch = profile::scratch().map_err(message)?;
     let perf =
         Perf::locate(std::env::var_os("PATH").as_deref(), scratch.path()).map_err(message)?;
     let this = OwnExe::open().map_err(message)?;

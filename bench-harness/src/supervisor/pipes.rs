@@ -108,11 +108,23 @@ pub(super) type SharedTail = Arc<(Mutex<Tail>, Condvar)>;
 /// Reads `stderr` into a shared [`Tail`] on a thread of its own, marking
 /// it closed at the end. A whole line that `relay` takes (a status line a
 /// `--forks` child relays) is not kept.
-pub(super) fn read_tail(
-    mut stderr: impl Read + Send + 'static,
-    relay: Option<Relay>,
-) -> SharedTail {
-    let tail: SharedTail = Arc::default();
+pub(super) fn read_tail(stderr: impl Read + Send + 'static, relay: Option<Relay>) -> SharedTail {
+    read_into(stderr, Tail::default(), relay)
+}
+
+/// Reads `stdout` whole, at most `limit` bytes, on a thread of its own.
+pub(super) fn read_all(stdout: impl Read + Send + 'static, limit: usize) -> SharedTail {
+    let head = Tail {
+        head: Some(limit),
+        ..Tail::default()
+    };
+    read_into(stdout, head, None)
+}
+
+/// Reads `from` into `tail` on a thread of its own, line by line (a line
+/// `relay` takes is not kept), and marks it closed at the end.
+fn read_into(mut from: impl Read + Send + 'static, tail: Tail, relay: Option<Relay>) -> SharedTail {
+    let tail: SharedTail = Arc::new((Mutex::new(tail), Condvar::new()));
     let kept = tail.clone();
     std::thread::spawn(move || {
         let (lock, closed) = &*kept;
@@ -126,7 +138,7 @@ pub(super) fn read_tail(
                 .push(bytes)
         };
         loop {
-            let n = match stderr.read(&mut buffer) {
+            let n = match from.read(&mut buffer) {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -153,55 +165,27 @@ pub(super) fn read_tail(
     tail
 }
 
+/// `tail` once its reader reached the end, or after `grace` with what was
+/// read by then.
+fn settled(tail: &SharedTail, grace: Duration) -> std::sync::MutexGuard<'_, Tail> {
+    let (lock, closed) = &**tail;
+    let tail = lock.lock().unwrap_or_else(PoisonError::into_inner);
+    closed
+        .wait_timeout_while(tail, grace, |tail| !tail.closed)
+        .unwrap_or_else(PoisonError::into_inner)
+        .0
+}
+
 /// The text of `tail` once its reader reached the end, or after `grace`
 /// with what was read by then.
 pub(super) fn tail_text(tail: &SharedTail, grace: Duration) -> String {
-    let (lock, closed) = &**tail;
-    let tail = lock.lock().unwrap_or_else(PoisonError::into_inner);
-    let (tail, _) = closed
-        .wait_timeout_while(tail, grace, |tail| !tail.closed)
-        .unwrap_or_else(PoisonError::into_inner);
-    tail.text()
-}
-
-/// Reads `stdout` whole, at most `limit` bytes, on a thread of its own.
-pub(super) fn read_all(mut stdout: impl Read + Send + 'static, limit: usize) -> SharedTail {
-    let all: SharedTail = Arc::new((
-        Mutex::new(Tail {
-            head: Some(limit),
-            ..Tail::default()
-        }),
-        Condvar::new(),
-    ));
-    let kept = all.clone();
-    std::thread::spawn(move || {
-        let (lock, closed) = &*kept;
-        let mut buffer = vec![0; 16 * 1024];
-        loop {
-            match stdout.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(n) => lock
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(&buffer[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        lock.lock().unwrap_or_else(PoisonError::into_inner).closed = true;
-        closed.notify_all();
-    });
-    all
+    settled(tail, grace).text()
 }
 
 /// What [`read_all`] read, once it reached the end within `grace`; `None`
 /// if it did not, or the output was longer than its limit.
 pub(super) fn captured(all: &SharedTail, grace: Duration) -> Option<Vec<u8>> {
-    let (lock, closed) = &**all;
-    let all = lock.lock().unwrap_or_else(PoisonError::into_inner);
-    let (all, _) = closed
-        .wait_timeout_while(all, grace, |all| !all.closed)
-        .unwrap_or_else(PoisonError::into_inner);
+    let all = settled(all, grace);
     (all.closed && !all.cut).then(|| all.bytes.clone())
 }
 

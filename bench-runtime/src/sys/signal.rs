@@ -299,19 +299,6 @@ pub(crate) fn has_ended(pid: u32) -> Option<bool> {
     }
 }
 
-/// Whether a process with id `pid` exists (it may belong to another
-/// user).
-pub(crate) fn process_exists(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists and may be
-    // signalled; nothing is sent.
-    pid > 0
-        && (unsafe { libc::kill(pid, 0) } == 0
-            || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
-}
-
 /// Takes an exclusive `flock` on `file` without waiting; false if another
 /// open file holds one (or the kernel refused).
 pub(crate) fn try_lock(file: &std::fs::File) -> bool {

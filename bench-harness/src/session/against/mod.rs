@@ -140,15 +140,15 @@ fn compare(
     let (mode, started) = request.progress;
     let watch = Watch::against(selected.to_vec(), config.max_time.0 / 1e9, started);
     let display = Progress::start(mode, watch.clone());
-    // Started when a benchmark needs them: none after the last one.
     // From here a SIGTERM or SIGHUP (or a second Ctrl-C) kills the
     // workers' groups and is recorded: the loop stops, the workers are
     // stopped and what they left is swept, then the process ends with it.
     let deferred = bench_runtime::signal::defer_exit();
-    let mut pairs = Some(builds.start(true)?);
-    let theirs: Vec<String> = pairs
-        .as_ref()
-        .map_or(Vec::new(), |p| p.1.benchmarks.clone());
+    let first = builds.start(true)?;
+    let theirs: Vec<String> = first.1.benchmarks.clone();
+    // Later pairs are started when a benchmark needs them: none after the
+    // last one.
+    let mut pairs = Some(first);
     let mut states: Vec<Pairing> = selected
         .iter()
         .map(|name| Pairing {
@@ -169,7 +169,7 @@ fn compare(
             if !state.wants_more(request.noise_threshold, &limits) {
                 continue;
             }
-            if stopping() {
+            if bench_runtime::signal::stopping() {
                 break 'pairs;
             }
             watch.running(index);
@@ -183,7 +183,7 @@ fn compare(
                     state.pairs.push((old, new));
                 }
                 // Ctrl-C: the benchmark under way keeps the pairs it has.
-                Err(_) if stopping() => break 'pairs,
+                Err(_) if bench_runtime::signal::stopping() => break 'pairs,
                 Err(why) => {
                     // A worker that failed, crashed, hung or answered out
                     // of step fails this benchmark only, and is never asked
@@ -243,12 +243,6 @@ fn compare(
         partial: interrupted,
     };
     Ok((report, info))
-}
-
-/// Whether the comparison should stop: Ctrl-C, or a SIGTERM or SIGHUP
-/// deferred until the workers are stopped and swept.
-fn stopping() -> bool {
-    bench_runtime::signal::interrupted() || bench_runtime::signal::ending().is_some()
 }
 
 /// Shows benchmark `index` (`name`) as finished, once.
@@ -468,12 +462,7 @@ pub(super) fn run(
     let mut errors = super::outputs::write_against(args, &run);
     if let Some(path) = &args.output.logfile {
         let log = crate::report::logfile::against(&report);
-        if let Err(error) = crate::fs::write_output(path, log.as_bytes()) {
-            errors.push(format!(
-                "cannot write --logfile {}: {error}; check the directory exists and is writable",
-                path.display()
-            ));
-        }
+        errors.extend(super::outputs::write_logfile(path, &log).err());
     }
     if let Some(place) = html_report {
         let target = crate::baseline::target_name();
@@ -591,7 +580,7 @@ fn measure_pair(
             old.push(o);
         }
         let enough = new.len() >= ROUNDS_PER_PAIR && new.len() % 2 == 0;
-        if enough || rounds >= 4 * ROUNDS_PER_PAIR || stopping() {
+        if enough || rounds >= 4 * ROUNDS_PER_PAIR || bench_runtime::signal::stopping() {
             break Ok(());
         }
     };

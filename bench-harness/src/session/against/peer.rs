@@ -144,8 +144,7 @@ impl Peer {
                     {
                         return Err(Waited::Closed);
                     }
-                    let interrupted = bench_runtime::signal::interrupted()
-                        || bench_runtime::signal::ending().is_some();
+                    let interrupted = bench_runtime::signal::stopping();
                     if interrupted || left.is_zero() {
                         let _ = self.child.finish();
                         return Err(if interrupted {
