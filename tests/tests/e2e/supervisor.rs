@@ -444,61 +444,54 @@ fn scratch(name: &str) -> Scratch {
 // Failure 7: --against waited without bound for a process whose output
 // had closed.
 
-#[test]
-fn a_non_worker_that_prints_bytes_then_sleeps_is_refused_promptly_and_stopped() {
-    let dir = scratch("garbage-sleep");
-    let secs = unique_secs(0);
+/// `passes` against the script `script(dir, secs)` writes, `secs` its own
+/// sleep: refused as no worker within 10 s, and no `sleep secs` left.
+fn a_script_is_refused_promptly_leaving_nothing(
+    name: &str,
+    k: u32,
+    script: impl Fn(&Path, u32) -> String,
+) {
+    let dir = scratch(name);
+    let secs = unique_secs(k);
     let _reaper = Reaper::of(&[secs]);
-    let noise = dir.join("noise");
-    // 4 KiB of bytes that are no UTF-8, in lines; then it sleeps, its
-    // output still open.
-    let mut bytes = Vec::new();
-    for _ in 0..64 {
-        bytes.extend_from_slice(&[0xff; 63]);
-        bytes.push(b'\n');
-    }
-    std::fs::write(&noise, bytes).unwrap();
-    let other = dir.join("garbage.sh");
-    write_script(
-        &other,
-        &format!("#!/bin/sh\ncat '{}'\nexec sleep {secs}\n", noise.display()),
-    );
+    let other = dir.join(format!("{name}.sh"));
+    write_script(&other, &script(&dir, secs));
     let ended = against_passes(&dir, &other, Duration::from_secs(15));
     assert_refused_as_no_worker(&ended, Duration::from_secs(10));
     assert_no_sleep_left(secs, &ended);
 }
 
 #[test]
+fn a_non_worker_that_prints_bytes_then_sleeps_is_refused_promptly_and_stopped() {
+    a_script_is_refused_promptly_leaving_nothing("garbage-sleep", 0, |dir, secs| {
+        let noise = dir.join("noise");
+        // 4 KiB of bytes that are no UTF-8, in lines; then it sleeps, its
+        // output still open.
+        let mut bytes = Vec::new();
+        for _ in 0..64 {
+            bytes.extend_from_slice(&[0xff; 63]);
+            bytes.push(b'\n');
+        }
+        std::fs::write(&noise, bytes).unwrap();
+        format!("#!/bin/sh\ncat '{}'\nexec sleep {secs}\n", noise.display())
+    });
+}
+
+#[test]
 fn a_non_worker_that_leaves_a_helper_on_its_stderr_and_exits_is_refused_promptly() {
-    let dir = scratch("helper-exit");
-    let secs = unique_secs(1);
-    let _reaper = Reaper::of(&[secs]);
-    let other = dir.join("helper-exit.sh");
     // The helper holds the script's stderr (a pipe to the run) open.
-    write_script(
-        &other,
-        &format!("#!/bin/sh\nsleep {secs} >/dev/null &\nexit 1\n"),
-    );
-    let ended = against_passes(&dir, &other, Duration::from_secs(15));
-    assert_refused_as_no_worker(&ended, Duration::from_secs(10));
-    assert_no_sleep_left(secs, &ended);
+    a_script_is_refused_promptly_leaving_nothing("helper-exit", 1, |_, secs| {
+        format!("#!/bin/sh\nsleep {secs} >/dev/null &\nexit 1\n")
+    });
 }
 
 /// Another door: the helper holds nothing of the run's, so nothing waits
 /// for it; it must still not outlive the run.
 #[test]
 fn a_non_worker_that_leaves_a_detached_helper_and_exits_leaves_nothing_running() {
-    let dir = scratch("detached-helper-exit");
-    let secs = unique_secs(2);
-    let _reaper = Reaper::of(&[secs]);
-    let other = dir.join("detached-exit.sh");
-    write_script(
-        &other,
-        &format!("#!/bin/sh\nsleep {secs} </dev/null >/dev/null 2>&1 &\nexit 1\n"),
-    );
-    let ended = against_passes(&dir, &other, Duration::from_secs(15));
-    assert_refused_as_no_worker(&ended, Duration::from_secs(10));
-    assert_no_sleep_left(secs, &ended);
+    a_script_is_refused_promptly_leaving_nothing("detached-helper-exit", 2, |_, secs| {
+        format!("#!/bin/sh\nsleep {secs} </dev/null >/dev/null 2>&1 &\nexit 1\n")
+    });
 }
 
 #[test]
@@ -758,14 +751,10 @@ fn waiting_for_a_silent_hello(dir: &Path, secs: u32) -> Started {
     started
 }
 
-#[test]
-fn ctrl_c_while_waiting_for_a_silent_non_worker_ends_the_run_at_once() {
-    let dir = scratch("silent-ctrl-c");
-    let secs = unique_secs(5);
-    let _reaper = Reaper::of(&[secs]);
-    let started = waiting_for_a_silent_hello(&dir, secs);
+/// A Ctrl-C, as a terminal sends it (to the run's process group), ends the
+/// run within 3 s with exit code 130, and no `sleep secs` is left.
+fn ctrl_c_ends_it_at_once(started: Started, secs: u32) {
     let interrupted = Instant::now();
-    // As a terminal's Ctrl-C: to the run's process group.
     started.signal_group("-INT");
     let limit = started.limit_in(Duration::from_secs(10));
     let ended = started.wait(limit);
@@ -776,6 +765,15 @@ fn ctrl_c_while_waiting_for_a_silent_non_worker_ends_the_run_at_once() {
     );
     assert_eq!(ended.code(), Some(130), "{ended}");
     assert_no_sleep_left(secs, &ended);
+}
+
+#[test]
+fn ctrl_c_while_waiting_for_a_silent_non_worker_ends_the_run_at_once() {
+    let dir = scratch("silent-ctrl-c");
+    let secs = unique_secs(5);
+    let _reaper = Reaper::of(&[secs]);
+    let started = waiting_for_a_silent_hello(&dir, secs);
+    ctrl_c_ends_it_at_once(started, secs);
 }
 
 /// Another door: SIGTERM ends the run at once, the non-worker with it.
@@ -1255,17 +1253,7 @@ fn ctrl_c_ends_a_run_blocked_on_a_worker_that_never_reads_a_long_request() {
     if let Some(rest) = at.checked_sub(started.began.elapsed()) {
         std::thread::sleep(rest);
     }
-    let interrupted = Instant::now();
-    started.signal_group("-INT");
-    let limit = started.limit_in(Duration::from_secs(10));
-    let ended = started.wait(limit);
-    let took = interrupted.elapsed();
-    assert!(
-        took < Duration::from_secs(3),
-        "ended {took:?} after Ctrl-C\n{ended}"
-    );
-    assert_eq!(ended.code(), Some(130), "{ended}");
-    assert_no_sleep_left(secs, &ended);
+    ctrl_c_ends_it_at_once(started, secs);
 }
 
 #[test]
