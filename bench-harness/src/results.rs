@@ -347,12 +347,13 @@ impl ForkSpread {
     }
 }
 
-/// The stop reason a pooled measurement reports: the most telling of its
-/// processes' (an interrupt, then the hard bound, then the sample cap).
 /// The processes whose speed probe ran at the machine's fast level: those
 /// whose own fast level is within [`analysis::PROBE_SLOWER`] of the
-/// fastest process's (unprobed ones count as fast); all of them when fewer
-/// than two would be left.
+/// fastest process's (unprobed ones count as fast); all of them unless
+/// they are more than half, and two or more. (On a machine slow most of the
+/// time the probe marked 4 of 6 processes slow; the two left differed by
+/// 50%, and a Student-t interval over two, t = 12.7, put a 4× regression
+/// at `unclear, up to +9720%`.)
 fn undisturbed_processes(processes: &[Measured]) -> Vec<Measured> {
     let levels: Vec<Option<f64>> = processes
         .iter()
@@ -369,19 +370,23 @@ fn undisturbed_processes(processes: &[Measured]) -> Vec<Measured> {
         .filter(|(_, level)| fast(level))
         .map(|(p, _)| p.clone())
         .collect();
-    if kept.len() >= 2 {
+    if kept.len() >= 2 && 2 * kept.len() > processes.len() {
         kept
     } else {
         processes.to_vec()
     }
 }
 
+/// The stop reason a pooled measurement reports: the most telling of its
+/// processes' (an interrupt, then the hard bound, then the sample cap);
+/// [`Measured::pool`] may then turn `Precise` into `ProcessCap`.
 fn pooled_stop(stops: impl Iterator<Item = StopReason>) -> StopReason {
     let rank = |stop: &StopReason| match stop {
-        StopReason::Abandoned => 4,
-        StopReason::MaxTime => 3,
-        StopReason::SampleCap => 2,
-        StopReason::TimeBudget => 1,
+        StopReason::Abandoned => 5,
+        StopReason::MaxTime => 4,
+        StopReason::SampleCap => 3,
+        StopReason::TimeBudget => 2,
+        StopReason::ProcessCap => 1,
         StopReason::Precise => 0,
     };
     stops.max_by_key(rank).unwrap_or(StopReason::Precise)
@@ -540,6 +545,21 @@ impl Measured {
             // The spreads are relative to the reference: to the one just
             // set, not to the pooled blocks' (they differ when processes do).
             spread = ForkSpread::of(&processes, pooled.reference);
+        }
+        // Each process may have met the precision target alone while the
+        // interval over them, which spans their differences, did not: the
+        // row must not say `precise` beside a wider ±.
+        let target = pooled.config.stop_rule.precision_target();
+        if let (StopReason::Precise, Some(target)) = (pooled.measurement.stop, target) {
+            if pooled.precision.is_none_or(|p| p > target) {
+                pooled.measurement.stop = StopReason::ProcessCap;
+                pooled.notes.push(Note::NotPrecise {
+                    max_time: pooled.config.max_time,
+                    achieved: pooled.precision,
+                    target,
+                    processes: Some(processes.len()),
+                });
+            }
         }
         if spread.process_effect() && spread.between > PROCESS_NOTE_SPREAD {
             let (low, high) = min_max(spread.process_estimates.iter().copied());

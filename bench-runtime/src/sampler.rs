@@ -149,6 +149,11 @@ pub enum StopReason {
     MaxTime,
     /// The driver stopped it early (the run was interrupted).
     Abandoned,
+    /// Measured in several processes, each met the precision target alone,
+    /// but their pooled interval did not, and no more processes were
+    /// allowed. Never returned by the sampler: the harness sets it when it
+    /// pools the processes.
+    ProcessCap,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -424,6 +424,7 @@ fn stop_kind(stop: StopReason) -> StopKind {
         StopReason::SampleCap => StopKind::SampleCap,
         StopReason::MaxTime => StopKind::MaxTime,
         StopReason::Abandoned => StopKind::Abandoned,
+        StopReason::ProcessCap => StopKind::ProcessCap,
     }
 }
 

@@ -99,5 +99,6 @@ fn stop_reason(stop: StopKind) -> StopReason {
         StopKind::SampleCap => StopReason::SampleCap,
         StopKind::MaxTime => StopReason::MaxTime,
         StopKind::Abandoned => StopReason::Abandoned,
+        StopKind::ProcessCap => StopReason::ProcessCap,
     }
 }

@@ -222,6 +222,7 @@ json_enum!(StopKind {
     SampleCap = "sample_cap",
     MaxTime = "max_time",
     Abandoned = "abandoned",
+    ProcessCap = "process_cap",
 });
 json_struct!(EstimateRecord {
     time_ns,

@@ -495,6 +495,7 @@ pub(crate) enum StopKind {
     SampleCap,
     MaxTime,
     Abandoned,
+    ProcessCap,
 }
 
 /// The headline: the mean cost of a call over the blocks the machine did

@@ -318,6 +318,7 @@ pub(crate) fn stop_word(stop: StopReason) -> &'static str {
         StopReason::SampleCap => "cap",
         StopReason::MaxTime => "max-time",
         StopReason::Abandoned => "stopped",
+        StopReason::ProcessCap => "processes",
     }
 }
 

@@ -37,9 +37,23 @@ impl fmt::Display for Note {
                 time(measure_time.0),
             ),
             Note::NotPrecise {
+                achieved,
+                target,
+                processes: Some(processes),
+                ..
+            } => write!(
+                f,
+                "not precise: each of {processes} processes met ±{} alone, but they differ, so \
+                 the time over them is known to ±{}; more processes narrow it: raise --forks, \
+                 or accept a wider --precision",
+                percent(*target),
+                achieved.map_or("?".to_string(), percent),
+            ),
+            Note::NotPrecise {
                 max_time,
                 achieved,
                 target,
+                processes: None,
             } => {
                 let reached = achieved.map_or(String::new(), |p| {
                     format!(" with the time known to ±{}", percent(p))
@@ -549,6 +563,7 @@ mod tests {
                     max_time: Nanos(2e9),
                     achieved: None,
                     target: 0.01,
+                    processes: None,
                 },
                 "not precise: --max-time (2.000 s) ran out, target ±1.00%; the benchmark or the \
                  machine is noisy: close other programs, raise --max-time, or accept a wider \
@@ -682,11 +697,28 @@ mod tests {
     }
 
     #[test]
+    fn processes_precise_alone_but_not_together_say_so_with_the_remedy() {
+        let note = Note::NotPrecise {
+            max_time: Nanos(2e9),
+            achieved: Some(0.176),
+            target: 0.05,
+            processes: Some(6),
+        };
+        assert_eq!(
+            note.to_string(),
+            "not precise: each of 6 processes met ±5.00% alone, but they differ, so the time \
+             over them is known to ±17.6%; more processes narrow it: raise --forks, or accept \
+             a wider --precision"
+        );
+    }
+
+    #[test]
     fn a_reached_precision_and_a_settling_cv_are_shown() {
         let not_precise = Note::NotPrecise {
             max_time: Nanos(2e9),
             achieved: Some(0.0264),
             target: 0.01,
+            processes: None,
         };
         assert!(not_precise
             .to_string()
@@ -725,6 +757,7 @@ mod tests {
             max_time: Nanos(2e9),
             achieved: Some(0.02),
             target,
+            processes: None,
         }
     }
 

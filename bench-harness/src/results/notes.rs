@@ -37,7 +37,10 @@ pub enum Note {
         measure_time: Nanos,
     },
     /// `--max-time` ran out before the headline's relative half-width
-    /// (`achieved`, when there is an interval) reached `target`.
+    /// (`achieved`, when there is an interval) reached `target`; or, with
+    /// `processes`, every process met `target` alone and the processes
+    /// allowed for precision were all run, but their pooled interval,
+    /// which spans their differences, did not.
     #[non_exhaustive]
     NotPrecise {
         /// The bound in force.
@@ -46,6 +49,8 @@ pub enum Note {
         achieved: Option<f64>,
         /// The relative half-width asked for (`--precision`).
         target: f64,
+        /// The processes pooled, when their number was the bound.
+        processes: Option<usize>,
     },
     /// The loop overhead's own uncertainty is most of the headline's
     /// interval: the body costs about as little as the harness resolves.
@@ -310,6 +315,7 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
                 max_time: config.max_time,
                 achieved: m.precision,
                 target: config.stop_rule.precision_target().unwrap_or_default(),
+                processes: None,
             });
         }
         StopReason::SampleCap => notes.push(Note::SampleCap {

@@ -184,14 +184,29 @@ fn the_precision_rule_stops_a_steady_benchmark_and_says_so() {
     );
     assert_eq!(out.code, Some(0), "{out:?}");
     let row = out.row("kernels::hash_fnv1a_1k");
-    assert_eq!(row.stop(), "precise", "{}", out.stdout);
     let half_width: f64 = row.fields[3]
         .trim_start_matches('±')
         .trim_end_matches('?')
         .trim_end_matches('%')
         .parse()
         .unwrap();
-    assert!(half_width <= 5.0, "{}", row.line);
+    // `precise` only beside a ± within the target. Each process stops at
+    // its own ±5%; when a noisy spell sets the processes apart, the ± over
+    // them can stay wider even after the extra processes (17.6% once in
+    // CI), and the row says so instead.
+    match row.stop() {
+        "precise" => assert!(half_width <= 5.0, "{}", row.line),
+        "processes" => {
+            assert!(half_width > 5.0, "{}", row.line);
+            assert!(
+                out.stdout
+                    .contains("processes met ±5.00% alone, but they differ"),
+                "{}",
+                out.stdout
+            );
+        }
+        _ => panic!("stopped by neither rule: {}", out.stdout),
+    }
 }
 
 #[test]

@@ -388,3 +388,58 @@ fn a_process_the_machine_slowed_throughout_is_left_out_of_the_headline() {
     let m = Measured::pool(processes, &context(Overhead::NONE));
     assert!((m.headline() - 12.011_667).abs() < 1e-5, "{}", m.headline());
 }
+
+/// Six processes, the speed probe slow beside four of them: the machine was
+/// slow most of the time, not in one process, so all six count. (Two left
+/// alone, 10 and 15 ns, would give a Student-t interval with one degree of
+/// freedom: 12.5 ± 31.8 ns.)
+#[test]
+fn processes_are_left_out_only_while_a_majority_of_them_remain() {
+    let levels = [(10.0, 0.33), (15.0, 0.34), (12.0, 0.5), (12.5, 0.5)];
+    let six = |levels: &[(f64, f64)]| {
+        (levels.iter().chain(&levels[2..]))
+            .map(|&(level, probe)| probed(level, probe))
+            .collect::<Vec<_>>()
+    };
+    let m = Measured::pool(six(&levels), &context(Overhead::NONE));
+    let all = (10.0 + 15.0 + 2.0 * 12.0 + 2.0 * 12.5) / 6.0 + 0.005;
+    assert!((m.headline() - all).abs() < 1e-9, "{}", m.headline());
+    let ci = m.estimate.interval.unwrap();
+    assert!(ci.lower > 10.0 && ci.upper < 15.0, "{ci:?}");
+}
+
+fn precise(level: f64, target: f64) -> Measured {
+    let mut m = process(level, Overhead::NONE, StopReason::Precise);
+    m.config.stop_rule = StopRule::Precision { target };
+    m
+}
+
+/// Each process met ±5% alone (their own intervals are ±0.5%), but they
+/// differ by 30%: the pooled row says it did not reach the target, and why,
+/// rather than `precise` beside a ± four times the target.
+#[test]
+fn processes_precise_alone_but_not_together_do_not_say_precise() {
+    let processes = vec![
+        precise(10.0, 0.05),
+        precise(13.0, 0.05),
+        precise(10.5, 0.05),
+    ];
+    let m = Measured::pool(processes, &context(Overhead::NONE));
+    assert!(m.precision.unwrap() > 0.05, "{:?}", m.precision);
+    assert_eq!(m.measurement.stop, StopReason::ProcessCap);
+    let note = m.notes.iter().find(|n| n.kind() == "not_precise");
+    assert!(
+        matches!(note, Some(Note::NotPrecise { processes: Some(3), target, .. }) if *target == 0.05),
+        "{:?}",
+        m.notes
+    );
+    // Processes that agree keep `precise`, and get no such note.
+    let processes = vec![
+        precise(10.0, 0.05),
+        precise(10.1, 0.05),
+        precise(10.05, 0.05),
+    ];
+    let m = Measured::pool(processes, &context(Overhead::NONE));
+    assert_eq!(m.measurement.stop, StopReason::Precise);
+    assert!(m.notes.iter().all(|n| n.kind() != "not_precise"));
+}
