@@ -53,9 +53,19 @@ fn the_same_build_against_itself_finds_no_difference_and_the_gate_passes() {
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
     let rows = against_rows(&out.stdout);
     assert_eq!(rows.len(), 3, "{rows:?}");
+    // Never a false `slower` or `faster`. Under a heavy load (121 e2e
+    // tests at once, load about 4) a row's interval may reach past the
+    // threshold: `unclear` is then the honest word, and the gate passes it.
     for (name, rest) in &rows {
-        assert!(rest.ends_with("no difference"), "{name}: {rest}");
+        assert!(
+            rest.ends_with("no difference") || rest.contains("unclear"),
+            "{name}: {rest}"
+        );
     }
+    assert!(
+        rows.iter().any(|(_, rest)| rest.ends_with("no difference")),
+        "{rows:?}"
+    );
     // The worker's `prints` printed a line that reads as a reply: it went
     // to the worker's stderr, or the replies after it would be off by one
     // and the row would have failed. (This process's own `prints` may print
