@@ -4,10 +4,10 @@
 //! `--cold`. Everything here happens outside the timed region: before and
 //! after each sample, and around each slice.
 
-use bench_runtime::clock::cpu::{involuntary_switches, thread_cpu_time, CpuTime};
+use bench_runtime::clock::cpu::{switches, thread_cpu_nanos, thread_cpu_time, CpuTime, Switches};
 use bench_runtime::counter::alloc::{self, AllocCounts};
 use bench_runtime::counter::{Counters, Event, Reading, Refusal};
-use bench_runtime::{affinity, Nanos};
+use bench_runtime::{affinity, Nanos, Sample};
 
 use crate::analysis::BlockEvidence;
 use std::sync::{Arc, Mutex};
@@ -176,8 +176,17 @@ pub(crate) struct Instruments {
     alloc_before: Option<AllocCounts>,
     cold: Option<Arc<Mutex<Vec<u8>>>>,
     slice_cpu: Option<CpuTime>,
-    /// The thread's involuntary context switches at the last reading.
-    switches: Option<u64>,
+    /// The thread's context switches at the last reading.
+    switches: Option<Switches>,
+    /// The thread's CPU time just before the sample running.
+    sample_cpu: Option<Nanos>,
+    /// The recorded samples that were preempted while their thread never
+    /// waited, with the thread's CPU time over each: what they cost.
+    cpu_timed: Vec<(usize, Nanos)>,
+    /// The CPU time around a sample beyond its timed region, summed over
+    /// the samples neither preempted nor waiting, and their count: the
+    /// harness's own share of a CPU reading.
+    cpu_margin: (f64, u32),
     pub extras: Extras,
 }
 
@@ -215,7 +224,7 @@ impl Instruments {
             samples: usize::MAX - first_sample,
             probe,
         });
-        self.switches = involuntary_switches();
+        self.switches = switches();
         if let Some(cpu) = affinity::current_cpu() {
             if let Err(at) = self.extras.cpus.binary_search(&cpu) {
                 self.extras.cpus.insert(at, cpu);
@@ -249,7 +258,7 @@ impl Instruments {
     }
 
     /// Just before a sample: evict the caches (`--cold`), then read the
-    /// counters and the allocation count.
+    /// thread's CPU time, the allocation count and the counters.
     pub(crate) fn sample_starting(&mut self) {
         if let Some(buffer) = &self.cold {
             // Uncontended: one benchmark runs at a time.
@@ -259,6 +268,8 @@ impl Instruments {
                     .unwrap_or_else(|poisoned| poisoned.into_inner()),
             );
         }
+        // A system call: before the reads that must be nearest the sample.
+        self.sample_cpu = thread_cpu_nanos();
         self.alloc_before = alloc::is_installed().then(alloc::snapshot);
         self.counters_before = self.counters.as_mut().map(Counters::read);
     }
@@ -267,36 +278,88 @@ impl Instruments {
     /// the counters and the allocator saw during it.
     pub(crate) fn sample_done(&mut self) -> SampleReading {
         let counted = self.counters.as_mut().map(Counters::read);
+        let cpu = (self.sample_cpu.take())
+            .zip(thread_cpu_nanos())
+            .map(|(before, after)| after - before);
         let allocated = self
             .alloc_before
             .take()
             .map(|before| alloc::snapshot().since(before));
         // One reading a sample: the period since the last one holds the
         // sample and the harness's own work before it.
-        let switches = involuntary_switches();
-        let preempted = matches!((self.switches, switches), (Some(a), Some(b)) if b > a);
-        self.switches = switches;
+        let now = switches();
+        let (preempted, waited) = match (self.switches, now) {
+            (Some(a), Some(b)) => (b.involuntary > a.involuntary, b.voluntary > a.voluntary),
+            _ => (false, false),
+        };
+        self.switches = now;
         SampleReading {
             counted,
             allocated,
             preempted,
+            // A thread that waited spent time off the CPU of its own
+            // accord: its CPU time is not what the sample cost.
+            cpu: cpu.filter(|_| !waited),
         }
+    }
+
+    /// After the last sample: each preempted sample whose thread never
+    /// waited is timed by the thread's CPU time over it, less the harness's
+    /// own share of a CPU reading (its mean over the other samples), when
+    /// that is below its wall time, and is no longer left out. Its wall time
+    /// held another program's run; leaving the sample out dropped the
+    /// body's longest calls most (a map's rehash, a `Vec`'s growth: the
+    /// samples most often preempted).
+    pub(crate) fn time_preempted_by_cpu(&mut self, samples: &mut [Sample]) {
+        let (sum, n) = self.cpu_margin;
+        let margin = if n >= 5 { sum / f64::from(n) } else { 0.0 };
+        let mut timed = Vec::new();
+        for &(i, cpu) in &self.cpu_timed {
+            let Some(sample) = samples.get_mut(i) else {
+                continue;
+            };
+            let own = cpu.0 - margin;
+            if own > 0.0 {
+                sample.elapsed = Nanos(sample.elapsed.0.min(own));
+                timed.push(i);
+            }
+        }
+        (self.extras.preempted).retain(|i| timed.binary_search(i).is_err());
+        self.cpu_timed.clear();
     }
 
     /// Adds a sample of `iters` iterations to the totals if the sampler
     /// `recorded` it (warm-up samples are not counted).
-    pub(crate) fn account(&mut self, reading: SampleReading, iters: u64, recorded: bool) {
+    pub(crate) fn account(
+        &mut self,
+        reading: SampleReading,
+        iters: u64,
+        elapsed: Nanos,
+        recorded: bool,
+    ) {
         let SampleReading {
             counted,
             allocated,
             preempted,
+            cpu,
         } = reading;
         let before = self.counters_before.take();
         if !recorded {
             return;
         }
+        let index = self.extras.samples as usize;
+        match (preempted, cpu) {
+            (true, Some(cpu)) => self.cpu_timed.push((index, cpu)),
+            // Beyond ±20 µs, an interrupt or the clocks' disagreement,
+            // not the reads' own cost.
+            (false, Some(cpu)) if (cpu - elapsed).0.abs() < 2e4 => {
+                self.cpu_margin.0 += (cpu - elapsed).0;
+                self.cpu_margin.1 += 1;
+            }
+            _ => {}
+        }
         if preempted {
-            self.extras.preempted.push(self.extras.samples as usize);
+            self.extras.preempted.push(index);
         }
         self.extras.iterations += iters;
         self.extras.samples += 1;
@@ -334,6 +397,8 @@ pub(crate) struct SampleReading {
     allocated: Option<AllocCounts>,
     /// The thread was preempted since the last reading.
     preempted: bool,
+    /// The thread's CPU time over the sample, when it did not wait.
+    cpu: Option<Nanos>,
 }
 
 /// Walks `buffer` a cache line at a time, writing, so that whatever the
@@ -408,5 +473,49 @@ pub(crate) fn block_evidence(
             .filter(|l| *l > 0.0)
             .zip(slowest)
             .map(|(level, probe)| probe / level),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(preempted: bool, cpu: Option<f64>) -> SampleReading {
+        SampleReading {
+            counted: None,
+            allocated: None,
+            preempted,
+            cpu: cpu.map(Nanos),
+        }
+    }
+
+    /// Ten samples of 30 µs whose CPU readings run 0.5 µs over (the reads'
+    /// own cost), then a rehash of 1 ms preempted for 4 ms, one preempted
+    /// while it waited, and one preempted between samples.
+    #[test]
+    fn a_preempted_sample_is_timed_by_its_cpu_time_and_kept() {
+        let mut instruments = Instruments::none();
+        let mut samples = Vec::new();
+        let mut add = |instruments: &mut Instruments, wall: f64, reading| {
+            instruments.account(reading, 1, Nanos(wall), true);
+            samples.push(Sample {
+                iters: 1,
+                elapsed: Nanos(wall),
+            });
+        };
+        for _ in 0..10 {
+            add(&mut instruments, 30e3, reading(false, Some(30.5e3)));
+        }
+        add(&mut instruments, 5e6, reading(true, Some(1.0005e6)));
+        // It waited (a voluntary switch): its CPU time is not its cost.
+        add(&mut instruments, 5e6, reading(true, None));
+        // Preempted before the sample started: its wall time stands.
+        add(&mut instruments, 30e3, reading(true, Some(30.6e3)));
+        instruments.time_preempted_by_cpu(&mut samples);
+        assert_eq!(samples[10].elapsed, Nanos(1e6));
+        assert_eq!(samples[11].elapsed, Nanos(5e6));
+        assert_eq!(samples[12].elapsed, Nanos(30e3));
+        // Only the waiting one is still left out of the headline.
+        assert_eq!(instruments.extras.preempted, [11]);
     }
 }

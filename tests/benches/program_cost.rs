@@ -170,8 +170,8 @@ fn body(name: &str) -> Option<(fn() -> u64, u64)> {
 /// The mean cost of a call of `name`'s body in a plain loop over whole
 /// cycles of its state, at least a second of them, after one cycle of
 /// warm-up, in nanoseconds of the thread's CPU time (another program's turn
-/// on the CPU is not the body's cost, as the harness leaves preempted
-/// samples out): the lowest of three such runs.
+/// on the CPU is not the body's cost, as the harness times a preempted
+/// sample by its CPU time): the lowest of three such runs.
 fn truth(name: &str) -> Option<f64> {
     let (body, cycle) = body(name)?;
     for _ in 0..cycle {

@@ -265,11 +265,16 @@ impl Worker {
                     // A body that returned early (or panicked) leaves its
                     // sampler unfinished; a finished one always is.
                     driver.sampler.abandon();
-                    let measurement = driver
+                    let mut measurement = driver
                         .sampler
                         .finish()
                         .expect("an abandoned sampler is done");
-                    let mut extras = driver.instruments.extras;
+                    let mut instruments = driver.instruments;
+                    // `iter_custom`'s durations are the body's own.
+                    if !body.self_timed {
+                        instruments.time_preempted_by_cpu(&mut measurement.samples);
+                    }
+                    let mut extras = instruments.extras;
                     extras.throughput = body.throughput;
                     extras.self_timed = body.self_timed;
                     (measurement, extras)

@@ -163,7 +163,8 @@ fn run_slice(
         sampler.record(elapsed, after - routine_start);
         reporter.spend(routine_start - before);
         reporter.sample(sampler, after - routine_start);
-        instruments.account(reading, iters, sampler.samples().len() > samples_before);
+        let recorded = sampler.samples().len() > samples_before;
+        instruments.account(reading, iters, elapsed, recorded);
         let recorded = sampler.samples().len() > recorded_before;
         if bounded {
             if (after - start).0 >= slice.0 && (recorded || !sampler.is_measuring()) {

@@ -39,10 +39,11 @@ pub(crate) fn thread_cpu_time() -> Option<Duration> {
     Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
 }
 
-/// How many times the calling thread has been preempted (involuntary
-/// context switches, `getrusage(RUSAGE_THREAD)`'s `ru_nivcsw`): a wait the
-/// thread chose (a sleep, a lock) is a voluntary switch and does not count.
-pub(crate) fn thread_involuntary_switches() -> Option<u64> {
+/// The calling thread's context switches, `getrusage(RUSAGE_THREAD)`'s
+/// `ru_nivcsw` (preempted) and `ru_nvcsw` (a wait the thread chose: a
+/// sleep, a lock).
+/// Returns `(involuntary, voluntary)`.
+pub(crate) fn thread_switches() -> Option<(u64, u64)> {
     let mut usage = MaybeUninit::<libc::rusage>::uninit();
     // SAFETY: `usage` is valid for writes of one `rusage`, which getrusage
     // fills completely when it returns 0.
@@ -51,7 +52,10 @@ pub(crate) fn thread_involuntary_switches() -> Option<u64> {
     }
     // SAFETY: getrusage returned 0, so it filled in `usage`.
     let usage = unsafe { usage.assume_init() };
-    u64::try_from(usage.ru_nivcsw).ok()
+    Some((
+        u64::try_from(usage.ru_nivcsw).ok()?,
+        u64::try_from(usage.ru_nvcsw).ok()?,
+    ))
 }
 
 /// The calling thread's user and system time, `getrusage(RUSAGE_THREAD)`:
