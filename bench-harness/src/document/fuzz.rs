@@ -65,7 +65,7 @@ fn mutated(original: String) -> impl Strategy<Value = String> {
     let renamed = {
         let text = original;
         prop::sample::select(vec![
-            ("\"schema_version\": 4", "\"schema_version\": 5"),
+            ("\"schema_version\": 5", "\"schema_version\": 6"),
             (
                 "\"harness\": \"bench-harness\"",
                 "\"harness\": \"criterion\"",

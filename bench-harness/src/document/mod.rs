@@ -53,7 +53,7 @@ pub(crate) use verdicts::{comparison, groups, ComparisonRecord, GroupRecord};
 /// `disturbed_blocks`, the evidence in `slices` and `preempted`), renames
 /// the verdicts (`slower`, `faster`, `no difference`, `unclear`), compares
 /// the headlines (`comparison`) and pairs the A/B groups' slices (`groups`).
-pub(crate) const SCHEMA_VERSION: u32 = 4;
+pub(crate) const SCHEMA_VERSION: u32 = 5;
 
 /// The value of every document's `harness` field: what tells our documents
 /// from other JSON.

@@ -50,7 +50,7 @@ fn json_matches_its_golden_file() {
 fn json_packs_the_samples_and_ends_with_a_newline() {
     let text = json_text();
     assert!(text.ends_with("}\n"));
-    assert!(text.starts_with("{\n  \"schema_version\": 4,\n  \"harness\": \"bench-harness\","));
+    assert!(text.starts_with("{\n  \"schema_version\": 5,\n  \"harness\": \"bench-harness\","));
     // The fixed run's clock ticks at 2.6 GHz. `kernels::sort_1k`'s samples
     // (10530 ns, ...) are whole ticks: written as such, ten to a line.
     assert!(text.contains(concat!(
@@ -897,24 +897,24 @@ fn foreign_json_is_not_ours() {
 
 #[test]
 fn a_newer_schema_is_reported_as_such_not_as_a_shape_error() {
-    // Version 5 may have changed everything: only the version is read.
+    // Version 6 may have changed everything: only the version is read.
     let (error, message) = load_error(
         "future",
-        br#"{"schema_version": 5, "harness": "bench-harness", "runs": "elsewhere"}"#,
+        br#"{"schema_version": 6, "harness": "bench-harness", "runs": "elsewhere"}"#,
     );
     assert!(
         matches!(
             error,
             LoadError::NewerSchema {
-                found: 5,
-                supported: 4,
+                found: 6,
+                supported: 5,
                 ..
             }
         ),
         "{error:?}"
     );
     assert!(
-        message.contains("schema version 5, newer than the version 4"),
+        message.contains("schema version 6, newer than the version 5"),
         "{message}"
     );
 }

@@ -69,7 +69,7 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
     );
     let document: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(document["schema_version"], 4);
+    assert_eq!(document["schema_version"], 5);
     assert_eq!(document["raw_samples"], "full");
     assert!(document["machine_reference"]["block_means_ns"].is_array());
     // The loop overhead is in the open: its raw samples and estimate, which
