@@ -546,6 +546,12 @@ impl Measured {
             // set, not to the pooled blocks' (they differ when processes do).
             spread = ForkSpread::of(&processes, pooled.reference);
         }
+        // A note quotes one process's set-up, not their sum.
+        for note in &mut pooled.notes {
+            if let Note::FewSamples { setup, .. } = note {
+                *setup = *setup / processes.len() as f64;
+            }
+        }
         // Each process may have met the precision target alone while the
         // interval over them, which spans their differences, did not: the
         // row must not say `precise` beside a wider ±.

@@ -18,7 +18,22 @@ impl fmt::Display for Note {
                 max_time,
                 samples,
                 min_samples,
+                setup,
+                ..
+            } if setup.0 >= max_time.0 / 2.0 => write!(
+                f,
+                "stopped at --max-time ({}) with {samples} of {min_samples} samples: the \
+                 set-up took {}, and --max-time counts it; raise --max-time well above the \
+                 set-up's time, or make the set-up cheaper",
+                time(max_time.0),
+                time(setup.0),
+            ),
+            Note::FewSamples {
+                max_time,
+                samples,
+                min_samples,
                 iteration,
+                ..
             } => write!(
                 f,
                 "stopped at --max-time ({}) with {samples} of {min_samples} samples: one \
@@ -546,6 +561,7 @@ mod tests {
                     samples: 1,
                     min_samples: 10,
                     iteration: Nanos(1.5e9),
+                    setup: Nanos(1e6),
                 },
                 "stopped at --max-time (2.000 s) with 1 of 10 samples: one iteration takes \
                  1.500 s; raise --max-time for more samples",
@@ -694,6 +710,26 @@ mod tests {
             );
             assert!(!kinds[..i].contains(kind), "{kind} twice");
         }
+    }
+
+    /// A set-up of 3 s (a 128 MiB table built before `b.iter`) left one
+    /// 2 µs iteration time for six samples: the note names the set-up,
+    /// not the iteration, as what took the time.
+    #[test]
+    fn few_samples_after_a_long_set_up_name_the_set_up() {
+        let note = Note::FewSamples {
+            max_time: Nanos(2e9),
+            samples: 6,
+            min_samples: 10,
+            iteration: Nanos(2264.0),
+            setup: Nanos(3.07e9),
+        };
+        assert_eq!(
+            note.to_string(),
+            "stopped at --max-time (2.000 s) with 6 of 10 samples: the set-up took 3.070 s, \
+             and --max-time counts it; raise --max-time well above the set-up's time, or make \
+             the set-up cheaper"
+        );
     }
 
     #[test]

@@ -27,6 +27,9 @@ pub enum Note {
         min_samples: usize,
         /// The time of one iteration.
         iteration: Nanos,
+        /// The benchmark's set-up before its samples (in one process),
+        /// which counts against `max_time`.
+        setup: Nanos,
     },
     /// `--max-time` ended the run before `--measure-time` was spent.
     #[non_exhaustive]
@@ -302,6 +305,7 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
                 samples: n,
                 min_samples: config.min_samples,
                 iteration: one,
+                setup: measurement.setup_time,
             });
         }
         StopReason::MaxTime if measuring_time(measurement).0 < config.measure_time.0 => {
