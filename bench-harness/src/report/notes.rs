@@ -407,6 +407,17 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
     groups
 }
 
+/// A precision missed over the processes, each having met it alone.
+fn across_processes(note: &Note) -> bool {
+    matches!(
+        note,
+        Note::NotPrecise {
+            processes: Some(_),
+            ..
+        }
+    )
+}
+
 /// The short words for `notes`, all of `first`'s kind: what they say and
 /// the remedy. A figure is named only when every note shares it.
 fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
@@ -428,7 +439,15 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
                     Some(target) => format!("not precise (±{target} not reached)"),
                     None => "not precise (--precision not reached)".to_string(),
                 },
-                "raise --max-time",
+                // Processes that each met the target alone need more
+                // processes, not more time each.
+                if notes.iter().all(|n| across_processes(n)) {
+                    "raise --forks"
+                } else if notes.iter().any(|n| across_processes(n)) {
+                    "raise --max-time or --forks"
+                } else {
+                    "raise --max-time"
+                },
             )
         }
         Note::FewSamples { .. } => (
@@ -825,6 +844,25 @@ mod tests {
         assert_eq!(groups[0].summary, "not precise (±1.00% not reached)");
         assert_eq!(groups[0].remedy, "raise --max-time");
         assert_eq!(groups[2].summary, "CPU time 50–79% of wall time");
+    }
+
+    #[test]
+    fn a_precision_missed_over_processes_is_remedied_by_more_processes() {
+        let forks = |target| Note::NotPrecise {
+            max_time: Nanos(2e9),
+            achieved: Some(0.03),
+            target,
+            processes: Some(6),
+        };
+        let both = [noted("a", vec![forks(0.01)]), noted("b", vec![forks(0.01)])];
+        assert_eq!(grouped(&both)[0].remedy, "raise --forks");
+        let mixed = [
+            noted("a", vec![forks(0.01)]),
+            noted("b", vec![not_precise(0.01)]),
+        ];
+        assert_eq!(grouped(&mixed)[0].remedy, "raise --max-time or --forks");
+        let time = [noted("a", vec![not_precise(0.01)])];
+        assert_eq!(grouped(&time)[0].remedy, "raise --max-time");
     }
 
     #[test]
