@@ -323,6 +323,10 @@ pub(crate) fn block_estimate(
             .map(|(m, _)| *m)
             .collect();
         let regime = fast_regime(&medians, offset);
+        let fast = regime.iter().sum::<f64>() / regime.len() as f64;
+        if phases_beyond_the_machine(&estimate, fast, offset) {
+            return Some(estimate);
+        }
         estimate.steady = true;
         estimate.estimate = regime.iter().sum::<f64>() / regime.len() as f64;
         estimate.kept_blocks = regime.len();
@@ -334,6 +338,39 @@ pub(crate) fn block_estimate(
     }
     Some(estimate)
 }
+
+/// Whether blocks that count for a varying body (all but the wholly
+/// preempted) at more than [`MACHINE_SLOWEST`] times the `fast` regime
+/// (the loop's `offset` added back to both) hold [`PHASE_SHARE`] of the
+/// calls or more: phases of the program's own longer than a slice, which
+/// the probe cannot tell from the machine's spells (beside a pointer chase
+/// through 128 MiB it read slow for 90% of the slices), but which are
+/// slower than any spell of the machine's measured here.
+fn phases_beyond_the_machine(estimate: &BlockEstimate, fast: f64, offset: f64) -> bool {
+    let limit = MACHINE_SLOWEST * (fast + offset);
+    if limit.is_nan() || limit <= 0.0 {
+        return false;
+    }
+    let (mut beyond, mut total) = (0.0, 0.0);
+    for (j, (mean, calls)) in (estimate.block_means.iter().zip(&estimate.block_iters)).enumerate() {
+        if estimate.counts(j) {
+            total += calls;
+            if mean + offset > limit {
+                beyond += calls;
+            }
+        }
+    }
+    total > 0.0 && beyond >= PHASE_SHARE * total
+}
+
+/// The machine's slowest spell measured here: another thread on the same
+/// core slowed code 1.5–2.3×, slow vCPU episodes about 1.5×. A block
+/// slower than this times the fast regime is the program's own.
+pub(crate) const MACHINE_SLOWEST: f64 = 3.0;
+
+/// The share of the calls in blocks beyond [`MACHINE_SLOWEST`] that makes
+/// them the program's phases rather than a stray block.
+pub(crate) const PHASE_SHARE: f64 = 0.05;
 
 /// Beyond this, the mean cost of a call differs from the median of its
 /// blocks by enough (relative) that the program's own variation is
@@ -549,11 +586,37 @@ mod tests {
         assert!(!e.steady);
         assert!((e.estimate - 200.0).abs() < 1e-9, "{}", e.estimate);
         // Phases longer than a slice look like the machine's speed moving:
-        // a slice of each phase reads as a steady body's slow slices, and
-        // only the fast regime counts (docs/statistics.md says so).
-        let values = [100.0, 300.0, 300.0, 300.0];
-        let iters = [1000, 333, 333, 334];
+        // within 3× of the fast slices, a slice of each phase reads as a
+        // steady body's slow slices, and only the fast regime counts
+        // (docs/statistics.md says so).
+        let values = [100.0, 250.0, 250.0, 250.0];
+        let iters = [1000, 400, 400, 400];
         let e = block_estimate(&values, &iters, &[], &[0, 1, 2, 3], 0.0, &unprobed).unwrap();
+        assert!(e.steady);
+        // Beyond 3× no spell of the machine's explains them: the mean cost
+        // of a call (a pointer chase in and out of the cache, 6 ns and
+        // 200 ns a call, read 0.05× its cost as a steady body).
+        // Each phase is 990 calls: one slice of the fast one, 33 of the
+        // slow one.
+        let phase = |slow: bool| {
+            if slow {
+                vec![(200.0, 30); 33]
+            } else {
+                vec![(6.0, 990)]
+            }
+        };
+        let (values, iters): (Vec<f64>, Vec<u64>) = [false, true, false, true]
+            .into_iter()
+            .flat_map(phase)
+            .unzip();
+        let starts: Vec<usize> = (0..values.len()).collect();
+        let e = block_estimate(&values, &iters, &[], &starts, 0.0, &unprobed).unwrap();
+        assert!(!e.steady);
+        assert!((e.estimate - 103.0).abs() < 1e-9, "{}", e.estimate);
+        // A stray slow block, under 5% of the calls, changes nothing.
+        let values = [100.0, 100.0, 100.0, 100.0, 100.0, 400.0];
+        let iters = [1000, 1000, 1000, 1000, 1000, 200];
+        let e = block_estimate(&values, &iters, &[], &[0, 1, 2, 3, 4, 5], 0.0, &unprobed).unwrap();
         assert!(e.steady);
     }
 
