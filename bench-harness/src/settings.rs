@@ -16,14 +16,6 @@ use std::str::FromStr;
 
 use bench_runtime::{Nanos, SamplerConfig, StopRule, TimerChoice};
 
-/// The longest time any time setting accepts: a day. The attribute's parser
-/// in bench-macros enforces the same bound at compile time.
-pub(crate) const MAX_SECONDS: f64 = 86_400.0;
-
-/// The largest count (`min_samples`, `--warm-up-window`). The attribute's
-/// parser enforces the same bound.
-pub(crate) const MAX_COUNT: usize = 10_000_000;
-
 /// The headline's 95% CI must be within ±1% (`--precision`).
 pub(crate) const DEFAULT_PRECISION: f64 = 0.01;
 
@@ -31,151 +23,33 @@ pub(crate) const DEFAULT_PRECISION: f64 = 0.01;
 /// spread it was chosen on.
 pub(crate) const DEFAULT_SCHEDULE: Schedule = Schedule::Interleaved;
 
-/// Every measuring setting, defined once: the field of [`Settings`] (with
-/// its type and doc), its command-line flag (without `--`), the kind of
-/// value the flag takes and the `--help` section and lines that describe
-/// it. `settings_table!(generate)` expands to `generate! { rows }`, and
-/// each surface generates its part from the rows: the struct and its merge
-/// (below), the flags' parsing and `--help` (`cli/mod.rs`, `cli/help.rs`),
-/// and the inverse, the command line of a `--forks` child (`cli/child.rs`).
-/// A new measuring setting is a row here (and, if the sampler uses it, a
-/// line in [`Settings::sampler_config`]).
-///
-/// The value kinds: `(switch)`, `(seconds)` (more than 0), `(seconds
-/// zero_ok)`, `(count)` (1 to [`MAX_COUNT`]), `(count_from N "why")`,
-/// `(percentage)` (more than 0), `(percentage zero_ok)`, `(choice
-/// CHOICES)` (the type's `FromStr` words) and `(number "what")` (any
-/// value of the type). The rows are in `--help`'s order.
-macro_rules! settings_table {
-    ($generate:ident) => {
-        $generate! {
-            /// `--timer`: which clock (run-wide).
-            timer: bench_runtime::TimerChoice {
-                flag: "timer",
-                value: (choice "auto, os or cycles"),
-                help: Measurement "  --timer auto|os|cycles  clock: auto (default) uses the cycle counter where it is
-                          usable (invariant TSC on x86_64), else the OS monotonic clock
-",
-            }
-            /// The precision rule's target, as a fraction: the relative half-width
-            /// of the headline's 95% CI; 0 turns the rule off.
-            precision: f64 {
-                flag: "precision",
-                value: (percentage zero_ok),
-                help: Measurement "  --precision PCT         stop once the time's 95% confidence interval is within
-                          ±PCT% [default: 1]; 0 stops at --measure-time instead
-",
-            }
-            /// Measuring time before the precision rule may stop, in seconds.
-            measure_time: f64 {
-                flag: "measure-time",
-                value: (seconds),
-                help: Measurement "  --measure-time SECS     minimum measuring time per benchmark before the precision
-                          rule may stop it (with --precision 0: the budget) [default: 0.3]
-",
-            }
-            /// Hard bound on one benchmark, set-up included, in seconds.
-            max_time: f64 {
-                flag: "max-time",
-                value: (seconds),
-                help: Measurement "  --max-time SECS         hard bound per benchmark: set-up, calibration, warm-up and
-                          measurement [default: 2, or 3× warm-up + measure time if larger]
-",
-            }
-            /// Samples to record before stopping.
-            min_samples: usize {
-                flag: "min-samples",
-                value: (count),
-                help: Measurement "  --min-samples N         samples to record before stopping [default: 10]
-",
-            }
-            /// Cap on warm-up, calibration included, in seconds.
-            warm_up_time: f64 {
-                flag: "warm-up-time",
-                value: (seconds zero_ok),
-                help: Measurement "  --warm-up-time SECS     cap on warm-up per benchmark, calibration included, set-up
-                          not [default: 0.1]
-",
-            }
-            /// Samples in the rolling window that detects steady state.
-            warm_up_window: usize {
-                flag: "warm-up-window",
-                value: (count_from 2 "samples to judge variation"),
-                help: Measurement "  --warm-up-window N      samples in the rolling window that detects steady state [default: 10]
-",
-            }
-            /// Steady once the window's coefficient of variation is below this
-            /// fraction.
-            warm_up_cv: f64 {
-                flag: "warm-up-cv",
-                value: (percentage),
-                help: Measurement "  --warm-up-cv PCT        steady once the window's coefficient of variation is below
-                          PCT% [default: 5]
-",
-            }
-            /// `--schedule` (run-wide).
-            schedule: crate::settings::Schedule {
-                flag: "schedule",
-                value: (choice crate::settings::Schedule::CHOICES),
-                help: Measurement "  --schedule interleaved|sequential
-                          interleaved (default): rounds of short slices in a shuffled
-                          order, so every benchmark sees the same machine noise;
-                          sequential: each benchmark in one go
-",
-            }
-            /// `--seed`: the interleaved schedule's shuffles (run-wide).
-            seed: u64 {
-                flag: "seed",
-                value: (number format!("a whole number from 0 to {}", u64::MAX)),
-                help: Measurement "  --seed N                seed of the interleaved shuffles [default: random, printed
-                          in the header with -v]
-",
-            }
-            /// `--bytes-unit`: how byte rates are printed (GB/s or GiB/s).
-            bytes_unit: crate::settings::BytesUnit {
-                flag: "bytes-unit",
-                value: (choice crate::settings::BytesUnit::CHOICES),
-                help: Output "  --bytes-unit decimal|binary
-                          byte rates in KB/s, MB/s, GB/s [default: decimal] or in
-                          KiB/s, MiB/s, GiB/s, as criterion prints them
-",
-            }
-            /// Read hardware and software counters around each sample.
-            counters: bool {
-                flag: "counters",
-                value: (switch),
-                help: Machine "  --counters              hardware and software counters per iteration (cycles,
-                          instructions, branches, cache, page faults, context
-                          switches, task clock) where the kernel allows them
-",
-            }
-            /// `--pin CPU`: the measuring threads run on this CPU only (run-wide).
-            pin: usize {
-                flag: "pin",
-                value: (number "a CPU number such as 0 (see `nproc`)"),
-                help: Machine "  --pin CPU               run the measuring threads on CPU only, and say so
-",
-            }
-            /// `--cold`: evict the caches before each sample (run-wide).
-            cold: bool {
-                flag: "cold",
-                value: (switch),
-                help: Machine "  --cold                  evict the caches before each sample (a buffer larger than
-                          the last-level cache is walked, untimed): cold-cache figures
-",
-            }
-        }
-    };
-}
-pub(crate) use settings_table;
+/// Every measuring setting, defined once, in bench-macros's
+/// `settings_table.rs`: `settings_table!(generate)` expands to `generate! {
+/// rows }`, and each surface generates its part from the rows: the struct,
+/// its merge and the bounds (below), the flags' parsing and `--help`
+/// (`cli/mod.rs`, `cli/help.rs`), the inverse, the command line of a
+/// `--forks` child (`cli/child.rs`), and in bench-macros the attribute's
+/// keys and checks. A new measuring setting is a row there (and, if the
+/// sampler uses it, a line in [`Settings::sampler_config`]).
+pub(crate) use bench_macros::__settings_table as settings_table;
 
-/// Generates [`Settings`], [`Settings::NONE`] and
-/// [`Settings::overridden_by`] from the table's rows.
+/// Generates [`Settings`], [`Settings::NONE`], [`Settings::overridden_by`]
+/// and the bounds from the table.
 macro_rules! settings_struct {
-    ($(
-        $(#[$doc:meta])*
-        $field:ident: $ty:ty { $($row:tt)* }
-    )*) => {
+    (
+        bounds: { max_seconds: $max_seconds:literal, max_count: $max_count:literal }
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty { $($row:tt)* }
+        )*
+    ) => {
+        /// The longest time any time setting accepts, flag or attribute.
+        pub(crate) const MAX_SECONDS: f64 = $max_seconds;
+
+        /// The largest count (`min_samples`, `--warm-up-window`), flag or
+        /// attribute.
+        pub(crate) const MAX_COUNT: usize = $max_count;
+
         /// Measuring settings, from the attribute or the command line.
         #[derive(Debug, Clone, Copy, Default, PartialEq)]
         pub struct Settings {

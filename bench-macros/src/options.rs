@@ -4,8 +4,6 @@
 //! option's value checked on its own, so that one build reports every
 //! mistaken option rather than the first.
 
-use std::ops::RangeInclusive;
-
 use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
@@ -37,16 +35,7 @@ impl Site {
     }
 
     fn allows(self, key: Key) -> bool {
-        let setting = matches!(
-            key,
-            Key::WarmUpTime
-                | Key::MeasureTime
-                | Key::MaxTime
-                | Key::MinSamples
-                | Key::Precision
-                | Key::Counters
-                | Key::BytesUnit
-        );
+        let setting = matches!(key, Key::Setting(_));
         match self {
             Site::Attribute => true,
             Site::Group => setting || matches!(key, Key::Name | Key::Crate),
@@ -62,21 +51,13 @@ pub(crate) struct Options {
     pub(crate) krate: Option<Path>,
     pub(crate) name: Option<LitStr>,
     pub(crate) ignore: bool,
-    /// Seconds, more than 0 and at most `MAX_SECONDS`.
-    pub(crate) warm_up_time: Option<f64>,
-    pub(crate) measure_time: Option<f64>,
-    pub(crate) max_time: Option<f64>,
-    /// In `SAMPLES`.
-    pub(crate) min_samples: Option<usize>,
+    /// The measuring settings given, as the field of bench-harness's
+    /// `Settings` each sets and its checked value.
+    pub(crate) settings: Vec<(&'static str, SettingValue)>,
     /// `group = "sort"`: benchmarks reported together.
     pub(crate) group: Option<LitStr>,
     /// `baseline`: the group's reference in an in-run A/B comparison.
     pub(crate) baseline: bool,
-    /// `counters`: measure hardware and software counters.
-    pub(crate) counters: bool,
-    /// `precision = PCT`: the target half-width of the 95% interval, as a
-    /// fraction (the attribute takes a percentage, like `--precision`).
-    pub(crate) precision: Option<f64>,
     /// `args = EXPR`, with its key: one benchmark per value.
     pub(crate) args: Option<(Ident, Expr)>,
     /// `types = [T, ...]`, with its key: one benchmark per type.
@@ -85,15 +66,128 @@ pub(crate) struct Options {
     pub(crate) throughput: Option<(ThroughputKind, Expr)>,
     /// `complexity`, with its key: fit a growth class over the `args`.
     pub(crate) complexity: Option<Ident>,
-    /// `bytes_unit = "binary"` or `"decimal"`: how byte rates are printed.
-    pub(crate) bytes_unit: Option<BytesUnit>,
 }
 
-/// `bytes_unit`'s values, as `--bytes-unit` takes them.
+/// A measuring setting's value, checked.
+#[derive(Clone, Copy)]
+pub(crate) enum SettingValue {
+    /// A switch given.
+    True,
+    /// Seconds, or a percentage as a fraction.
+    Number(f64),
+    Count(usize),
+    /// A choice: the type and its variant, in bench-harness's `__private`.
+    Word(&'static str, &'static str),
+}
+
+/// A measuring setting the attribute, `group!` and `main!` take, from the
+/// settings' table.
+struct Setting {
+    /// The key, which is the field of `Settings` it sets.
+    key: &'static str,
+    example: &'static str,
+    /// Other harnesses' names for it.
+    aliases: &'static [&'static str],
+    kind: Kind,
+}
+
+/// What a setting's value is, as the table's `value` says.
 #[derive(Clone, Copy, PartialEq)]
-pub(crate) enum BytesUnit {
-    Decimal,
-    Binary,
+enum Kind {
+    Switch,
+    Seconds {
+        zero_ok: bool,
+    },
+    Count {
+        least: usize,
+    },
+    /// With what 0 means, where 0 is allowed.
+    Percentage {
+        zero: Option<&'static str>,
+    },
+    /// The type, and its variants: each with its word and what it shows.
+    Words(
+        &'static str,
+        &'static [(&'static str, &'static str, &'static str)],
+    ),
+}
+
+/// Generates [`SETTINGS`] and the bounds from the settings' table.
+macro_rules! settings_table {
+    (
+        bounds: { max_seconds: $max_seconds:literal, max_count: $max_count:literal }
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty {
+                flag: $flag:literal,
+                value: $value:tt,
+                attribute: $attribute:tt,
+                help: $section:ident $lines:literal,
+            }
+        )*
+    ) => {
+        /// The longest time in seconds any time setting accepts.
+        const MAX_SECONDS: f64 = $max_seconds;
+
+        /// The largest count (`min_samples`).
+        const MAX_COUNT: usize = $max_count;
+
+        /// The settings of the table; `None` for those the attribute does
+        /// not take (flags only).
+        const SETTINGS: &[Option<Setting>] = &[$(setting!($field $value $attribute)),*];
+    };
+}
+
+/// One row of the table as a [`Setting`], if the attribute takes it.
+macro_rules! setting {
+    ($field:ident $value:tt ()) => {
+        None
+    };
+    ($field:ident $value:tt ($example:literal [$($alias:literal),*] $($words:tt)*)) => {
+        Some(Setting {
+            key: stringify!($field),
+            example: $example,
+            aliases: &[$($alias),*],
+            kind: kind!($value $($words)*),
+        })
+    };
+}
+
+/// The [`Kind`] of a row's `value`.
+macro_rules! kind {
+    ((switch)) => {
+        Kind::Switch
+    };
+    ((seconds)) => {
+        Kind::Seconds { zero_ok: false }
+    };
+    ((seconds zero_ok)) => {
+        Kind::Seconds { zero_ok: true }
+    };
+    ((count)) => {
+        Kind::Count { least: 1 }
+    };
+    ((count_from $least:literal $why:literal)) => {
+        Kind::Count { least: $least }
+    };
+    ((percentage)) => {
+        Kind::Percentage { zero: None }
+    };
+    ((percentage zero_ok $zero:literal)) => {
+        Kind::Percentage { zero: Some($zero) }
+    };
+    ((choice $($choices:tt)*) words $type:ident [$($variant:ident $word:literal $shown:literal),* $(,)?]) => {
+        Kind::Words(stringify!($type), &[$((stringify!($variant), $word, $shown)),*])
+    };
+}
+
+include!("settings_table.rs");
+
+/// The [`Setting`] a [`Key::Setting`] names.
+fn setting(index: usize) -> &'static Setting {
+    SETTINGS[index]
+        .as_ref()
+        .expect("a key of an attribute setting")
 }
 
 impl Options {
@@ -102,31 +196,28 @@ impl Options {
     /// (`Some(value)`), so a new measuring option is parsed here and needs
     /// nothing in the expansion.
     pub(crate) fn settings(&self, private: &TokenStream) -> Vec<(&'static str, TokenStream)> {
-        let seconds =
-            |value: Option<f64>| value.map(|v| Literal::f64_suffixed(v).into_token_stream());
-        let settings = [
-            ("warm_up_time", seconds(self.warm_up_time)),
-            ("measure_time", seconds(self.measure_time)),
-            ("max_time", seconds(self.max_time)),
-            (
-                "min_samples",
-                self.min_samples
-                    .map(|n| Literal::usize_suffixed(n).into_token_stream()),
-            ),
-            ("precision", seconds(self.precision)),
-            ("counters", self.counters.then(|| quote!(true))),
-            (
-                "bytes_unit",
-                self.bytes_unit.map(|unit| match unit {
-                    BytesUnit::Decimal => quote!(#private::BytesUnit::Decimal),
-                    BytesUnit::Binary => quote!(#private::BytesUnit::Binary),
-                }),
-            ),
-        ];
-        settings
-            .into_iter()
-            .filter_map(|(field, value)| Some((field, value?)))
+        let value = |value: SettingValue| match value {
+            SettingValue::True => quote!(true),
+            SettingValue::Number(n) => Literal::f64_suffixed(n).into_token_stream(),
+            SettingValue::Count(n) => Literal::usize_suffixed(n).into_token_stream(),
+            SettingValue::Word(ty, variant) => {
+                let ty = Ident::new(ty, proc_macro2::Span::call_site());
+                let variant = Ident::new(variant, proc_macro2::Span::call_site());
+                quote!(#private::#ty::#variant)
+            }
+        };
+        self.settings
+            .iter()
+            .map(|&(field, setting)| (field, value(setting)))
             .collect()
+    }
+
+    /// The number a setting was given, if it was.
+    fn number(&self, field: &str) -> Option<f64> {
+        self.settings.iter().find_map(|(key, value)| match value {
+            SettingValue::Number(n) if *key == field => Some(*n),
+            _ => None,
+        })
     }
 }
 
@@ -140,63 +231,51 @@ pub(crate) enum ThroughputKind {
 enum Key {
     Name,
     Ignore,
-    WarmUpTime,
-    MeasureTime,
-    MaxTime,
-    MinSamples,
+    /// A measuring setting: its index in [`SETTINGS`].
+    Setting(usize),
     Group,
     Baseline,
-    Counters,
-    Precision,
     Args,
     Types,
     Bytes,
     Items,
     Complexity,
     Crate,
-    BytesUnit,
 }
 
 impl Key {
-    const ALL: [Key; 17] = [
-        Key::Name,
-        Key::Args,
-        Key::Types,
-        Key::Ignore,
-        Key::WarmUpTime,
-        Key::MeasureTime,
-        Key::MaxTime,
-        Key::MinSamples,
-        Key::Precision,
-        Key::Group,
-        Key::Baseline,
-        Key::Bytes,
-        Key::Items,
-        Key::Complexity,
-        Key::Counters,
-        Key::BytesUnit,
-        Key::Crate,
-    ];
+    /// Every key, in the order errors list them: the measuring settings in
+    /// the table's.
+    fn all() -> impl Iterator<Item = Key> {
+        let settings = (0..SETTINGS.len())
+            .filter(|&i| SETTINGS[i].is_some())
+            .map(Key::Setting);
+        [Key::Name, Key::Args, Key::Types, Key::Ignore]
+            .into_iter()
+            .chain(settings)
+            .chain([
+                Key::Group,
+                Key::Baseline,
+                Key::Bytes,
+                Key::Items,
+                Key::Complexity,
+                Key::Crate,
+            ])
+    }
 
     fn as_str(self) -> &'static str {
         match self {
             Key::Name => "name",
             Key::Ignore => "ignore",
-            Key::WarmUpTime => "warm_up_time",
-            Key::MeasureTime => "measure_time",
-            Key::MaxTime => "max_time",
-            Key::MinSamples => "min_samples",
+            Key::Setting(i) => setting(i).key,
             Key::Group => "group",
             Key::Baseline => "baseline",
-            Key::Counters => "counters",
-            Key::Precision => "precision",
             Key::Args => "args",
             Key::Types => "types",
             Key::Bytes => "bytes",
             Key::Items => "items",
             Key::Complexity => "complexity",
             Key::Crate => "crate",
-            Key::BytesUnit => "bytes_unit",
         }
     }
 
@@ -205,35 +284,28 @@ impl Key {
         match self {
             Key::Name => "name = \"sort_small\"",
             Key::Ignore => "ignore",
-            Key::WarmUpTime => "warm_up_time = 0.5",
-            Key::MeasureTime => "measure_time = 2",
-            Key::MaxTime => "max_time = 10",
-            Key::MinSamples => "min_samples = 20",
+            Key::Setting(i) => setting(i).example,
             Key::Group => "group = \"sort\"",
             Key::Baseline => "baseline",
-            Key::Counters => "counters",
-            Key::Precision => "precision = 0.5",
             Key::Args => "args = [10, 100, 1000]",
             Key::Types => "types = [u32, u64, String]",
             Key::Bytes => "bytes = 4096",
             Key::Items => "items = 1000",
             Key::Complexity => "complexity",
             Key::Crate => "crate = bench_harness",
-            Key::BytesUnit => "bytes_unit = \"binary\"",
         }
     }
 
     fn from_ident(key_ident: &Ident, site: Site) -> syn::Result<Key> {
         let key = key_ident.unraw().to_string();
         let allowed = || {
-            let keys: Vec<String> = Key::ALL
-                .iter()
-                .filter(|known| site.allows(**known))
+            let keys: Vec<String> = Key::all()
+                .filter(|known| site.allows(*known))
                 .map(|known| format!("`{}`", known.as_str()))
                 .collect();
             keys.join(", ")
         };
-        if let Some(known) = Key::ALL.into_iter().find(|known| known.as_str() == key) {
+        if let Some(known) = Key::all().find(|known| known.as_str() == key) {
             if site.allows(known) {
                 return Ok(known);
             }
@@ -248,20 +320,18 @@ impl Key {
             ));
         }
         // Names other benchmark harnesses (criterion, divan) use for these.
-        let meant = match key.as_str() {
-            "sample_size" | "samples" | "sample_count" => Some(Key::MinSamples),
-            "measurement_time" | "measure" => Some(Key::MeasureTime),
-            "warmup_time" | "warm_up" | "warmup" => Some(Key::WarmUpTime),
-            "timeout" | "max_duration" => Some(Key::MaxTime),
+        let setting = Key::all().find(|known| match known {
+            Key::Setting(i) => setting(*i).aliases.contains(&key.as_str()),
+            _ => false,
+        });
+        let meant = setting.or(match key.as_str() {
             "ignored" | "skip" => Some(Key::Ignore),
             "consts" | "arg" | "params" | "inputs" => Some(Key::Args),
             "type" | "generic_types" => Some(Key::Types),
             "throughput" | "byte_count" => Some(Key::Bytes),
             "item_count" | "elements" => Some(Key::Items),
-            "confidence" | "target_precision" => Some(Key::Precision),
-            "bytes_decimal" | "binary" | "unit" => Some(Key::BytesUnit),
             _ => None,
-        };
+        });
         let site_name = site.describe();
         let message = match meant.filter(|meant| site.allows(*meant)) {
             Some(meant) => format!(
@@ -366,24 +436,24 @@ pub(crate) fn parse(args: TokenStream, site: Site) -> syn::Result<Options> {
             }
             Key::Name => options.name = errors.record(value().and_then(name)),
             Key::Ignore => options.ignore = errors.record(option.flag(key)).is_some(),
-            Key::WarmUpTime => {
-                options.warm_up_time = errors.record(value().and_then(|v| seconds(key, v)));
+            Key::Setting(i) => {
+                let setting = setting(i);
+                let checked = match setting.kind {
+                    Kind::Switch => option.flag(key).map(|()| SettingValue::True),
+                    kind => value().and_then(|v| check(key, kind, v)),
+                };
+                if let Some(checked) = errors.record(checked) {
+                    options.settings.push((setting.key, checked));
+                }
+                if setting.key == "max_time" {
+                    max_time_value = value().ok();
+                }
             }
-            Key::MeasureTime => {
-                options.measure_time = errors.record(value().and_then(|v| seconds(key, v)));
-            }
-            Key::MaxTime => {
-                options.max_time = errors.record(value().and_then(|v| seconds(key, v)));
-                max_time_value = value().ok();
-            }
-            Key::MinSamples => options.min_samples = errors.record(value().and_then(min_samples)),
             Key::Group => options.group = errors.record(value().and_then(group)),
             Key::Baseline => {
                 options.baseline = errors.record(option.flag(key)).is_some();
                 baseline_key = Some(&option.key);
             }
-            Key::Counters => options.counters = errors.record(option.flag(key)).is_some(),
-            Key::Precision => options.precision = errors.record(value().and_then(precision)),
             Key::Args => {
                 options.args = errors
                     .record(value().and_then(arg_values))
@@ -416,11 +486,11 @@ pub(crate) fn parse(args: TokenStream, site: Site) -> syn::Result<Options> {
                 options.complexity = errors.record(option.flag(key)).map(|()| option.key.clone());
             }
             Key::Crate => options.krate = errors.record(value().and_then(crate_path)),
-            Key::BytesUnit => options.bytes_unit = errors.record(value().and_then(bytes_unit)),
         }
     }
-    if let (Some(max_time), Some(value)) = (options.max_time, max_time_value) {
-        let needed = options.warm_up_time.unwrap_or(0.0) + options.measure_time.unwrap_or(0.0);
+    if let (Some(max_time), Some(value)) = (options.number("max_time"), max_time_value) {
+        let needed = options.number("warm_up_time").unwrap_or(0.0)
+            + options.number("measure_time").unwrap_or(0.0);
         if max_time < needed {
             errors.push(Error::new_spanned(
                 value,
@@ -531,22 +601,47 @@ fn name(value: &Expr) -> syn::Result<LitStr> {
     Ok(name.clone())
 }
 
-fn bytes_unit(value: &Expr) -> syn::Result<BytesUnit> {
+/// A setting's checked value, by its kind (a switch's is checked by
+/// [`RawOption::flag`]).
+fn check(key: Key, kind: Kind, value: &Expr) -> syn::Result<SettingValue> {
+    match kind {
+        Kind::Switch => Ok(SettingValue::True),
+        Kind::Seconds { zero_ok } => seconds(key, zero_ok, value).map(SettingValue::Number),
+        Kind::Count { least } => count(key, least, value).map(SettingValue::Count),
+        Kind::Percentage { zero } => percentage(key, zero, value).map(SettingValue::Number),
+        Kind::Words(ty, words) => {
+            self::words(key, words, value).map(|variant| SettingValue::Word(ty, variant))
+        }
+    }
+}
+
+/// One of a choice's words, as its variant.
+fn words(
+    key: Key,
+    words: &[(&'static str, &'static str, &'static str)],
+    value: &Expr,
+) -> syn::Result<&'static str> {
     let wrong = || {
-        Error::new_spanned(
-            value,
-            "`bytes_unit` is \"decimal\" (KB/s, MB/s, GB/s) or \"binary\" (KiB/s, MiB/s, GiB/s)",
-        )
+        let shown: Vec<String> = words
+            .iter()
+            .map(|(_, word, shown)| format!("\"{word}\" ({shown})"))
+            .collect();
+        let (last, rest) = shown.split_last().expect("a choice has words");
+        let listed = match rest {
+            [] => last.clone(),
+            rest => format!("{} or {last}", rest.join(", ")),
+        };
+        Error::new_spanned(value, format!("`{}` is {listed}", key.as_str()))
     };
     match value {
         Expr::Lit(ExprLit {
-            lit: Lit::Str(unit),
+            lit: Lit::Str(text),
             ..
-        }) => match unit.value().as_str() {
-            "decimal" => Ok(BytesUnit::Decimal),
-            "binary" => Ok(BytesUnit::Binary),
-            _ => Err(wrong()),
-        },
+        }) => words
+            .iter()
+            .find(|(_, word, _)| *word == text.value())
+            .map(|(variant, _, _)| *variant)
+            .ok_or_else(wrong),
         _ => Err(wrong()),
     }
 }
@@ -574,27 +669,18 @@ pub(crate) fn group(value: &Expr) -> syn::Result<LitStr> {
     Ok(group.clone())
 }
 
-// The bounds of the numbers. Their twin is the command line's parsing, in
-// bench-harness/src/cli.rs (`seconds`, `count`, `percentage`): an option
-// accepts what its flag accepts, so that moving a setting between the two
-// never turns a valid value into an error. Change both together.
+// The bounds of the numbers are the table's (`MAX_SECONDS`, `MAX_COUNT`),
+// which the command line's parsing uses too: an option accepts what its
+// flag accepts, so that moving a setting between the two never turns a
+// valid value into an error.
 //
 // Zero is valid where the flag takes it: `warm_up_time = 0` (no warm-up)
 // and `precision = 0` (no precision rule: stop at `measure_time`).
 
-/// `warm_up_time` (0 allowed), `measure_time` and `max_time`: more than 0
-/// and at most a day of seconds.
-const MAX_SECONDS: f64 = 86_400.0;
-
-/// `min_samples`: from 1 to 10 million.
-const SAMPLES: RangeInclusive<usize> = 1..=10_000_000;
-
-/// `precision`: a percentage from 0 (no precision rule) to 100.
+/// A percentage's largest value.
 const MAX_PERCENT: f64 = 100.0;
 
-fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
-    // `warm_up_time = 0` turns warm-up off, as `--warm-up-time 0` does.
-    let zero_ok = key == Key::WarmUpTime;
+fn seconds(key: Key, zero_ok: bool, value: &Expr) -> syn::Result<f64> {
     let lowest = if zero_ok { "0 or more" } else { "more than 0" };
     let not_positive = || {
         Error::new_spanned(
@@ -629,13 +715,14 @@ fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
     Ok(secs)
 }
 
-fn min_samples(value: &Expr) -> syn::Result<usize> {
-    let (fewest, most) = (*SAMPLES.start(), *SAMPLES.end());
-    let too_few = || Error::new_spanned(value, format!("`min_samples` must be at least {fewest}"));
+fn count(key: Key, fewest: usize, value: &Expr) -> syn::Result<usize> {
+    let key_name = key.as_str();
+    let most = MAX_COUNT;
+    let too_few = || Error::new_spanned(value, format!("`{key_name}` must be at least {fewest}"));
     let too_many = || {
         Error::new_spanned(
             value,
-            format!("`min_samples` must be at least {fewest} and at most {most}"),
+            format!("`{key_name}` must be at least {fewest} and at most {most}"),
         )
     };
     let samples = match number(value) {
@@ -648,7 +735,7 @@ fn min_samples(value: &Expr) -> syn::Result<usize> {
                 value,
                 format!(
                     "expected a whole number of samples, like `{}`",
-                    Key::MinSamples.example()
+                    key.example()
                 ),
             ))
         }
@@ -662,13 +749,18 @@ fn min_samples(value: &Expr) -> syn::Result<usize> {
     Ok(samples)
 }
 
-fn precision(value: &Expr) -> syn::Result<f64> {
+fn percentage(key: Key, zero: Option<&str>, value: &Expr) -> syn::Result<f64> {
     let out_of_range = || {
+        let from = match zero {
+            Some(zero) => format!("from 0 ({zero})"),
+            None => "more than 0 and up".to_string(),
+        };
         Error::new_spanned(
             value,
             format!(
-                "`precision` is a percentage from 0 (no precision rule) to {MAX_PERCENT}, \
-                 like `precision = 0.5`"
+                "`{}` is a percentage {from} to {MAX_PERCENT}, like `{}`",
+                key.as_str(),
+                key.example()
             ),
         )
     };
@@ -679,11 +771,16 @@ fn precision(value: &Expr) -> syn::Result<f64> {
         _ => {
             return Err(Error::new_spanned(
                 value,
-                format!("expected a percentage, like `{}`", Key::Precision.example()),
+                format!("expected a percentage, like `{}`", key.example()),
             ))
         }
     };
-    if !(0.0..=MAX_PERCENT).contains(&percent) {
+    let lowest_ok = if zero.is_some() {
+        percent >= 0.0
+    } else {
+        percent > 0.0
+    };
+    if !lowest_ok || percent > MAX_PERCENT {
         return Err(out_of_range());
     }
     Ok(percent / 100.0)

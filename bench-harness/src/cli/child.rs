@@ -98,7 +98,9 @@ pub(crate) fn worker_args(settings: &Settings) -> Vec<OsString> {
 
 /// Generates [`setting_args`] from the settings' table.
 macro_rules! setting_args {
-    ($(
+    (
+    bounds: $bounds:tt
+    $(
         $(#[$doc:meta])*
         $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
     )*) => {
@@ -140,7 +142,7 @@ mod tests {
     use super::*;
     use crate::cli::{self, Action};
     use crate::select::Ignored;
-    use crate::settings::{MAX_COUNT, MAX_SECONDS};
+    use crate::settings::{BytesUnit, Schedule, MAX_COUNT, MAX_SECONDS};
     use proptest::prelude::*;
 
     /// A child's command line parsed, its names read from a file.
@@ -317,7 +319,9 @@ mod tests {
 
     /// Generates [`settings`], every field its kind's values or none.
     macro_rules! settings_strategy {
-        ($(
+        (
+        bounds: $bounds:tt
+        $(
             $(#[$doc:meta])*
             $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
         )*) => {
@@ -356,7 +360,7 @@ mod tests {
         ((percentage), $ty:ty) => {
             proptest::option::of(fraction(false))
         };
-        ((percentage zero_ok), $ty:ty) => {
+        ((percentage zero_ok $zero:literal), $ty:ty) => {
             proptest::option::of(fraction(true))
         };
         ((choice $choices:expr), $ty:ty) => {

@@ -18,7 +18,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use crate::select::Ignored;
-use crate::settings::{settings_table, Settings};
+use crate::settings::{settings_table, BytesUnit, Schedule, Settings};
 
 pub(crate) use args::*;
 pub(crate) use child::{child_args, worker_args, write_names, FORK_TOKEN_FLAG, WORKER_TOKEN_FLAG};
@@ -29,7 +29,9 @@ use values::{bad_choice, baseline_name, choice, count, number, percentage, secon
 /// Generates [`SETTING_FLAGS`] and [`parse_setting`] from the settings'
 /// table.
 macro_rules! setting_parser {
-    ($(
+    (
+    bounds: $bounds:tt
+    $(
         $(#[$doc:meta])*
         $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
     )*) => {
@@ -80,7 +82,7 @@ macro_rules! setting_value {
     ((percentage), $flag:ident, $parser:ident) => {
         percentage($flag, $parser.value()?, false)?
     };
-    ((percentage zero_ok), $flag:ident, $parser:ident) => {
+    ((percentage zero_ok $zero:literal), $flag:ident, $parser:ident) => {
         percentage($flag, $parser.value()?, true)?
     };
     ((choice $choices:expr), $flag:ident, $parser:ident) => {
@@ -558,7 +560,6 @@ fn set_against(slot: &mut Option<Against>, against: Against) -> Result<(), CliEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::Schedule;
     use bench_runtime::TimerChoice;
 
     #[test]
