@@ -193,8 +193,8 @@ fn setting(index: usize) -> &'static Setting {
 impl Options {
     /// The measuring settings the attribute gives, as `(field, value)`:
     /// each becomes the field of that name in bench-harness's `Settings`
-    /// (`Some(value)`), so a new measuring option is parsed here and needs
-    /// nothing in the expansion.
+    /// (`Some(value)`), so a new measuring option (a row of the settings'
+    /// table) needs nothing in the expansion.
     pub(crate) fn settings(&self, private: &TokenStream) -> Vec<(&'static str, TokenStream)> {
         let value = |value: SettingValue| match value {
             SettingValue::True => quote!(true),

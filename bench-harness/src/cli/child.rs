@@ -99,11 +99,12 @@ pub(crate) fn worker_args(settings: &Settings) -> Vec<OsString> {
 /// Generates [`setting_args`] from the settings' table.
 macro_rules! setting_args {
     (
-    bounds: $bounds:tt
-    $(
-        $(#[$doc:meta])*
-        $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
-    )*) => {
+        bounds: $bounds:tt
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
+        )*
+    ) => {
         /// The flags that say `settings`, field by field.
         fn setting_args(settings: &Settings) -> Vec<String> {
             let mut argv = Vec::new();
@@ -320,11 +321,12 @@ mod tests {
     /// Generates [`settings`], every field its kind's values or none.
     macro_rules! settings_strategy {
         (
-        bounds: $bounds:tt
-        $(
-            $(#[$doc:meta])*
-            $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
-        )*) => {
+            bounds: $bounds:tt
+            $(
+                $(#[$doc:meta])*
+                $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
+            )*
+        ) => {
             fn settings() -> impl Strategy<Value = Settings> {
                 let strategy = Just(Settings::NONE).boxed();
                 $(

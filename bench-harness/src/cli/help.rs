@@ -22,11 +22,17 @@ pub(crate) static HELP: LazyLock<String> = LazyLock::new(|| {
 /// Generates [`SETTING_HELP`] from the settings' table.
 macro_rules! setting_help {
     (
-    bounds: $bounds:tt
-    $(
-        $(#[$doc:meta])*
-        $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, attribute: $attribute:tt, help: $section:ident $lines:literal, }
-    )*) => {
+        bounds: $bounds:tt
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty {
+                flag: $flag:literal,
+                value: $value:tt,
+                attribute: $attribute:tt,
+                help: $section:ident $lines:literal,
+            }
+        )*
+    ) => {
         /// Each setting's `--help` section and lines, in the table's order.
         const SETTING_HELP: &[(&str, &str)] = &[$((stringify!($section), $lines)),*];
     };

@@ -30,11 +30,12 @@ use values::{bad_choice, baseline_name, choice, count, number, percentage, secon
 /// table.
 macro_rules! setting_parser {
     (
-    bounds: $bounds:tt
-    $(
-        $(#[$doc:meta])*
-        $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
-    )*) => {
+        bounds: $bounds:tt
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
+        )*
+    ) => {
         /// The measuring settings' flags, without their `--`.
         const SETTING_FLAGS: &[&str] = &[$($flag),*];
 
