@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 const MACROS: &[&[&str]] = &[
     // `settings_table` is no module but the settings' table, which
-    // `options` includes (and bench-harness reads through a proc macro).
-    &["errors", "settings_table"],
+    // `settings` includes (and bench-harness reads through a proc macro).
+    &["errors", "settings_table", "settings"],
     &["options"],
     &["parse"],
     &["validate", "expand"],

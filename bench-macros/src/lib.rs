@@ -25,6 +25,7 @@ mod errors;
 mod expand;
 mod options;
 mod parse;
+mod settings;
 mod validate;
 
 use proc_macro::TokenStream;
