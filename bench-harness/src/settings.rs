@@ -7,22 +7,14 @@
 //! ([`Settings::overridden_by`], applied by `BenchEntry::settings` and the
 //! plan), and are resolved once, here, into what the sampler and the
 //! scheduler need ([`Settings::sampler_config`] and the `*_or_default`
-//! readers). A new measuring option is a field here, a
-//! branch in the attribute's parser and a flag in the command line's parser
-//! (whose inverse, the child command line of `--forks`, sits beside it).
+//! readers). Each setting is defined once, as a row of [`settings_table!`],
+//! from which the struct, its merge, the command line's flags, their
+//! `--help` lines and the child command line of `--forks` are generated.
 
 use std::fmt;
 use std::str::FromStr;
 
 use bench_runtime::{Nanos, SamplerConfig, StopRule, TimerChoice};
-
-/// The longest time any time setting accepts: a day. The attribute's parser
-/// in bench-macros enforces the same bound at compile time.
-pub(crate) const MAX_SECONDS: f64 = 86_400.0;
-
-/// The largest count (`min_samples`, `--warm-up-window`). The attribute's
-/// parser enforces the same bound.
-pub(crate) const MAX_COUNT: usize = 10_000_000;
 
 /// The headline's 95% CI must be within ±1% (`--precision`).
 pub(crate) const DEFAULT_PRECISION: f64 = 0.01;
@@ -31,81 +23,58 @@ pub(crate) const DEFAULT_PRECISION: f64 = 0.01;
 /// spread it was chosen on.
 pub(crate) const DEFAULT_SCHEDULE: Schedule = Schedule::Interleaved;
 
-/// Measuring settings, from the attribute or the command line.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Settings {
-    /// `--timer`: which clock (run-wide).
-    pub timer: Option<TimerChoice>,
-    /// Cap on warm-up, calibration included, in seconds.
-    pub warm_up_time: Option<f64>,
-    /// Measuring time before the precision rule may stop, in seconds.
-    pub measure_time: Option<f64>,
-    /// Hard bound on one benchmark, set-up included, in seconds.
-    pub max_time: Option<f64>,
-    /// Samples to record before stopping.
-    pub min_samples: Option<usize>,
-    /// The precision rule's target, as a fraction: the relative half-width
-    /// of the headline's 95% CI; 0 turns the rule off.
-    pub precision: Option<f64>,
-    /// `--schedule` (run-wide).
-    pub schedule: Option<Schedule>,
-    /// Samples in the rolling window that detects steady state.
-    pub warm_up_window: Option<usize>,
-    /// Steady once the window's coefficient of variation is below this
-    /// fraction.
-    pub warm_up_cv: Option<f64>,
-    /// Read hardware and software counters around each sample.
-    pub counters: Option<bool>,
-    /// `--pin CPU`: the measuring threads run on this CPU only (run-wide).
-    pub pin: Option<usize>,
-    /// `--cold`: evict the caches before each sample (run-wide).
-    pub cold: Option<bool>,
-    /// `--seed`: the interleaved schedule's shuffles (run-wide).
-    pub seed: Option<u64>,
-    /// `--bytes-unit`: how byte rates are printed (GB/s or GiB/s).
-    pub bytes_unit: Option<BytesUnit>,
+/// Every measuring setting, defined once, in bench-macros's
+/// `settings_table.rs`: `settings_table!(generate)` expands to `generate! {
+/// rows }`, and each surface generates its part from the rows: the struct,
+/// its merge and the bounds (below), the flags' parsing and `--help`
+/// (`cli/mod.rs`, `cli/help.rs`), the inverse, the command line of a
+/// `--forks` child (`cli/child.rs`), and in bench-macros the attribute's
+/// keys and checks. A new measuring setting is a row there (and, if the
+/// sampler uses it, a line in [`Settings::sampler_config`]).
+pub(crate) use bench_macros::__settings_table as settings_table;
+
+/// Generates [`Settings`], [`Settings::NONE`], [`Settings::overridden_by`]
+/// and the bounds from the table.
+macro_rules! settings_struct {
+    (
+        bounds: { max_seconds: $max_seconds:literal, max_count: $max_count:literal }
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty { $($row:tt)* }
+        )*
+    ) => {
+        /// The longest time any time setting accepts, flag or attribute.
+        pub(crate) const MAX_SECONDS: f64 = $max_seconds;
+
+        /// The largest count (`min_samples`, `--warm-up-window`), flag or
+        /// attribute.
+        pub(crate) const MAX_COUNT: usize = $max_count;
+
+        /// Measuring settings, from the attribute or the command line.
+        #[derive(Debug, Clone, Copy, Default, PartialEq)]
+        pub struct Settings {
+            $(
+                $(#[$doc])*
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl Settings {
+            /// Nothing said: usable in a `static` initialiser.
+            pub const NONE: Settings = Settings { $($field: None,)* };
+
+            /// These settings, with every field `other` says replaced by
+            /// `other`'s: the command line overrides the attribute.
+            pub fn overridden_by(self, other: Settings) -> Settings {
+                Settings { $($field: other.$field.or(self.$field),)* }
+            }
+        }
+    };
 }
 
+settings_table!(settings_struct);
+
 impl Settings {
-    /// Nothing said: usable in a `static` initialiser.
-    pub const NONE: Settings = Settings {
-        timer: None,
-        warm_up_time: None,
-        measure_time: None,
-        max_time: None,
-        min_samples: None,
-        precision: None,
-        schedule: None,
-        warm_up_window: None,
-        warm_up_cv: None,
-        counters: None,
-        pin: None,
-        cold: None,
-        seed: None,
-        bytes_unit: None,
-    };
-
-    /// These settings, with every field `other` says replaced by `other`'s:
-    /// the command line overrides the attribute.
-    pub fn overridden_by(self, other: Settings) -> Settings {
-        Settings {
-            timer: other.timer.or(self.timer),
-            warm_up_time: other.warm_up_time.or(self.warm_up_time),
-            measure_time: other.measure_time.or(self.measure_time),
-            max_time: other.max_time.or(self.max_time),
-            min_samples: other.min_samples.or(self.min_samples),
-            precision: other.precision.or(self.precision),
-            schedule: other.schedule.or(self.schedule),
-            warm_up_window: other.warm_up_window.or(self.warm_up_window),
-            warm_up_cv: other.warm_up_cv.or(self.warm_up_cv),
-            counters: other.counters.or(self.counters),
-            pin: other.pin.or(self.pin),
-            cold: other.cold.or(self.cold),
-            seed: other.seed.or(self.seed),
-            bytes_unit: other.bytes_unit.or(self.bytes_unit),
-        }
-    }
-
     /// The precision rule's target, 0 when the rule is off.
     pub(crate) fn precision_or_default(&self) -> f64 {
         self.precision.unwrap_or(DEFAULT_PRECISION)

@@ -25,6 +25,7 @@ mod errors;
 mod expand;
 mod options;
 mod parse;
+mod settings;
 mod validate;
 
 use proc_macro::TokenStream;
@@ -195,4 +196,19 @@ fn generate(
     let benchmark = parse::benchmark(args, item)?;
     validate::benchmark(&benchmark)?;
     Ok(expand::benchmark(&benchmark))
+}
+
+/// The settings' table (`settings_table.rs`) for bench-harness, which
+/// generates its `Settings` and its flags from it: `__settings_table!(gen)`
+/// is `gen! { rows }`. Not for direct use.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __settings_table(generate: TokenStream) -> TokenStream {
+    let table: proc_macro2::TokenStream = include_str!("settings_table.rs")
+        .parse()
+        .expect("the settings' table is Rust tokens");
+    // The table is `settings_table! { rows }`: the rows are its last tree.
+    let rows = table.into_iter().last();
+    let generate = proc_macro2::TokenStream::from(generate);
+    quote::quote!(#generate! #rows).into()
 }

@@ -4,8 +4,6 @@
 //! option's value checked on its own, so that one build reports every
 //! mistaken option rather than the first.
 
-use std::ops::RangeInclusive;
-
 use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
@@ -14,6 +12,7 @@ use syn::punctuated::Punctuated;
 use syn::{bracketed, token, Error, Expr, ExprLit, Ident, Lit, LitStr, Path, Token, Type};
 
 use crate::errors::Errors;
+use crate::settings::{is_negated, number, setting, Kind, SettingValue, SETTINGS};
 
 /// Where options are written: each place takes its own set of keys.
 #[derive(Clone, Copy, PartialEq)]
@@ -37,16 +36,7 @@ impl Site {
     }
 
     fn allows(self, key: Key) -> bool {
-        let setting = matches!(
-            key,
-            Key::WarmUpTime
-                | Key::MeasureTime
-                | Key::MaxTime
-                | Key::MinSamples
-                | Key::Precision
-                | Key::Counters
-                | Key::BytesUnit
-        );
+        let setting = matches!(key, Key::Setting(_));
         match self {
             Site::Attribute => true,
             Site::Group => setting || matches!(key, Key::Name | Key::Crate),
@@ -62,21 +52,13 @@ pub(crate) struct Options {
     pub(crate) krate: Option<Path>,
     pub(crate) name: Option<LitStr>,
     pub(crate) ignore: bool,
-    /// Seconds, more than 0 and at most `MAX_SECONDS`.
-    pub(crate) warm_up_time: Option<f64>,
-    pub(crate) measure_time: Option<f64>,
-    pub(crate) max_time: Option<f64>,
-    /// In `SAMPLES`.
-    pub(crate) min_samples: Option<usize>,
+    /// The measuring settings given, as the field of bench-harness's
+    /// `Settings` each sets and its checked value.
+    pub(crate) settings: Vec<(&'static str, SettingValue)>,
     /// `group = "sort"`: benchmarks reported together.
     pub(crate) group: Option<LitStr>,
     /// `baseline`: the group's reference in an in-run A/B comparison.
     pub(crate) baseline: bool,
-    /// `counters`: measure hardware and software counters.
-    pub(crate) counters: bool,
-    /// `precision = PCT`: the target half-width of the 95% interval, as a
-    /// fraction (the attribute takes a percentage, like `--precision`).
-    pub(crate) precision: Option<f64>,
     /// `args = EXPR`, with its key: one benchmark per value.
     pub(crate) args: Option<(Ident, Expr)>,
     /// `types = [T, ...]`, with its key: one benchmark per type.
@@ -85,48 +67,36 @@ pub(crate) struct Options {
     pub(crate) throughput: Option<(ThroughputKind, Expr)>,
     /// `complexity`, with its key: fit a growth class over the `args`.
     pub(crate) complexity: Option<Ident>,
-    /// `bytes_unit = "binary"` or `"decimal"`: how byte rates are printed.
-    pub(crate) bytes_unit: Option<BytesUnit>,
-}
-
-/// `bytes_unit`'s values, as `--bytes-unit` takes them.
-#[derive(Clone, Copy, PartialEq)]
-pub(crate) enum BytesUnit {
-    Decimal,
-    Binary,
 }
 
 impl Options {
     /// The measuring settings the attribute gives, as `(field, value)`:
     /// each becomes the field of that name in bench-harness's `Settings`
-    /// (`Some(value)`), so a new measuring option is parsed here and needs
-    /// nothing in the expansion.
+    /// (`Some(value)`), so a new measuring option (a row of the settings'
+    /// table) needs nothing in the expansion.
     pub(crate) fn settings(&self, private: &TokenStream) -> Vec<(&'static str, TokenStream)> {
-        let seconds =
-            |value: Option<f64>| value.map(|v| Literal::f64_suffixed(v).into_token_stream());
-        let settings = [
-            ("warm_up_time", seconds(self.warm_up_time)),
-            ("measure_time", seconds(self.measure_time)),
-            ("max_time", seconds(self.max_time)),
-            (
-                "min_samples",
-                self.min_samples
-                    .map(|n| Literal::usize_suffixed(n).into_token_stream()),
-            ),
-            ("precision", seconds(self.precision)),
-            ("counters", self.counters.then(|| quote!(true))),
-            (
-                "bytes_unit",
-                self.bytes_unit.map(|unit| match unit {
-                    BytesUnit::Decimal => quote!(#private::BytesUnit::Decimal),
-                    BytesUnit::Binary => quote!(#private::BytesUnit::Binary),
-                }),
-            ),
-        ];
-        settings
-            .into_iter()
-            .filter_map(|(field, value)| Some((field, value?)))
+        let value = |value: SettingValue| match value {
+            SettingValue::True => quote!(true),
+            SettingValue::Number(n) => Literal::f64_suffixed(n).into_token_stream(),
+            SettingValue::Count(n) => Literal::usize_suffixed(n).into_token_stream(),
+            SettingValue::Word(ty, variant) => {
+                let ty = Ident::new(ty, proc_macro2::Span::call_site());
+                let variant = Ident::new(variant, proc_macro2::Span::call_site());
+                quote!(#private::#ty::#variant)
+            }
+        };
+        self.settings
+            .iter()
+            .map(|&(field, setting)| (field, value(setting)))
             .collect()
+    }
+
+    /// The number a setting was given, if it was.
+    fn number(&self, field: &str) -> Option<f64> {
+        self.settings.iter().find_map(|(key, value)| match value {
+            SettingValue::Number(n) if *key == field => Some(*n),
+            _ => None,
+        })
     }
 }
 
@@ -140,63 +110,51 @@ pub(crate) enum ThroughputKind {
 enum Key {
     Name,
     Ignore,
-    WarmUpTime,
-    MeasureTime,
-    MaxTime,
-    MinSamples,
+    /// A measuring setting: its index in [`SETTINGS`].
+    Setting(usize),
     Group,
     Baseline,
-    Counters,
-    Precision,
     Args,
     Types,
     Bytes,
     Items,
     Complexity,
     Crate,
-    BytesUnit,
 }
 
 impl Key {
-    const ALL: [Key; 17] = [
-        Key::Name,
-        Key::Args,
-        Key::Types,
-        Key::Ignore,
-        Key::WarmUpTime,
-        Key::MeasureTime,
-        Key::MaxTime,
-        Key::MinSamples,
-        Key::Precision,
-        Key::Group,
-        Key::Baseline,
-        Key::Bytes,
-        Key::Items,
-        Key::Complexity,
-        Key::Counters,
-        Key::BytesUnit,
-        Key::Crate,
-    ];
+    /// Every key, in the order errors list them: the measuring settings in
+    /// the table's.
+    fn all() -> impl Iterator<Item = Key> {
+        let settings = (0..SETTINGS.len())
+            .filter(|&i| SETTINGS[i].is_some())
+            .map(Key::Setting);
+        [Key::Name, Key::Args, Key::Types, Key::Ignore]
+            .into_iter()
+            .chain(settings)
+            .chain([
+                Key::Group,
+                Key::Baseline,
+                Key::Bytes,
+                Key::Items,
+                Key::Complexity,
+                Key::Crate,
+            ])
+    }
 
     fn as_str(self) -> &'static str {
         match self {
             Key::Name => "name",
             Key::Ignore => "ignore",
-            Key::WarmUpTime => "warm_up_time",
-            Key::MeasureTime => "measure_time",
-            Key::MaxTime => "max_time",
-            Key::MinSamples => "min_samples",
+            Key::Setting(i) => setting(i).key,
             Key::Group => "group",
             Key::Baseline => "baseline",
-            Key::Counters => "counters",
-            Key::Precision => "precision",
             Key::Args => "args",
             Key::Types => "types",
             Key::Bytes => "bytes",
             Key::Items => "items",
             Key::Complexity => "complexity",
             Key::Crate => "crate",
-            Key::BytesUnit => "bytes_unit",
         }
     }
 
@@ -205,35 +163,28 @@ impl Key {
         match self {
             Key::Name => "name = \"sort_small\"",
             Key::Ignore => "ignore",
-            Key::WarmUpTime => "warm_up_time = 0.5",
-            Key::MeasureTime => "measure_time = 2",
-            Key::MaxTime => "max_time = 10",
-            Key::MinSamples => "min_samples = 20",
+            Key::Setting(i) => setting(i).example,
             Key::Group => "group = \"sort\"",
             Key::Baseline => "baseline",
-            Key::Counters => "counters",
-            Key::Precision => "precision = 0.5",
             Key::Args => "args = [10, 100, 1000]",
             Key::Types => "types = [u32, u64, String]",
             Key::Bytes => "bytes = 4096",
             Key::Items => "items = 1000",
             Key::Complexity => "complexity",
             Key::Crate => "crate = bench_harness",
-            Key::BytesUnit => "bytes_unit = \"binary\"",
         }
     }
 
     fn from_ident(key_ident: &Ident, site: Site) -> syn::Result<Key> {
         let key = key_ident.unraw().to_string();
         let allowed = || {
-            let keys: Vec<String> = Key::ALL
-                .iter()
-                .filter(|known| site.allows(**known))
+            let keys: Vec<String> = Key::all()
+                .filter(|known| site.allows(*known))
                 .map(|known| format!("`{}`", known.as_str()))
                 .collect();
             keys.join(", ")
         };
-        if let Some(known) = Key::ALL.into_iter().find(|known| known.as_str() == key) {
+        if let Some(known) = Key::all().find(|known| known.as_str() == key) {
             if site.allows(known) {
                 return Ok(known);
             }
@@ -248,20 +199,18 @@ impl Key {
             ));
         }
         // Names other benchmark harnesses (criterion, divan) use for these.
-        let meant = match key.as_str() {
-            "sample_size" | "samples" | "sample_count" => Some(Key::MinSamples),
-            "measurement_time" | "measure" => Some(Key::MeasureTime),
-            "warmup_time" | "warm_up" | "warmup" => Some(Key::WarmUpTime),
-            "timeout" | "max_duration" => Some(Key::MaxTime),
+        let setting = Key::all().find(|known| match known {
+            Key::Setting(i) => setting(*i).aliases.contains(&key.as_str()),
+            _ => false,
+        });
+        let meant = setting.or(match key.as_str() {
             "ignored" | "skip" => Some(Key::Ignore),
             "consts" | "arg" | "params" | "inputs" => Some(Key::Args),
             "type" | "generic_types" => Some(Key::Types),
             "throughput" | "byte_count" => Some(Key::Bytes),
             "item_count" | "elements" => Some(Key::Items),
-            "confidence" | "target_precision" => Some(Key::Precision),
-            "bytes_decimal" | "binary" | "unit" => Some(Key::BytesUnit),
             _ => None,
-        };
+        });
         let site_name = site.describe();
         let message = match meant.filter(|meant| site.allows(*meant)) {
             Some(meant) => format!(
@@ -366,24 +315,24 @@ pub(crate) fn parse(args: TokenStream, site: Site) -> syn::Result<Options> {
             }
             Key::Name => options.name = errors.record(value().and_then(name)),
             Key::Ignore => options.ignore = errors.record(option.flag(key)).is_some(),
-            Key::WarmUpTime => {
-                options.warm_up_time = errors.record(value().and_then(|v| seconds(key, v)));
+            Key::Setting(i) => {
+                let setting = setting(i);
+                let checked = match setting.kind {
+                    Kind::Switch => option.flag(key).map(|()| SettingValue::True),
+                    _ => value().and_then(|v| setting.check(v)),
+                };
+                if let Some(checked) = errors.record(checked) {
+                    options.settings.push((setting.key, checked));
+                }
+                if setting.key == "max_time" {
+                    max_time_value = value().ok();
+                }
             }
-            Key::MeasureTime => {
-                options.measure_time = errors.record(value().and_then(|v| seconds(key, v)));
-            }
-            Key::MaxTime => {
-                options.max_time = errors.record(value().and_then(|v| seconds(key, v)));
-                max_time_value = value().ok();
-            }
-            Key::MinSamples => options.min_samples = errors.record(value().and_then(min_samples)),
             Key::Group => options.group = errors.record(value().and_then(group)),
             Key::Baseline => {
                 options.baseline = errors.record(option.flag(key)).is_some();
                 baseline_key = Some(&option.key);
             }
-            Key::Counters => options.counters = errors.record(option.flag(key)).is_some(),
-            Key::Precision => options.precision = errors.record(value().and_then(precision)),
             Key::Args => {
                 options.args = errors
                     .record(value().and_then(arg_values))
@@ -416,11 +365,11 @@ pub(crate) fn parse(args: TokenStream, site: Site) -> syn::Result<Options> {
                 options.complexity = errors.record(option.flag(key)).map(|()| option.key.clone());
             }
             Key::Crate => options.krate = errors.record(value().and_then(crate_path)),
-            Key::BytesUnit => options.bytes_unit = errors.record(value().and_then(bytes_unit)),
         }
     }
-    if let (Some(max_time), Some(value)) = (options.max_time, max_time_value) {
-        let needed = options.warm_up_time.unwrap_or(0.0) + options.measure_time.unwrap_or(0.0);
+    if let (Some(max_time), Some(value)) = (options.number("max_time"), max_time_value) {
+        let needed = options.number("warm_up_time").unwrap_or(0.0)
+            + options.number("measure_time").unwrap_or(0.0);
         if max_time < needed {
             errors.push(Error::new_spanned(
                 value,
@@ -531,26 +480,6 @@ fn name(value: &Expr) -> syn::Result<LitStr> {
     Ok(name.clone())
 }
 
-fn bytes_unit(value: &Expr) -> syn::Result<BytesUnit> {
-    let wrong = || {
-        Error::new_spanned(
-            value,
-            "`bytes_unit` is \"decimal\" (KB/s, MB/s, GB/s) or \"binary\" (KiB/s, MiB/s, GiB/s)",
-        )
-    };
-    match value {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(unit),
-            ..
-        }) => match unit.value().as_str() {
-            "decimal" => Ok(BytesUnit::Decimal),
-            "binary" => Ok(BytesUnit::Binary),
-            _ => Err(wrong()),
-        },
-        _ => Err(wrong()),
-    }
-}
-
 pub(crate) fn group(value: &Expr) -> syn::Result<LitStr> {
     let group = match value {
         Expr::Lit(ExprLit {
@@ -572,121 +501,6 @@ pub(crate) fn group(value: &Expr) -> syn::Result<LitStr> {
         ));
     }
     Ok(group.clone())
-}
-
-// The bounds of the numbers. Their twin is the command line's parsing, in
-// bench-harness/src/cli.rs (`seconds`, `count`, `percentage`): an option
-// accepts what its flag accepts, so that moving a setting between the two
-// never turns a valid value into an error. Change both together.
-//
-// Zero is valid where the flag takes it: `warm_up_time = 0` (no warm-up)
-// and `precision = 0` (no precision rule: stop at `measure_time`).
-
-/// `warm_up_time` (0 allowed), `measure_time` and `max_time`: more than 0
-/// and at most a day of seconds.
-const MAX_SECONDS: f64 = 86_400.0;
-
-/// `min_samples`: from 1 to 10 million.
-const SAMPLES: RangeInclusive<usize> = 1..=10_000_000;
-
-/// `precision`: a percentage from 0 (no precision rule) to 100.
-const MAX_PERCENT: f64 = 100.0;
-
-fn seconds(key: Key, value: &Expr) -> syn::Result<f64> {
-    // `warm_up_time = 0` turns warm-up off, as `--warm-up-time 0` does.
-    let zero_ok = key == Key::WarmUpTime;
-    let lowest = if zero_ok { "0 or more" } else { "more than 0" };
-    let not_positive = || {
-        Error::new_spanned(
-            value,
-            format!("`{}` must be {lowest} seconds", key.as_str()),
-        )
-    };
-    let secs = match number(value) {
-        Some(Lit::Int(secs)) => secs.base10_parse::<f64>()?,
-        Some(Lit::Float(secs)) => secs.base10_parse::<f64>()?,
-        _ if is_negated(value) => return Err(not_positive()),
-        _ => {
-            return Err(Error::new_spanned(
-                value,
-                format!("expected a number of seconds, like `{}`", key.example()),
-            ))
-        }
-    };
-    if secs < 0.0 || (secs == 0.0 && !zero_ok) {
-        return Err(not_positive());
-    }
-    // Also catches a literal too large for an `f64` (infinity).
-    if secs > MAX_SECONDS {
-        return Err(Error::new_spanned(
-            value,
-            format!(
-                "`{}` must be {lowest} and at most {MAX_SECONDS} seconds",
-                key.as_str()
-            ),
-        ));
-    }
-    Ok(secs)
-}
-
-fn min_samples(value: &Expr) -> syn::Result<usize> {
-    let (fewest, most) = (*SAMPLES.start(), *SAMPLES.end());
-    let too_few = || Error::new_spanned(value, format!("`min_samples` must be at least {fewest}"));
-    let too_many = || {
-        Error::new_spanned(
-            value,
-            format!("`min_samples` must be at least {fewest} and at most {most}"),
-        )
-    };
-    let samples = match number(value) {
-        // A literal's digits are decimal: they fail to parse only when the
-        // number does not fit in a `usize`.
-        Some(Lit::Int(samples)) => samples.base10_parse::<usize>().map_err(|_| too_many())?,
-        _ if is_negated(value) => return Err(too_few()),
-        _ => {
-            return Err(Error::new_spanned(
-                value,
-                format!(
-                    "expected a whole number of samples, like `{}`",
-                    Key::MinSamples.example()
-                ),
-            ))
-        }
-    };
-    if samples < fewest {
-        return Err(too_few());
-    }
-    if samples > most {
-        return Err(too_many());
-    }
-    Ok(samples)
-}
-
-fn precision(value: &Expr) -> syn::Result<f64> {
-    let out_of_range = || {
-        Error::new_spanned(
-            value,
-            format!(
-                "`precision` is a percentage from 0 (no precision rule) to {MAX_PERCENT}, \
-                 like `precision = 0.5`"
-            ),
-        )
-    };
-    let percent = match number(value) {
-        Some(Lit::Int(percent)) => percent.base10_parse::<f64>()?,
-        Some(Lit::Float(percent)) => percent.base10_parse::<f64>()?,
-        _ if is_negated(value) => return Err(out_of_range()),
-        _ => {
-            return Err(Error::new_spanned(
-                value,
-                format!("expected a percentage, like `{}`", Key::Precision.example()),
-            ))
-        }
-    };
-    if !(0.0..=MAX_PERCENT).contains(&percent) {
-        return Err(out_of_range());
-    }
-    Ok(percent / 100.0)
 }
 
 /// `args` takes any expression whose value is `IntoIterator`; only an empty
@@ -732,20 +546,6 @@ fn crate_path(value: &Expr) -> syn::Result<Path> {
             ),
         )),
     }
-}
-
-fn number(value: &Expr) -> Option<&Lit> {
-    match value {
-        Expr::Lit(ExprLit {
-            lit: lit @ (Lit::Int(_) | Lit::Float(_)),
-            ..
-        }) => Some(lit),
-        _ => None,
-    }
-}
-
-fn is_negated(value: &Expr) -> bool {
-    matches!(value, Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)))
 }
 
 /// Sees through the invisible group `macro_rules!` puts around `$e:expr`.

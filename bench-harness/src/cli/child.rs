@@ -1,8 +1,8 @@
 //! The inverse of the parser for the measuring settings: the command line
 //! of a `--forks` child, which must measure exactly as its parent would.
-//! Every [`Settings`] field is printed here; the property test below parses
-//! what this prints and must get the same settings back, so a field added to
-//! [`Settings`] and to the parser but forgotten here fails it. The hidden
+//! Every [`Settings`] field is printed here, generated from the settings'
+//! table as the parser is; the property test below parses what this prints
+//! and must get the same settings back. The hidden
 //! flags of a `--forks` child and an `--against` worker are named here too,
 //! for the parser to accept (so `forks` and `session` import `cli`, not the
 //! other way round).
@@ -11,7 +11,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use super::values::percentage_text;
-use crate::settings::Settings;
+use crate::settings::{settings_table, Settings};
 
 /// The hidden flag (without its `--`) that carries the token of a
 /// `--forks` child's environment (`forks::CHILD_ENV`) on its command line:
@@ -96,52 +96,47 @@ pub(crate) fn worker_args(settings: &Settings) -> Vec<OsString> {
     argv
 }
 
-/// The flags that say `settings`, field by field.
-fn setting_args(settings: &Settings) -> Vec<String> {
-    let Settings {
-        timer,
-        warm_up_time,
-        measure_time,
-        max_time,
-        min_samples,
-        precision,
-        schedule,
-        warm_up_window,
-        warm_up_cv,
-        counters,
-        pin,
-        cold,
-        seed,
-        bytes_unit,
-    } = *settings;
-    let mut argv = Vec::new();
-    let mut value = |flag: &str, value: Option<String>| {
-        if let Some(value) = value {
-            argv.push(flag.to_string());
-            argv.push(value);
+/// Generates [`setting_args`] from the settings' table.
+macro_rules! setting_args {
+    (
+        bounds: $bounds:tt
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
+        )*
+    ) => {
+        /// The flags that say `settings`, field by field.
+        fn setting_args(settings: &Settings) -> Vec<String> {
+            let mut argv = Vec::new();
+            $(setting_text!($value, settings.$field, concat!("--", $flag), argv);)*
+            argv
         }
     };
-    value("--timer", timer.map(|timer| timer.to_string()));
-    value("--warm-up-time", warm_up_time.map(|s| s.to_string()));
-    value("--measure-time", measure_time.map(|s| s.to_string()));
-    value("--max-time", max_time.map(|s| s.to_string()));
-    value("--min-samples", min_samples.map(|n| n.to_string()));
-    value("--precision", precision.map(percentage_text));
-    value("--schedule", schedule.map(|s| s.to_string()));
-    value("--warm-up-window", warm_up_window.map(|n| n.to_string()));
-    value("--warm-up-cv", warm_up_cv.map(percentage_text));
-    value("--pin", pin.map(|cpu| cpu.to_string()));
-    value("--seed", seed.map(|seed| seed.to_string()));
-    value("--bytes-unit", bytes_unit.map(|unit| unit.to_string()));
-    // Switches: only `true` can be said on a command line.
-    if counters == Some(true) {
-        argv.push("--counters".to_string());
-    }
-    if cold == Some(true) {
-        argv.push("--cold".to_string());
-    }
-    argv
 }
+
+/// The flag that says one setting's value, if it is set, by its kind.
+macro_rules! setting_text {
+    // Switches: only `true` can be said on a command line.
+    ((switch), $value:expr, $flag:expr, $argv:ident) => {
+        if $value == Some(true) {
+            $argv.push($flag.to_string());
+        }
+    };
+    (($kind:ident $($how:tt)*), $value:expr, $flag:expr, $argv:ident) => {
+        if let Some(value) = $value {
+            $argv.push($flag.to_string());
+            $argv.push(setting_text!(@$kind value));
+        }
+    };
+    (@percentage $value:ident) => {
+        percentage_text($value)
+    };
+    (@$kind:ident $value:ident) => {
+        $value.to_string()
+    };
+}
+
+settings_table!(setting_args);
 
 #[cfg(test)]
 mod tests {
@@ -149,7 +144,6 @@ mod tests {
     use crate::cli::{self, Action};
     use crate::select::Ignored;
     use crate::settings::{BytesUnit, Schedule, MAX_COUNT, MAX_SECONDS};
-    use bench_runtime::TimerChoice;
     use proptest::prelude::*;
 
     /// A child's command line parsed, its names read from a file.
@@ -312,57 +306,74 @@ mod tests {
         low..=MAX_SECONDS
     }
 
-    fn settings() -> impl Strategy<Value = Settings> {
-        let timer = prop_oneof![
-            Just(TimerChoice::Auto),
-            Just(TimerChoice::Os),
-            Just(TimerChoice::Cycles)
-        ];
-        let schedule = prop_oneof![Just(Schedule::Interleaved), Just(Schedule::Sequential)];
-        let switch = prop_oneof![Just(None), Just(Some(true))];
-        let bytes_unit = prop_oneof![Just(BytesUnit::Decimal), Just(BytesUnit::Binary)];
-        (
-            (
-                proptest::option::of(timer),
-                proptest::option::of(seconds(true)),
-                proptest::option::of(seconds(false)),
-                proptest::option::of(seconds(false)),
-                proptest::option::of(1..=MAX_COUNT),
-                proptest::option::of(fraction(true)),
-                proptest::option::of(schedule),
-            ),
-            (
-                proptest::option::of(2..=MAX_COUNT),
-                proptest::option::of(fraction(false)),
-                switch.clone(),
-                proptest::option::of(any::<usize>()),
-                switch,
-                proptest::option::of(any::<u64>()),
-                proptest::option::of(bytes_unit),
-            ),
-        )
-            .prop_map(
-                |(
-                    (timer, warm_up_time, measure_time, max_time, min_samples, precision, schedule),
-                    (warm_up_window, warm_up_cv, counters, pin, cold, seed, bytes_unit),
-                )| Settings {
-                    timer,
-                    warm_up_time,
-                    measure_time,
-                    max_time,
-                    min_samples,
-                    precision,
-                    schedule,
-                    warm_up_window,
-                    warm_up_cv,
-                    counters,
-                    pin,
-                    cold,
-                    seed,
-                    bytes_unit,
-                },
-            )
+    /// The values of a type that `choices` ("a, b or c") names.
+    fn choice<T: std::str::FromStr + Clone + std::fmt::Debug + 'static>(
+        choices: &str,
+    ) -> impl Strategy<Value = T> {
+        let values: Vec<T> = choices
+            .split([',', ' '])
+            .filter(|word| !word.is_empty() && *word != "or")
+            .map(|word| word.parse().ok().expect("a choice the type parses"))
+            .collect();
+        proptest::sample::select(values)
     }
+
+    /// Generates [`settings`], every field its kind's values or none.
+    macro_rules! settings_strategy {
+        (
+            bounds: $bounds:tt
+            $(
+                $(#[$doc:meta])*
+                $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
+            )*
+        ) => {
+            fn settings() -> impl Strategy<Value = Settings> {
+                let strategy = Just(Settings::NONE).boxed();
+                $(
+                    let strategy = (strategy, value_strategy!($value, $ty))
+                        .prop_map(|(mut settings, value)| {
+                            settings.$field = value;
+                            settings
+                        })
+                        .boxed();
+                )*
+                strategy
+            }
+        };
+    }
+
+    /// A setting's values as its flag's parser gives them, or none.
+    macro_rules! value_strategy {
+        ((switch), $ty:ty) => {
+            prop_oneof![Just(None), Just(Some(true))]
+        };
+        ((seconds), $ty:ty) => {
+            proptest::option::of(seconds(false))
+        };
+        ((seconds zero_ok), $ty:ty) => {
+            proptest::option::of(seconds(true))
+        };
+        ((count), $ty:ty) => {
+            proptest::option::of(1..=MAX_COUNT)
+        };
+        ((count_from $least:literal $why:literal), $ty:ty) => {
+            proptest::option::of($least..=MAX_COUNT)
+        };
+        ((percentage), $ty:ty) => {
+            proptest::option::of(fraction(false))
+        };
+        ((percentage zero_ok $zero:literal), $ty:ty) => {
+            proptest::option::of(fraction(true))
+        };
+        ((choice $choices:expr), $ty:ty) => {
+            proptest::option::of(choice::<$ty>($choices))
+        };
+        ((number $what:expr), $ty:ty) => {
+            proptest::option::of(any::<$ty>())
+        };
+    }
+
+    settings_table!(settings_strategy);
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2048))]

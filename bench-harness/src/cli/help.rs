@@ -1,7 +1,48 @@
-//! The text `--help` prints.
+//! The text `--help` prints: the measuring settings' lines come from the
+//! settings' table, each in the section its row names.
+
+use std::sync::LazyLock;
+
+use crate::settings::settings_table;
 
 /// The text `--help` prints.
-pub(crate) const HELP: &str = "\
+pub(crate) static HELP: LazyLock<String> = LazyLock::new(|| {
+    let mut help = TEMPLATE.to_string();
+    for section in ["Measurement", "Output", "Machine"] {
+        let lines: String = SETTING_HELP
+            .iter()
+            .filter(|(of, _)| *of == section)
+            .map(|(_, lines)| *lines)
+            .collect();
+        help = help.replace(&format!("{{{}}}\n", section.to_lowercase()), &lines);
+    }
+    help
+});
+
+/// Generates [`SETTING_HELP`] from the settings' table.
+macro_rules! setting_help {
+    (
+        bounds: $bounds:tt
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty {
+                flag: $flag:literal,
+                value: $value:tt,
+                attribute: $attribute:tt,
+                help: $section:ident $lines:literal,
+            }
+        )*
+    ) => {
+        /// Each setting's `--help` section and lines, in the table's order.
+        const SETTING_HELP: &[(&str, &str)] = &[$((stringify!($section), $lines)),*];
+    };
+}
+
+settings_table!(setting_help);
+
+/// `--help` but for the settings' lines: `{section}` lines stand for the
+/// lines of the settings of that section.
+const TEMPLATE: &str = "\
 Usage: BENCH_BINARY [OPTIONS] [FILTER]...
 
 Runs the benchmarks whose full name contains or matches any FILTER (all of
@@ -26,26 +67,7 @@ Mode:
   --test                  run each benchmark once and report pass/fail
 
 Measurement:
-  --timer auto|os|cycles  clock: auto (default) uses the cycle counter where it is
-                          usable (invariant TSC on x86_64), else the OS monotonic clock
-  --precision PCT         stop once the time's 95% confidence interval is within
-                          ±PCT% [default: 1]; 0 stops at --measure-time instead
-  --measure-time SECS     minimum measuring time per benchmark before the precision
-                          rule may stop it (with --precision 0: the budget) [default: 0.3]
-  --max-time SECS         hard bound per benchmark: set-up, calibration, warm-up and
-                          measurement [default: 2, or 3× warm-up + measure time if larger]
-  --min-samples N         samples to record before stopping [default: 10]
-  --warm-up-time SECS     cap on warm-up per benchmark, calibration included, set-up
-                          not [default: 0.1]
-  --warm-up-window N      samples in the rolling window that detects steady state [default: 10]
-  --warm-up-cv PCT        steady once the window's coefficient of variation is below
-                          PCT% [default: 5]
-  --schedule interleaved|sequential
-                          interleaved (default): rounds of short slices in a shuffled
-                          order, so every benchmark sees the same machine noise;
-                          sequential: each benchmark in one go
-  --seed N                seed of the interleaved shuffles [default: random, printed
-                          in the header with -v]
+{measurement}
   --quick                 short budgets (warm-up 0.02 s, measuring 0.05 s, at most
                           0.5 s per benchmark, no precision target): rough figures
                           for a quick look, not for baselines
@@ -73,9 +95,7 @@ Output:
   -o, --output FILE       write the --format output to FILE (a file is replaced
                           atomically; a device, FIFO or /dev/stdout is written in
                           place); the table still goes to stdout
-  --bytes-unit decimal|binary
-                          byte rates in KB/s, MB/s, GB/s [default: decimal] or in
-                          KiB/s, MiB/s, GiB/s, as criterion prints them
+{output}
   --details               the full table: every statistic (median, mean, spread,
                           outliers, samples, stop), percentiles, intervals and
                           warm-up under each row, and each note in full; the
@@ -108,12 +128,7 @@ Output:
   --color auto|always|never   colour the table [default: auto; NO_COLOR=1 turns auto off]
 
 Machine:
-  --counters              hardware and software counters per iteration (cycles,
-                          instructions, branches, cache, page faults, context
-                          switches, task clock) where the kernel allows them
-  --pin CPU               run the measuring threads on CPU only, and say so
-  --cold                  evict the caches before each sample (a buffer larger than
-                          the last-level cache is walked, untimed): cold-cache figures
+{machine}
   --forks N               measure in N fresh processes of this binary, one after
                           another, each measuring every benchmark for 1/N of the
                           budget; the ± covers the spread between their memory

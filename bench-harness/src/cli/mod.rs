@@ -18,13 +18,83 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use crate::select::Ignored;
-use crate::settings::{BytesUnit, Schedule, Settings};
+use crate::settings::{settings_table, BytesUnit, Schedule, Settings};
 
 pub(crate) use args::*;
 pub(crate) use child::{child_args, worker_args, write_names, FORK_TOKEN_FLAG, WORKER_TOKEN_FLAG};
 use child::{FORK_NAMES_FLAG, FORK_SHARE_FLAG};
 pub(crate) use help::HELP;
 use values::{bad_choice, baseline_name, choice, count, number, percentage, seconds, utf8};
+
+/// Generates [`SETTING_FLAGS`] and [`parse_setting`] from the settings'
+/// table.
+macro_rules! setting_parser {
+    (
+        bounds: $bounds:tt
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty { flag: $flag:literal, value: $value:tt, $($rest:tt)* }
+        )*
+    ) => {
+        /// The measuring settings' flags, without their `--`.
+        const SETTING_FLAGS: &[&str] = &[$($flag),*];
+
+        /// Reads the value of `flag`, one of [`SETTING_FLAGS`] with its
+        /// `--`, into its field of `settings`.
+        fn parse_setting(
+            settings: &mut Settings,
+            flag: &str,
+            parser: &mut lexopt::Parser,
+        ) -> Result<(), CliError> {
+            $(
+                if flag[2..] == *$flag {
+                    settings.$field = Some(setting_value!($value, flag, parser));
+                }
+            )*
+            Ok(())
+        }
+    };
+}
+
+/// A setting's value, by the kind its row gives.
+macro_rules! setting_value {
+    ((switch), $flag:ident, $parser:ident) => {
+        true
+    };
+    ((seconds), $flag:ident, $parser:ident) => {
+        seconds($flag, $parser.value()?, false)?
+    };
+    ((seconds zero_ok), $flag:ident, $parser:ident) => {
+        seconds($flag, $parser.value()?, true)?
+    };
+    ((count), $flag:ident, $parser:ident) => {
+        count($flag, $parser.value()?)?
+    };
+    ((count_from $least:literal $why:literal), $flag:ident, $parser:ident) => {{
+        let n = count($flag, $parser.value()?)?;
+        if n < $least {
+            return Err(CliError(format!(
+                "{} needs at least {} {}, got '{n}'",
+                $flag, $least, $why
+            )));
+        }
+        n
+    }};
+    ((percentage), $flag:ident, $parser:ident) => {
+        percentage($flag, $parser.value()?, false)?
+    };
+    ((percentage zero_ok $zero:literal), $flag:ident, $parser:ident) => {
+        percentage($flag, $parser.value()?, true)?
+    };
+    ((choice $choices:expr), $flag:ident, $parser:ident) => {
+        choice($flag, $parser.value()?, $choices)?
+    };
+    ((number $what:expr), $flag:ident, $parser:ident) => {
+        number($flag, $parser.value()?, &$what)?
+    };
+}
+
+settings_table!(setting_parser);
 
 /// Parses the arguments after the program name.
 pub(crate) fn parse<I>(args: I) -> Result<Args, CliError>
@@ -71,56 +141,10 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
             Long("color") | Long("colour") => {
                 output.color = choice("--color", parser.value()?, "auto, always or never")?
             }
-            // Measuring settings: each has its inverse in `child.rs`.
-            Long("timer") => {
-                settings.timer = Some(choice("--timer", parser.value()?, "auto, os or cycles")?)
-            }
-            Long("warm-up-time") => {
-                settings.warm_up_time = Some(seconds("--warm-up-time", parser.value()?, true)?)
-            }
-            Long("measure-time") => {
-                settings.measure_time = Some(seconds("--measure-time", parser.value()?, false)?)
-            }
-            Long("max-time") => {
-                settings.max_time = Some(seconds("--max-time", parser.value()?, false)?)
-            }
-            Long("min-samples") => {
-                settings.min_samples = Some(count("--min-samples", parser.value()?)?)
-            }
-            Long("precision") => {
-                settings.precision = Some(percentage("--precision", parser.value()?, true)?)
-            }
-            Long("schedule") => {
-                settings.schedule = Some(choice("--schedule", parser.value()?, Schedule::CHOICES)?)
-            }
-            Long("warm-up-window") => {
-                let window = count("--warm-up-window", parser.value()?)?;
-                if window < 2 {
-                    return Err(CliError(format!(
-                        "--warm-up-window needs at least 2 samples to judge variation, got '{window}'"
-                    )));
-                }
-                settings.warm_up_window = Some(window);
-            }
-            Long("warm-up-cv") => {
-                settings.warm_up_cv = Some(percentage("--warm-up-cv", parser.value()?, false)?)
-            }
-            Long("counters") => settings.counters = Some(true),
-            Long("cold") => settings.cold = Some(true),
-            Long("pin") => {
-                settings.pin = Some(number(
-                    "--pin",
-                    parser.value()?,
-                    "a CPU number such as 0 (see `nproc`)",
-                )?)
-            }
-            Long("seed") => {
-                let what = format!("a whole number from 0 to {}", u64::MAX);
-                settings.seed = Some(number("--seed", parser.value()?, &what)?)
-            }
-            Long("bytes-unit") => {
-                settings.bytes_unit =
-                    Some(choice("--bytes-unit", parser.value()?, BytesUnit::CHOICES)?)
+            // Measuring settings, from the table (their inverse: `child.rs`).
+            Long(flag) if SETTING_FLAGS.contains(&flag) => {
+                let flag = format!("--{flag}");
+                parse_setting(settings, &flag, &mut parser)?
             }
             Long("quick") => parsed.quick = true,
             Long("profile-time") => {
@@ -543,8 +567,9 @@ mod tests {
     fn help_mentions_every_flag_the_parser_accepts() {
         let source = include_str!("mod.rs");
         let mut flags = 0;
-        for piece in source.split("Long(\"").skip(1) {
-            let name = &piece[..piece.find('"').unwrap()];
+        let parsed = source.split("Long(\"").skip(1);
+        let names = parsed.map(|piece| &piece[..piece.find('"').unwrap()]);
+        for name in names.chain(SETTING_FLAGS.iter().copied()) {
             // `--colour` is `--color`'s British spelling.
             if name != "colour" {
                 let flag = format!("--{name}");

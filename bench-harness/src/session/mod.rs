@@ -77,7 +77,7 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
         bench_runtime::signal::exit_with_parent();
     }
     if args.action == Action::Help {
-        return match console::help(cli::HELP) {
+        return match console::help(&cli::HELP) {
             Ok(()) => 0,
             Err(error) => usage_error(&format_args!("cannot write --help to stdout: {error}")),
         };
