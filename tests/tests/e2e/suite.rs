@@ -132,8 +132,17 @@ fn the_cycle_counter_is_the_default_clock_with_invariant_tsc() {
 fn a_row_reports_every_figure_with_units() {
     // In this process: on the short budget a debug build's processes can
     // spread the ± to zero, and the time is then a bound (`<X`), which is
-    // not this test's row.
-    let out = bench(&["--forks", "0", "--exact", "sort/kernels::sort_1k"]);
+    // not this test's row. So is an interval over 2 blocks: at 20 ms a
+    // loaded CI recorded 13 samples of this 650 µs body, and read
+    // `<1.374 ms`; 200 ms gives it 20 blocks.
+    let out = bench(&[
+        "--forks",
+        "0",
+        "--measure-time",
+        "0.2",
+        "--exact",
+        "sort/kernels::sort_1k",
+    ]);
     let row = out.row("sort/kernels::sort_1k");
     // name; time, ±; median, mean, std dev; spread; min, max; outliers,
     // samples, iters, stop.
