@@ -335,7 +335,7 @@ pub(crate) fn block_estimate(
             return Some(estimate);
         }
         estimate.steady = true;
-        estimate.estimate = regime.iter().sum::<f64>() / regime.len() as f64;
+        estimate.estimate = fast;
         estimate.kept_blocks = regime.len();
         estimate.std_dev = std_dev(&regime);
         (estimate.interval, estimate.dependence) = match dependence::mean_interval(&regime) {

@@ -735,16 +735,7 @@ fn a_worker_benchmark_flooding_one_stderr_line_fails_and_costs_the_run_little() 
 fn waiting_for_a_silent_hello(dir: &Path, secs: u32) -> Started {
     let other = dir.join("silent.sh");
     write_script(&other, &format!("#!/bin/sh\nexec sleep {secs}\n"));
-    let started = start_fixture(
-        dir,
-        &[
-            "--exact",
-            "passes",
-            "--against-exe",
-            other.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let started = start_against_passes(dir, &other);
     wait_for(&format!("sleep {secs}"), || sleeping(secs));
     // Into the wait for the hello.
     std::thread::sleep(Duration::from_millis(300));
