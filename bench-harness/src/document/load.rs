@@ -530,24 +530,23 @@ pub(crate) fn validate(document: &Document) -> Result<(), String> {
                 s.iters, s.elapsed_ns
             ));
         }
-        check_times(
-            name,
-            "block value",
-            m.estimate.block_values(),
-            m.estimate.reference_ns,
-        )?;
+        // With --forks each process's blocks had its own loop cost taken
+        // out, which can exceed the pooled reference (a process that
+        // measured its loop slow under load): the floor is the largest.
+        let floor = m.forks.as_ref().map_or(m.estimate.reference_ns, |forks| {
+            (forks.process_overheads.iter())
+                .map(|o| o.per_iter_ns)
+                .filter(|v| v.is_finite())
+                .fold(m.estimate.reference_ns, f64::max)
+        });
+        check_times(name, "block value", m.estimate.block_values(), floor)?;
         if !m.estimate.time_ns.is_finite() {
             return Err(format!(
                 "benchmark '{name}' has a time that is not a number"
             ));
         }
         if let Some(forks) = &m.forks {
-            check_times(
-                name,
-                "process estimate",
-                &forks.process_estimates_ns,
-                m.estimate.reference_ns,
-            )?;
+            check_times(name, "process estimate", &forks.process_estimates_ns, floor)?;
         }
     }
     if let Some(reference) = &document.machine_reference {
@@ -615,6 +614,7 @@ pub(super) fn without_position(error: &serde_json::Error) -> String {
 mod tests {
     use super::*;
     use crate::document;
+    use crate::document::{ForksRecord, OverheadRecord};
     use crate::testing::fixed_run::{environment, info, results};
     use crate::testing::Scratch;
 
@@ -759,6 +759,56 @@ mod tests {
         assert_eq!(validate(&doc), Ok(()), "one block at the loop's cost");
         *medians(&mut doc, &name) = vec![0.0, 0.0];
         assert!(validate(&doc).unwrap_err().contains("exactly 0 ns"));
+    }
+
+    /// Found under load: one of three processes measured its loop at
+    /// 31.6 ns, the pooled reference read 18.5 ns, and that process's
+    /// blocks (its own loop taken out) sat near -17.6 ns; a fresh baseline
+    /// at -1.9x would have been refused by the run that wrote it.
+    #[test]
+    fn a_forked_process_whose_loop_measured_slow_keeps_its_negative_blocks() {
+        let mut doc = doc();
+        let m = doc
+            .benchmarks
+            .iter_mut()
+            .find_map(|b| b.measurement.as_mut())
+            .unwrap();
+        let reference = m.estimate.reference_ns;
+        m.estimate.block_means_ns = vec![-1.9 * reference, 0.5 * reference];
+        assert!(validate(&doc).unwrap_err().contains("not a time"));
+        let m = doc
+            .benchmarks
+            .iter_mut()
+            .find_map(|b| b.measurement.as_mut())
+            .unwrap();
+        let overhead = |per_iter_ns| OverheadRecord {
+            subtracted: true,
+            per_sample_ns: 40.0,
+            per_iter_ns,
+            per_iter_uncertainty_ns: None,
+            measurement: None,
+        };
+        m.forks = Some(ForksRecord {
+            process_estimates_ns: vec![0.5 * reference, 0.5 * reference],
+            between_process_spread: 0.0,
+            within_process_spread: 0.0,
+            p_value: None,
+            process_overheads: vec![overhead(2.0 * reference), overhead(0.1 * reference)],
+            process_sample_starts: vec![0, 1],
+        });
+        assert_eq!(validate(&doc), Ok(()));
+        m_blocks(&mut doc)[0] = -2.0 * reference;
+        assert!(validate(&doc).unwrap_err().contains("not a time"));
+    }
+
+    fn m_blocks(doc: &mut Document) -> &mut Vec<f64> {
+        &mut doc
+            .benchmarks
+            .iter_mut()
+            .find_map(|b| b.measurement.as_mut())
+            .unwrap()
+            .estimate
+            .block_means_ns
     }
 
     #[test]

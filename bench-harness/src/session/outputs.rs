@@ -137,7 +137,7 @@ fn save_baseline(
             failed.join(", ")
         ));
     }
-    let left_out = left_out_of(store, name, run);
+    let left_out = left_out_of(store, name, run)?;
     if !left_out.is_empty() {
         let shown: Vec<&str> = left_out.iter().map(String::as_str).take(3).collect();
         return Err(format!(
@@ -182,13 +182,26 @@ fn save_baseline(
 /// but this run did not measure (a filter, `--skip` or the ignore flags
 /// left them out): saving the run over it would shrink it without a word,
 /// and the next gated run would compare only what is left. None when there
-/// is no such baseline yet, or it cannot be read (it is replaced, as
-/// before).
-fn left_out_of(store: &Store, name: &str, run: &Run<'_>) -> Vec<String> {
-    let Ok(existing) = document::load_baseline(&store.path(name)) else {
-        return Vec::new();
+/// is no such baseline yet. Its names are read without the checks a
+/// comparison makes, so that a baseline only a comparison would refuse
+/// still protects what it holds; one that cannot be read at all is not
+/// replaced either (it failed open once: a fresh `--forks` baseline the
+/// checks refused was overwritten by a filtered save).
+fn left_out_of(store: &Store, name: &str, run: &Run<'_>) -> Result<Vec<String>, String> {
+    let path = store.path(name);
+    let existing = match document::load(&path) {
+        Ok(existing) => existing,
+        Err(document::LoadError::Io { error, .. }) if error.kind() == io::ErrorKind::NotFound => {
+            return Ok(Vec::new())
+        }
+        Err(error) => {
+            return Err(format!(
+                "baseline '{name}' not saved, the old one is kept: {error}; or save under \
+                 another name"
+            ))
+        }
     };
-    existing
+    Ok(existing
         .benchmarks
         .into_iter()
         .map(|b| b.name)
@@ -198,7 +211,7 @@ fn left_out_of(store: &Store, name: &str, run: &Run<'_>) -> Vec<String> {
                 .iter()
                 .any(|r| r.name == *held && r.measured().is_some())
         })
-        .collect()
+        .collect())
 }
 
 /// An `--against` run: what it compared and where.

@@ -182,6 +182,54 @@ fn a_filtered_save_keeps_the_whole_baseline_and_the_gate_says_what_it_compared()
     );
 }
 
+/// Another door to the same room, found in CI: the check read the old
+/// baseline with the checks a comparison makes, and replaced it when they
+/// refused it. A baseline a comparison would refuse (a value edited out of
+/// range), and one that is not JSON at all, are both kept.
+#[test]
+fn a_save_keeps_an_old_baseline_it_cannot_compare_with_or_read() {
+    let target = scratch_dir("rel-unreadable-save");
+    let out = fixture(
+        &target,
+        &[
+            "--exact",
+            "passes",
+            "also_passes",
+            "--save-baseline",
+            "full",
+        ],
+        &[],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let path = target.join("bench-harness/baselines/full/fixture.json");
+    let mut document: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    document["benchmarks"][0]["measurement"]["estimate"]["block_means_ns"][0] = Value::from(-1e12);
+    let edited = serde_json::to_string(&document).unwrap();
+    for contents in [
+        edited.as_str(),
+        "{\"schema_version\": 5, \"benchmarks\": [1,",
+    ] {
+        std::fs::write(&path, contents).unwrap();
+        let out = fixture(
+            &target,
+            &["--exact", "passes", "--save-baseline", "full"],
+            &[],
+        );
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        let error = one_line_error(&out.stderr);
+        assert!(
+            error.contains("baseline 'full' not saved, the old one is kept"),
+            "{error}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            contents,
+            "replaced"
+        );
+    }
+}
+
 /// The same room through a door the review did not list: `--skip`, and the
 /// ignore flags, leave benchmarks out as a filter does.
 #[test]
