@@ -418,7 +418,8 @@ impl<T: Debug> ArgNameByDebug for &ArgName<'_, T> {
 
 /// The harness's own reference kernel: a chain of 1,000 dependent
 /// multiplies whose cost depends only on the machine. It is measured
-/// alongside the user's benchmarks when a run saves or compares a baseline.
+/// alongside the user's benchmarks when a run saves or compares a baseline
+/// or writes the history, where its runs show the machine's drift.
 pub(crate) static MACHINE_REFERENCE: BenchEntry = BenchEntry {
     name: "machine_reference",
     module_path: "bench_harness",

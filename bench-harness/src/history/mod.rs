@@ -18,6 +18,7 @@
 mod change;
 #[cfg(target_os = "linux")]
 mod code;
+mod drift;
 mod record;
 mod store;
 #[cfg(test)]
@@ -26,7 +27,8 @@ mod tests;
 #[cfg(test)]
 pub(crate) use change::change_points;
 pub(crate) use change::{steps, CodeAcross, Step};
-pub(crate) use record::{records, Record, RunRecords};
+pub(crate) use drift::{drift, Drift};
+pub(crate) use record::{records, series, Record, RunRecords};
 #[cfg(test)]
 pub(crate) use record::{RecordedThroughput, FORMAT_VERSION};
 #[cfg(test)]

@@ -48,7 +48,9 @@ pub(crate) struct Record {
     /// The work per iteration the benchmark declared, and its rate.
     pub(crate) throughput: Option<RecordedThroughput>,
     /// The machine reference kernel's headline in the same run, when the
-    /// run measured it (with `--baseline` or `--save-baseline`).
+    /// run measured it: every run that writes the history does (older
+    /// records have it only from runs with `--baseline` or
+    /// `--save-baseline`).
     pub(crate) reference_ns: Option<f64>,
 }
 
@@ -144,15 +146,9 @@ pub(crate) struct RunRecords<'a> {
 
 /// One record per measured benchmark of the run, in report order.
 pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
-    let environment = run.environment;
     let id = run_id();
-    let machine = fingerprint(environment);
-    let config = format!(
-        "{}/{}{}",
-        environment.build.profile,
-        environment.build.opt_level,
-        if run.cold { " cold" } else { "" }
-    );
+    let (machine, config) = series(run.environment, run.cold);
+    let environment = run.environment;
     let reference_ns = run
         .machine_reference
         .map(Measured::headline)
@@ -200,6 +196,19 @@ pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
             })
         })
         .collect()
+}
+
+/// The series a run on `environment` belongs to: its machine's
+/// [`fingerprint`] and its configuration (`PROFILE/opt-level`, and ` cold`
+/// under `--cold`), as [`Record::series_key`] reads them back.
+pub(crate) fn series(environment: &Environment, cold: bool) -> (String, String) {
+    let config = format!(
+        "{}/{}{}",
+        environment.build.profile,
+        environment.build.opt_level,
+        if cold { " cold" } else { "" }
+    );
+    (fingerprint(environment), config)
 }
 
 /// The run's id: the time in nanoseconds and the process id, in hex.

@@ -270,12 +270,21 @@ fn bench(
     show_machine(out, args, &environment, cold_bytes);
     let started = Instant::now();
     let compares = args.baselines.compare.is_some() || args.baselines.save.is_some();
+    // The machine's reference kernel: for a baseline, and for the history,
+    // where its runs show the machine's own drift.
+    let records_history = !args.output.no_history && !forks::is_child();
     // Several processes unless told: each process has its own memory
     // layout, and only the spread between them makes the ± hold for the
     // next run.
     let forks = args.forks.unwrap_or(forks::DEFAULT_PROCESSES);
     let shares = (forks, args.fork_share.max(1));
-    let plan = plan::plan(&args.settings, selected, cold_bytes, compares, shares)?;
+    let plan = plan::plan(
+        &args.settings,
+        selected,
+        cold_bytes,
+        compares || records_history,
+        shares,
+    )?;
     let settings = args.settings;
     let child_args = |seed, names: &std::path::Path, share, output: &std::path::Path| {
         let settings = crate::settings::Settings {
@@ -353,6 +362,18 @@ fn bench(
     }
     let seconds = started.elapsed().as_secs_f64();
     table.check(out.bench_summary(results, seconds, info.partial));
+    let drift = machine_reference
+        .as_ref()
+        .filter(|_| records_history && !info.partial)
+        .and_then(|reference| {
+            let records =
+                history::load(&history::target_dir(&store), &baseline::target_name()).ok()?;
+            let (machine, config) = history::series(&environment, args.settings.cold_or_default());
+            history::drift(&records, (&machine, &config), reference.headline())
+        });
+    if let Some(drift) = &drift {
+        table.check(out.machine_drift(drift));
+    }
     if args.quick {
         console::note(&format_args!(
             "--quick: each benchmark was measured for about {} s with no precision target, \
@@ -381,7 +402,7 @@ fn bench(
         seconds,
     };
     let mut errors = outputs::write(args, &store, &written);
-    if !args.output.no_history && !info.partial && !forks::is_child() {
+    if records_history && !info.partial {
         // A by-product of the run: a history that cannot be written is
         // warned about, and does not fail the run.
         let codes = history::code_identities(

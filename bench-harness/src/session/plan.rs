@@ -100,15 +100,15 @@ pub(super) fn cold_buffer_bytes(environment: &Environment) -> usize {
         .map_or(64 << 20, |bytes| (2 * bytes).min(256 << 20) as usize)
 }
 
-/// The plan for `selected` under the command line's `settings`; `compares`
-/// when a baseline is saved or compared (the machine reference is then
-/// measured too). `forks`: the processes the run measures in; `share`: in
+/// The plan for `selected` under the command line's `settings`;
+/// `reference`: the machine reference kernel is measured too (a baseline is
+/// saved or compared, or the history written). `forks`: the processes the run measures in; `share`: in
 /// a child, how many processes share each benchmark's budgets.
 pub(super) fn plan(
     settings: &Settings,
     selected: &Selection,
     cold_bytes: Option<usize>,
-    compares: bool,
+    reference: bool,
     (forks, share): (usize, usize),
 ) -> Result<Plan, String> {
     let clock = Clock::select(settings.timer_or_default()).map_err(|e| e.to_string())?;
@@ -175,7 +175,7 @@ pub(super) fn plan(
         });
         jobs.len() - 1
     };
-    let reference_job = compares.then(|| hidden_job(&registry::MACHINE_REFERENCE));
+    let reference_job = reference.then(|| hidden_job(&registry::MACHINE_REFERENCE));
     let overhead_job = hidden_job(&registry::LOOP_OVERHEAD);
     jobs[overhead_job].publishes_overhead = true;
     let schedule = run::Plan {

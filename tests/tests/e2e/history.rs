@@ -337,3 +337,58 @@ fn a_step_between_builds_of_another_body_is_not_labelled_code_unchanged() {
     assert!(line.contains("code changed"), "{line}");
     assert!(!line.contains("code unchanged"), "{line}");
 }
+
+/// Every run that writes the history measures the machine's reference
+/// kernel; once three earlier runs have it, the run says how its machine
+/// compares: within their spread, what a rerun may add to the ±; beyond
+/// it, a warning that every time is off. The earlier runs are planted
+/// (copies of this machine's own record) so that the machine's change is
+/// known.
+#[test]
+fn the_machine_is_compared_with_its_recent_runs() {
+    let target = scratch_dir("history-drift");
+    let out = quick(&target, &["--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let first = records(&target).remove(0);
+    let reference = first["reference_ns"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no reference kernel in {first}"));
+    let plant = |factors: &[f64]| {
+        let lines: String = factors
+            .iter()
+            .enumerate()
+            .map(|(i, factor)| {
+                let mut record = first.clone();
+                record["run"] = Value::from(format!("planted-{i}-{factor}"));
+                record["reference_ns"] = Value::from(reference * factor);
+                format!("{record}\n")
+            })
+            .collect();
+        std::fs::write(history_file(&target), lines).unwrap();
+    };
+    // Runs far apart: this one is within their spread.
+    plant(&[0.8, 1.0, 1.25]);
+    let out = quick(&target, &["--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let said = format!("{}{}", out.stdout, out.stderr);
+    assert!(
+        said.contains("machine: as fast as in its last 3 runs")
+            && said.contains("a rerun may move a further"),
+        "{said}"
+    );
+    // Runs on a machine twice as fast as this one, close together.
+    plant(&[0.499, 0.5, 0.501]);
+    let out = quick(&target, &["--exact", "passes"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let said = format!("{}{}", out.stdout, out.stderr);
+    assert!(
+        said.contains("warning: the machine ran")
+            && said.contains("slower than in its last 3 runs"),
+        "{said}"
+    );
+    // Too few earlier runs: nothing said.
+    plant(&[1.0]);
+    let out = quick(&target, &["--exact", "passes"]);
+    let said = format!("{}{}", out.stdout, out.stderr);
+    assert!(!said.contains("its last"), "{said}");
+}

@@ -66,6 +66,7 @@ use text::wrap;
 
 use crate::audit::Warning;
 use crate::failure::Failure;
+use crate::history::Drift;
 use crate::results::{BenchResult, ComplexityReport, Outcome, RunInfo};
 use crate::settings::Schedule;
 
@@ -469,6 +470,44 @@ impl<'w> Terminal<'w> {
             writeln!(self.out, "{line}")?;
         }
         self.failure_list(results)
+    }
+
+    /// The machine against its recent runs (the reference kernel in the
+    /// history): a warning when this run's speed is beyond their spread,
+    /// else one line saying what the table's ± covers and how much more a
+    /// rerun may move with the machine.
+    pub(crate) fn machine_drift(&mut self, drift: &Drift) -> io::Result<()> {
+        let recent = format!(
+            "its last {} runs (reference kernel {} against {}, ±{} run to run)",
+            drift.runs,
+            time(drift.now_ns),
+            time(drift.recent_ns),
+            percent(drift.spread),
+        );
+        if drift.beyond {
+            let text = format!(
+                "warning: the machine ran {} {} than in {recent}: every time of this run is \
+                 likely off by about as much; rerun when the machine is quiet, or compare \
+                 within one run (A/B groups)",
+                percent(drift.change.abs()),
+                if drift.change > 0.0 {
+                    "slower"
+                } else {
+                    "faster"
+                },
+            );
+            return self.note(&text);
+        }
+        let text = format!(
+            "machine: as fast as in {recent}; the ± covers this run, a rerun may move a \
+             further ±{} with the machine",
+            percent(drift.next_run_widening()),
+        );
+        self.dim()?;
+        for line in self.fitted(&text) {
+            writeln!(self.out, "{line}")?;
+        }
+        self.out.reset()
     }
 
     /// A note on the whole run, in yellow.
