@@ -366,29 +366,28 @@ fn the_machine_is_compared_with_its_recent_runs() {
             .collect();
         std::fs::write(history_file(&target), lines).unwrap();
     };
+    // What a run says after the planted runs.
+    let said_after = |factors: &[f64]| {
+        plant(factors);
+        let out = quick(&target, &["--exact", "passes"]);
+        assert_eq!(out.code, Some(0), "{out:?}");
+        format!("{}{}", out.stdout, out.stderr)
+    };
     // Runs far apart: this one is within their spread.
-    plant(&[0.8, 1.0, 1.25]);
-    let out = quick(&target, &["--exact", "passes"]);
-    assert_eq!(out.code, Some(0), "{out:?}");
-    let said = format!("{}{}", out.stdout, out.stderr);
+    let said = said_after(&[0.8, 1.0, 1.25]);
     assert!(
         said.contains("machine: as fast as in its last 3 runs")
             && said.contains("a rerun may move a further"),
         "{said}"
     );
     // Runs on a machine twice as fast as this one, close together.
-    plant(&[0.499, 0.5, 0.501]);
-    let out = quick(&target, &["--exact", "passes"]);
-    assert_eq!(out.code, Some(0), "{out:?}");
-    let said = format!("{}{}", out.stdout, out.stderr);
+    let said = said_after(&[0.499, 0.5, 0.501]);
     assert!(
         said.contains("warning: the machine ran")
             && said.contains("slower than in its last 3 runs"),
         "{said}"
     );
     // Too few earlier runs: nothing said.
-    plant(&[1.0]);
-    let out = quick(&target, &["--exact", "passes"]);
-    let said = format!("{}{}", out.stdout, out.stderr);
+    let said = said_after(&[1.0]);
     assert!(!said.contains("its last"), "{said}");
 }
