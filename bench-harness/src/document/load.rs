@@ -533,12 +533,17 @@ pub(crate) fn validate(document: &Document) -> Result<(), String> {
         // With --forks each process's blocks had its own loop cost taken
         // out, which can exceed the pooled reference (a process that
         // measured its loop slow under load): the floor is the largest.
-        let floor = m.forks.as_ref().map_or(m.estimate.reference_ns, |forks| {
-            (forks.process_overheads.iter())
-                .map(|o| o.per_iter_ns)
-                .filter(|v| v.is_finite())
-                .fold(m.estimate.reference_ns, f64::max)
-        });
+        // (A reference that is no time is refused as such, below.)
+        let reference = m.estimate.reference_ns;
+        let floor = match &m.forks {
+            Some(forks) if reference.is_finite() && reference > 0.0 => {
+                (forks.process_overheads.iter())
+                    .map(|o| o.per_iter_ns)
+                    .filter(|v| v.is_finite())
+                    .fold(reference, f64::max)
+            }
+            _ => reference,
+        };
         check_times(name, "block value", m.estimate.block_values(), floor)?;
         if !m.estimate.time_ns.is_finite() {
             return Err(format!(
@@ -799,6 +804,17 @@ mod tests {
         assert_eq!(validate(&doc), Ok(()));
         m_blocks(&mut doc)[0] = -2.0 * reference;
         assert!(validate(&doc).unwrap_err().contains("not a time"));
+        // The processes' loops do not stand in for a reference that is no
+        // time.
+        m_blocks(&mut doc)[0] = 0.5 * reference;
+        (doc.benchmarks.iter_mut())
+            .find_map(|b| b.measurement.as_mut())
+            .unwrap()
+            .estimate
+            .reference_ns = -1.0;
+        assert!(validate(&doc)
+            .unwrap_err()
+            .contains("has a reference time of -1 ns"));
     }
 
     fn m_blocks(doc: &mut Document) -> &mut Vec<f64> {

@@ -191,7 +191,9 @@ fn left_out_of(store: &Store, name: &str, run: &Run<'_>) -> Result<Vec<String>, 
     let path = store.path(name);
     let existing = match document::load(&path) {
         Ok(existing) => existing,
-        Err(document::LoadError::Io { error, .. }) if error.kind() == io::ErrorKind::NotFound => {
+        // Nothing there (a file where a directory should be is for the
+        // write to report): nothing to keep.
+        Err(document::LoadError::Io { .. }) if path.symlink_metadata().is_err() => {
             return Ok(Vec::new())
         }
         Err(error) => {
