@@ -109,11 +109,10 @@ pub mod __private {
 /// bench_harness::main!(measure_time = 1, min_samples = 50);
 /// ```
 ///
-/// The keys are the attribute's measuring options (`warm_up_time`,
-/// `measure_time`, `max_time`, `min_samples`, `precision`, `counters`,
-/// `bytes_unit`). For each setting a benchmark uses, in order of
-/// precedence: the command line's flag, its `#[benchmark(...)]`, its
-/// [`group!`]'s, this, the default. `bench_harness::main!();` takes the
+/// The keys are the attribute's measuring options (see [`benchmark`]). For
+/// each setting a benchmark uses, in order of precedence: the command
+/// line's flag, its `#[benchmark(...)]`, its [`group!`]'s, this, the
+/// default. `bench_harness::main!();` takes the
 /// defaults.
 #[macro_export]
 macro_rules! main {

@@ -29,8 +29,9 @@ pub(crate) const DEFAULT_SCHEDULE: Schedule = Schedule::Interleaved;
 /// its merge and the bounds (below), the flags' parsing and `--help`
 /// (`cli/mod.rs`, `cli/help.rs`), the inverse, the command line of a
 /// `--forks` child (`cli/child.rs`), and in bench-macros the attribute's
-/// keys and checks. A new measuring setting is a row there (and, if the
-/// sampler uses it, a line in [`Settings::sampler_config`]).
+/// keys and checks, and the sampler's fields it sets (its `sampler`
+/// column, [`Settings::sampler_config`]). A new measuring setting is a row
+/// there.
 pub(crate) use bench_macros::__settings_table as settings_table;
 
 /// Generates [`Settings`], [`Settings::NONE`], [`Settings::overridden_by`]
@@ -101,30 +102,79 @@ impl Settings {
     }
 
     /// The sampler's configuration; no sample is shorter than
-    /// `sample_floor`.
+    /// `sample_floor`. Each setting with a `sampler` column in the table
+    /// sets its field (`set_sampler_fields`); the rest is said here.
     pub(crate) fn sampler_config(&self, sample_floor: Nanos) -> SamplerConfig {
-        let defaults = SamplerConfig::default();
-        let secs = |set: Option<f64>, default: Nanos| set.map(Nanos::from_secs).unwrap_or(default);
-        let warm_up_time = secs(self.warm_up_time, defaults.warm_up_time);
-        let measure_time = secs(self.measure_time, defaults.measure_time);
-        // By default the hard bound leaves room for the budgets three times over.
-        let default_max = defaults.max_time.max((warm_up_time + measure_time) * 3.0);
-        SamplerConfig {
-            warm_up_time,
-            warm_up_window: self.warm_up_window.unwrap_or(defaults.warm_up_window),
-            warm_up_cv: self.warm_up_cv.unwrap_or(defaults.warm_up_cv),
-            measure_time,
+        let mut config = SamplerConfig {
             stop_rule: match self.precision_or_default() {
                 0.0 => StopRule::TimeBudget,
                 target => StopRule::Precision { target },
             },
-            max_time: secs(self.max_time, default_max),
-            min_samples: self.min_samples.unwrap_or(defaults.min_samples),
-            max_samples: defaults.max_samples,
             min_sample_time: sample_floor,
+            ..SamplerConfig::default()
+        };
+        self.set_sampler_fields(&mut config);
+        // By default the hard bound leaves room for the budgets three times over.
+        if self.max_time.is_none() {
+            config.max_time = config
+                .max_time
+                .max((config.warm_up_time + config.measure_time) * 3.0);
         }
+        config
     }
 }
+
+/// A setting's value as the sampler's field of the table's `sampler`
+/// column takes it, chosen by the two types.
+trait FromSetting<S> {
+    fn from_setting(value: S) -> Self;
+}
+
+/// Seconds, as the sampler's nanoseconds.
+impl FromSetting<f64> for Nanos {
+    fn from_setting(seconds: f64) -> Nanos {
+        Nanos::from_secs(seconds)
+    }
+}
+
+/// A count or a fraction, as it is.
+impl<T> FromSetting<T> for T {
+    fn from_setting(value: T) -> T {
+        value
+    }
+}
+
+/// Generates `Settings::set_sampler_fields` from the table's `sampler`
+/// column.
+macro_rules! sampler_fields {
+    (
+        bounds: $bounds:tt
+        $(
+            $(#[$doc:meta])*
+            $field:ident: $ty:ty {
+                flag: $flag:literal,
+                value: $value:tt,
+                attribute: $attribute:tt,
+                help: $section:ident $lines:literal,
+                sampler: ($($target:ident)?),
+            }
+        )*
+    ) => {
+        impl Settings {
+            /// Each setting said here with a `sampler` column, into its
+            /// field of `config`.
+            fn set_sampler_fields(&self, config: &mut SamplerConfig) {
+                $($(
+                    if let Some(value) = self.$field {
+                        config.$target = FromSetting::from_setting(value);
+                    }
+                )?)*
+            }
+        }
+    };
+}
+
+settings_table!(sampler_fields);
 
 /// How byte rates are printed (`--bytes-unit`, `bytes_unit = "..."`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

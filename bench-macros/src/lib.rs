@@ -116,12 +116,13 @@ use proc_macro::TokenStream;
 /// - `crate = path`: where bench-harness is, when it was renamed in
 ///   `Cargo.toml` or re-exported by another crate.
 ///
-/// The command line overrides the budgets, `min_samples`, `precision` and
-/// `bytes_unit` (`--warm-up-time`, `--measure-time`, `--max-time`,
-/// `--min-samples`, `--precision`, `--bytes-unit`); the attribute overrides
-/// its group's `group!(...)`, which overrides the file's `main!(...)`. An unknown or repeated option, a value of the wrong kind
-/// and a signature that cannot work are compile errors on the token to
-/// change.
+/// The measuring options are the settings a flag also sets (`min_samples`
+/// and `--min-samples`; docs/writing-benchmarks.md lists them all). The
+/// command line's flag overrides the attribute's option (a switch such as
+/// `counters` it can only turn on); the attribute overrides its group's
+/// `group!(...)`, which overrides the file's `main!(...)`. An unknown or
+/// repeated option, a value of the wrong kind and a signature that cannot
+/// work are compile errors on the token to change.
 #[proc_macro_attribute]
 pub fn benchmark(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);
@@ -145,9 +146,8 @@ pub fn benchmark(args: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 ///
 /// anywhere in the bench target sets what its members measure with, as
-/// criterion's `group.sample_size(..)` does. It takes `name` (required), the
-/// attribute's measuring options (`warm_up_time`, `measure_time`,
-/// `max_time`, `min_samples`, `precision`, `counters`, `bytes_unit`) and
+/// criterion's `group.sample_size(..)` does. It takes `name` (required),
+/// the attribute's measuring options (see [`macro@benchmark`]) and
 /// `crate`. A member's own attribute overrides the group, and the command
 /// line overrides both. A `group!` whose name no benchmark uses, or a
 /// second `group!` for one name, stops the run with an error.

@@ -60,6 +60,7 @@ macro_rules! settings_table {
                 value: $value:tt,
                 attribute: $attribute:tt,
                 help: $section:ident $lines:literal,
+                sampler: $sampler:tt,
             }
         )*
     ) => {

@@ -25,7 +25,12 @@
 //   harnesses' names for it), with `words Type [Variant "word" "shown",
 //   ...]` for a choice;
 // - `help`: the `--help` section (Measurement, Output or Machine) and the
-//   lines, in the rows' order.
+//   lines, in the rows' order;
+// - `sampler`: `(field)`, the `bench_runtime::SamplerConfig` field the
+//   setting sets, its value converted by the two types (seconds to
+//   `Nanos`, else as is; `FromSetting` in bench-harness/src/settings.rs),
+//   or `()` for one the sampler does not take as it is (`precision` is
+//   the stop rule, made in `Settings::sampler_config`).
 settings_table! {
     bounds: { max_seconds: 86_400.0, max_count: 10_000_000 }
 
@@ -37,6 +42,7 @@ settings_table! {
         help: Measurement "  --timer auto|os|cycles  clock: auto (default) uses the cycle counter where it is
                           usable (invariant TSC on x86_64), else the OS monotonic clock
 ",
+        sampler: (),
     }
     /// The precision rule's target, as a fraction: the relative half-width
     /// of the headline's 95% CI; 0 turns the rule off.
@@ -47,6 +53,7 @@ settings_table! {
         help: Measurement "  --precision PCT         stop once the time's 95% confidence interval is within
                           ±PCT% [default: 1]; 0 stops at --measure-time instead
 ",
+        sampler: (),
     }
     /// Measuring time before the precision rule may stop, in seconds.
     measure_time: f64 {
@@ -56,6 +63,7 @@ settings_table! {
         help: Measurement "  --measure-time SECS     minimum measuring time per benchmark before the precision
                           rule may stop it (with --precision 0: the budget) [default: 0.3]
 ",
+        sampler: (measure_time),
     }
     /// Hard bound on one benchmark, set-up included, in seconds.
     max_time: f64 {
@@ -65,6 +73,7 @@ settings_table! {
         help: Measurement "  --max-time SECS         hard bound per benchmark: set-up, calibration, warm-up and
                           measurement [default: 2, or 3× warm-up + measure time if larger]
 ",
+        sampler: (max_time),
     }
     /// Samples to record before stopping.
     min_samples: usize {
@@ -73,6 +82,7 @@ settings_table! {
         attribute: ("min_samples = 20" ["sample_size", "samples", "sample_count"]),
         help: Measurement "  --min-samples N         samples to record before stopping [default: 10]
 ",
+        sampler: (min_samples),
     }
     /// Cap on warm-up, calibration included, in seconds.
     warm_up_time: f64 {
@@ -82,6 +92,7 @@ settings_table! {
         help: Measurement "  --warm-up-time SECS     cap on warm-up per benchmark, calibration included, set-up
                           not [default: 0.1]
 ",
+        sampler: (warm_up_time),
     }
     /// Samples in the rolling window that detects steady state.
     warm_up_window: usize {
@@ -90,6 +101,7 @@ settings_table! {
         attribute: (),
         help: Measurement "  --warm-up-window N      samples in the rolling window that detects steady state [default: 10]
 ",
+        sampler: (warm_up_window),
     }
     /// Steady once the window's coefficient of variation is below this
     /// fraction.
@@ -100,6 +112,7 @@ settings_table! {
         help: Measurement "  --warm-up-cv PCT        steady once the window's coefficient of variation is below
                           PCT% [default: 5]
 ",
+        sampler: (warm_up_cv),
     }
     /// `--schedule` (run-wide).
     schedule: Schedule {
@@ -111,6 +124,7 @@ settings_table! {
                           order, so every benchmark sees the same machine noise;
                           sequential: each benchmark in one go
 ",
+        sampler: (),
     }
     /// `--seed`: the interleaved schedule's shuffles (run-wide).
     seed: u64 {
@@ -120,6 +134,7 @@ settings_table! {
         help: Measurement "  --seed N                seed of the interleaved shuffles [default: random, printed
                           in the header with -v]
 ",
+        sampler: (),
     }
     /// Read hardware and software counters around each sample.
     counters: bool {
@@ -130,6 +145,7 @@ settings_table! {
                           instructions, branches, cache, page faults, context
                           switches, task clock) where the kernel allows them
 ",
+        sampler: (),
     }
     /// `--pin CPU`: the measuring threads run on this CPU only (run-wide).
     pin: usize {
@@ -138,6 +154,7 @@ settings_table! {
         attribute: (),
         help: Machine "  --pin CPU               run the measuring threads on CPU only, and say so
 ",
+        sampler: (),
     }
     /// `--cold`: evict the caches before each sample (run-wide).
     cold: bool {
@@ -147,6 +164,7 @@ settings_table! {
         help: Machine "  --cold                  evict the caches before each sample (a buffer larger than
                           the last-level cache is walked, untimed): cold-cache figures
 ",
+        sampler: (),
     }
     /// `--bytes-unit`: how byte rates are printed (GB/s or GiB/s).
     bytes_unit: BytesUnit {
@@ -160,5 +178,6 @@ settings_table! {
                           byte rates in KB/s, MB/s, GB/s [default: decimal] or in
                           KiB/s, MiB/s, GiB/s, as criterion prints them
 ",
+        sampler: (),
     }
 }

@@ -30,6 +30,7 @@ macro_rules! setting_help {
                 value: $value:tt,
                 attribute: $attribute:tt,
                 help: $section:ident $lines:literal,
+                sampler: $sampler:tt,
             }
         )*
     ) => {

@@ -5,15 +5,15 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use bench_runtime::{StopReason, StopRule};
+use bench_runtime::StopReason;
 
 use super::{
     AgainstBenchRecord, AgainstRecord, AllocationsRecord, BenchRecord, ComplexityRecord,
     ConfigRecord, CpuRecord, Document, EstimateRecord, FailureRecord, FencesRecord, ForksRecord,
     IntervalRecord, MeasurementRecord, Methodology, OutcomeKind, OutliersRecord, OverheadRecord,
     PercentilesRecord, RawSamples, RunStopRule, SampleRecord, SamplesRecord, ScheduleKind,
-    SliceRecord, StopKind, StopRuleKind, SummaryRecord, Throughput, ThroughputUnit, WarmUpRecord,
-    HARNESS_TAG, SCHEMA_VERSION,
+    SliceRecord, StopKind, SummaryRecord, Throughput, ThroughputUnit, WarmUpRecord, HARNESS_TAG,
+    SCHEMA_VERSION,
 };
 use crate::analysis::{Interval, Summary, BLOCKS_IN_ONE_GO, CONFIDENCE_LEVEL};
 use crate::environment::Environment;
@@ -273,8 +273,6 @@ fn record(result: &BenchResult, tick_ns: Option<f64>) -> BenchRecord {
 
 fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
     let raw = &m.measurement;
-    let config = &m.config;
-    let secs = |nanos: bench_runtime::Nanos| nanos.0 / 1e9;
     let fences = &m.outliers.fences;
     MeasurementRecord {
         samples: SamplesRecord::new(
@@ -289,21 +287,7 @@ fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
         ),
         slice_starts: raw.slice_starts.clone(),
         rewarm_samples: raw.rewarm_samples,
-        config: ConfigRecord {
-            warm_up_time_s: secs(config.warm_up_time),
-            warm_up_window: config.warm_up_window,
-            warm_up_cv: config.warm_up_cv,
-            measure_time_s: secs(config.measure_time),
-            stop_rule: match config.stop_rule {
-                StopRule::Precision { .. } => StopRuleKind::Precision,
-                StopRule::TimeBudget => StopRuleKind::TimeBudget,
-            },
-            precision_target: config.stop_rule.precision_target(),
-            max_time_s: secs(config.max_time),
-            min_samples: config.min_samples,
-            max_samples: config.max_samples,
-            min_sample_time_ns: config.min_sample_time.0,
-        },
+        config: ConfigRecord::new(&m.config),
         warm_up: WarmUpRecord {
             time_ns: raw.warm_up.time.0,
             samples: raw.warm_up.samples,

@@ -1,10 +1,9 @@
 //! The way back from a document to the result model: what a parent under
 //! `--forks` analyses of its children's documents.
 
-use crate::settings::DEFAULT_PRECISION;
-use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, WarmUp};
+use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, WarmUp};
 
-use super::{MeasurementRecord, OverheadRecord, StopKind, StopRuleKind};
+use super::{MeasurementRecord, OverheadRecord, StopKind};
 use crate::analysis::Overhead;
 use crate::instruments::SliceEvidence;
 
@@ -61,23 +60,7 @@ impl MeasurementRecord {
 
     /// The sampler's settings back.
     pub(crate) fn sampler_config(&self) -> SamplerConfig {
-        let c = &self.config;
-        SamplerConfig {
-            warm_up_time: Nanos::from_secs(c.warm_up_time_s),
-            warm_up_window: c.warm_up_window,
-            warm_up_cv: c.warm_up_cv,
-            measure_time: Nanos::from_secs(c.measure_time_s),
-            stop_rule: match c.stop_rule {
-                StopRuleKind::Precision => StopRule::Precision {
-                    target: c.precision_target.unwrap_or(DEFAULT_PRECISION),
-                },
-                StopRuleKind::TimeBudget => StopRule::TimeBudget,
-            },
-            max_time: Nanos::from_secs(c.max_time_s),
-            min_samples: c.min_samples,
-            max_samples: c.max_samples,
-            min_sample_time: Nanos(c.min_sample_time_ns),
-        }
+        self.config.sampler_config()
     }
 }
 

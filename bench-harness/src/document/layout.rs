@@ -1,7 +1,8 @@
 //! How a document is laid out in JSON: each type's fields in the order
 //! they are written and how each is read (the `json_struct!` and
-//! `json_enum!` lists below), in serde_json's pretty layout with the long
-//! arrays of numbers kept short on the page ([`lines`]).
+//! `json_enum!` lists below; the sampler's budgets' record has its own in
+//! `config.rs`), in serde_json's pretty layout with the long arrays of
+//! numbers kept short on the page ([`lines`]).
 
 use std::io::{self, Write};
 
@@ -197,19 +198,6 @@ json_struct!(CpuRecord {
     wall_ns
 });
 json_struct!(SampleRecord { iters, elapsed_ns });
-json_struct!(ConfigRecord {
-    warm_up_time_s,
-    warm_up_window,
-    warm_up_cv,
-    measure_time_s,
-    stop_rule,
-    precision_target: skip,
-    max_time_s,
-    min_samples,
-    max_samples,
-    min_sample_time_ns,
-});
-json_enum!(StopRuleKind { Precision = "precision", TimeBudget = "time_budget" });
 json_struct!(WarmUpRecord {
     time_ns,
     samples,

@@ -9,7 +9,8 @@
 //! into measurements). It is built from a run in one place,
 //! [`assemble()`], so the three never drift apart. Its JSON is laid out
 //! in `layout.rs` (each type's fields, in the order written) and read
-//! back in `load.rs`.
+//! back in `load.rs`; the sampler's budgets and limits (`config.rs`) are
+//! recorded, laid out and decoded in one file.
 //!
 //! The document's types are separate from the result model
 //! ([`crate::results`]) so that the schema is explicit and changes only on
@@ -22,6 +23,7 @@
 //! last bit where the method is exact.
 
 mod assemble;
+mod config;
 mod decode;
 #[cfg(test)]
 mod fuzz;
@@ -40,6 +42,7 @@ use serde_json::Value;
 use crate::environment::Environment;
 
 pub(crate) use assemble::{assemble, assemble_against};
+pub(crate) use config::ConfigRecord;
 pub(crate) use layout::write;
 pub(crate) use load::{load, load_baseline, summarize, LoadError, Summary};
 pub(crate) use samples::SamplesRecord;
@@ -449,30 +452,6 @@ pub(crate) struct CpuRecord {
 pub(crate) struct SampleRecord {
     pub iters: u64,
     pub elapsed_ns: f64,
-}
-
-/// The benchmark's sampling budgets and limits.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ConfigRecord {
-    pub warm_up_time_s: f64,
-    pub warm_up_window: usize,
-    pub warm_up_cv: f64,
-    pub measure_time_s: f64,
-    pub stop_rule: StopRuleKind,
-    /// Under the precision rule, its target (a fraction). Documents written
-    /// before it was recorded lack it; they are read with the default
-    /// target, which only the "not precise" note's text shows.
-    pub precision_target: Option<f64>,
-    pub max_time_s: f64,
-    pub min_samples: usize,
-    pub max_samples: usize,
-    pub min_sample_time_ns: f64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum StopRuleKind {
-    Precision,
-    TimeBudget,
 }
 
 #[derive(Debug, Clone, PartialEq)]

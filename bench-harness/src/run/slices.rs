@@ -297,6 +297,8 @@ mod tests {
     use std::cell::Cell;
 
     /// Budgets of a few milliseconds on a fake clock.
+    // Every field is said; one added later takes its default.
+    #[allow(clippy::needless_update)]
     fn config() -> SamplerConfig {
         SamplerConfig {
             warm_up_time: Nanos(100_000.0),
@@ -308,6 +310,7 @@ mod tests {
             min_samples: 10,
             max_samples: 1_000_000,
             min_sample_time: Nanos(10_000.0),
+            ..SamplerConfig::default()
         }
     }
 

@@ -3,8 +3,7 @@
 //! reporter's golden file in `tests/golden/` is this run's output.
 
 use bench_runtime::{
-    Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, Throughput, TimerPrecision,
-    WarmUp,
+    Measurement, Nanos, Sample, SamplerConfig, StopReason, Throughput, TimerPrecision, WarmUp,
 };
 
 use crate::analysis::compare::{self, Headline};
@@ -73,18 +72,9 @@ pub(crate) fn environment() -> Environment {
     }
 }
 
+/// The default budgets: the goldens follow them.
 fn config() -> SamplerConfig {
-    SamplerConfig {
-        warm_up_time: Nanos::from_secs(0.1),
-        warm_up_window: 10,
-        warm_up_cv: 0.05,
-        measure_time: Nanos::from_secs(0.3),
-        stop_rule: StopRule::Precision { target: 0.01 },
-        max_time: Nanos::from_secs(2.0),
-        min_samples: 10,
-        max_samples: 1_000_000,
-        min_sample_time: Nanos(10_000.0),
-    }
+    SamplerConfig::default()
 }
 
 /// A sample of `iters` iterations of a body costing `cost` ns each, as the

@@ -64,6 +64,8 @@ impl<F: Fn(At) -> f64> FakeClock<F> {
 
 /// Small budgets, the time-budget stop rule and a warm-up that only ends at
 /// its cap (a threshold no window reaches), unless a test says otherwise.
+// Every field is said; one added later takes its default.
+#[allow(clippy::needless_update)]
 fn config() -> SamplerConfig {
     SamplerConfig {
         warm_up_time: Nanos(1_000_000.0), // 1 ms
@@ -75,6 +77,7 @@ fn config() -> SamplerConfig {
         min_samples: 10,
         max_samples: 100_000,
         min_sample_time: Nanos(10_000.0), // 10 µs
+        ..SamplerConfig::default()
     }
 }
 

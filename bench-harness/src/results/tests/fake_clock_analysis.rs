@@ -42,6 +42,8 @@ const OVERHEAD: Overhead = Overhead {
     per_iter_uncertainty: Nanos::ZERO,
 };
 
+// Every field is said; one added later takes its default.
+#[allow(clippy::needless_update)]
 fn config() -> SamplerConfig {
     SamplerConfig {
         warm_up_time: Nanos(1_000_000.0),
@@ -53,6 +55,7 @@ fn config() -> SamplerConfig {
         min_samples: 10,
         max_samples: 600,
         min_sample_time: Nanos(10_000.0),
+        ..SamplerConfig::default()
     }
 }
 
