@@ -278,13 +278,12 @@ fn bench(
     // next run.
     let forks = args.forks.unwrap_or(forks::DEFAULT_PROCESSES);
     let shares = (forks, args.fork_share.max(1));
-    let plan = plan::plan(
-        &args.settings,
-        selected,
-        cold_bytes,
-        compares || records_history,
-        shares,
-    )?;
+    let reference = match (compares, records_history) {
+        (true, _) => plan::Reference::ForBaseline,
+        (false, true) => plan::Reference::ForHistory,
+        (false, false) => plan::Reference::Off,
+    };
+    let plan = plan::plan(&args.settings, selected, cold_bytes, reference, shares)?;
     let settings = args.settings;
     let child_args = |seed, names: &std::path::Path, share, output: &std::path::Path| {
         let settings = crate::settings::Settings {

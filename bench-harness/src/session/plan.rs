@@ -101,14 +101,14 @@ pub(super) fn cold_buffer_bytes(environment: &Environment) -> usize {
 }
 
 /// The plan for `selected` under the command line's `settings`;
-/// `reference`: the machine reference kernel is measured too (a baseline is
-/// saved or compared, or the history written). `forks`: the processes the run measures in; `share`: in
+/// `reference`: whether the machine reference kernel is measured too, and
+/// for what ([`Reference`]). `forks`: the processes the run measures in; `share`: in
 /// a child, how many processes share each benchmark's budgets.
 pub(super) fn plan(
     settings: &Settings,
     selected: &Selection,
     cold_bytes: Option<usize>,
-    reference: bool,
+    reference: Reference,
     (forks, share): (usize, usize),
 ) -> Result<Plan, String> {
     let clock = Clock::select(settings.timer_or_default()).map_err(|e| e.to_string())?;
@@ -175,9 +175,18 @@ pub(super) fn plan(
         });
         jobs.len() - 1
     };
-    let reference_job = reference.then(|| hidden_job(&registry::MACHINE_REFERENCE));
+    let reference_job =
+        (reference != Reference::Off).then(|| hidden_job(&registry::MACHINE_REFERENCE));
     let overhead_job = hidden_job(&registry::LOOP_OVERHEAD);
     jobs[overhead_job].publishes_overhead = true;
+    if let (Some(job), Reference::ForHistory) = (reference_job, reference) {
+        lean(&mut jobs[job].config);
+        // Measured in processes, the benchmarks take their loop's cost
+        // from their own; here the loop serves the kernel alone.
+        if forks > 0 {
+            lean(&mut jobs[overhead_job].config);
+        }
+    }
     let schedule = run::Plan {
         schedule: info.schedule,
         clock,
@@ -244,6 +253,32 @@ pub(super) fn job(bench: registry::Benchmark, command_line: &Settings, floor: Na
         bench,
     }
 }
+
+/// Why the machine reference kernel is measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reference {
+    Off,
+    /// For the history's drift line: its run-to-run spread was 0.19-0.53%
+    /// here, which a short measurement resolves ([`lean`]).
+    ForHistory,
+    /// For a baseline: every verdict's threshold widens by its change, so
+    /// it gets the benchmarks' budgets.
+    ForBaseline,
+}
+
+/// The budgets of the reference kernel measured for the history only (and
+/// of the loop measured beside it in this process): at the command line's
+/// budgets they added 1.1 s (median of 5) to a run of one benchmark that
+/// took 1.7 s, being measured after the processes.
+fn lean(config: &mut SamplerConfig) {
+    let at_most = |budget: &mut Nanos, secs: f64| *budget = Nanos(budget.0.min(secs * 1e9));
+    at_most(&mut config.warm_up_time, LEAN_SECS / 2.0);
+    at_most(&mut config.measure_time, LEAN_SECS);
+    at_most(&mut config.max_time, 3.0 * LEAN_SECS);
+}
+
+/// The reference kernel's measuring time when it is for the history.
+const LEAN_SECS: f64 = 0.1;
 
 /// One of `share` processes' part of `config`: the measuring time and the
 /// hard bound divided between them, the precision target widened so that
@@ -382,6 +417,29 @@ mod tests {
         assert!(paired_units(&selection).is_empty());
         let selection = [selected(&SORT, None)];
         assert!(paired_units(&selection).is_empty());
+    }
+
+    /// For the history alone the kernel, and in processes the loop beside
+    /// it, are measured briefly; for a baseline at the run's budgets; with
+    /// neither not at all. The loop the benchmarks share in this process
+    /// keeps its budget.
+    #[test]
+    fn the_reference_kernel_is_measured_briefly_for_the_history_alone() {
+        let selection = [selected(&SORT, None)];
+        let measure = |reference, forks| {
+            let plan = plan(&Settings::NONE, &selection, None, reference, (forks, 1)).unwrap();
+            let secs = |job: usize| plan.jobs[job].config.measure_time.0 / 1e9;
+            (plan.reference_job.map(secs), secs(plan.overhead_job))
+        };
+        let full = SamplerConfig::default().measure_time.0 / 1e9;
+        assert!(full > LEAN_SECS);
+        assert_eq!(
+            measure(Reference::ForHistory, 3),
+            (Some(LEAN_SECS), LEAN_SECS)
+        );
+        assert_eq!(measure(Reference::ForHistory, 0), (Some(LEAN_SECS), full));
+        assert_eq!(measure(Reference::ForBaseline, 3), (Some(full), full));
+        assert_eq!(measure(Reference::Off, 3), (None, full));
     }
 
     #[test]
