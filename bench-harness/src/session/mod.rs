@@ -371,7 +371,7 @@ fn bench(
             history::drift(&records, (&machine, &config), reference.headline())
         });
     if let Some(drift) = &drift {
-        table.check(out.machine_drift(drift));
+        show_drift(args, drift);
     }
     if args.quick {
         console::note(&format_args!(
@@ -493,29 +493,51 @@ fn show_machine(
         true => audit::header(environment),
         false => audit::short_header(environment),
     };
-    let silenced = args.output.quiet
-        || machine_warnings_silenced(
-            args.output.no_machine_warnings,
-            std::env::var_os(NO_MACHINE_WARNINGS).as_deref(),
-        );
+    let silenced = warnings_silenced(args);
     let warnings: Vec<_> = audit::audit(environment)
         .into_iter()
         .filter(|w| w.loud || !silenced)
         .collect();
     let pin = args.settings.pin;
     let mut stream = StandardStream::stderr(stderr_color_choice(args.output.color));
-    let mut stderr = Terminal::new(&mut stream, std::iter::empty())
-        .with_view(
-            bench_runtime::stdio::stderr_columns().unwrap_or_else(text::stdout_width),
-            args.output.details,
-        )
-        .with_verbose(args.output.verbose);
+    let mut stderr = stderr_view(&mut stream, args);
     let _ = stderr.warnings(&warnings);
     if args.output.format != OutputFormat::Pretty && args.output.path.is_none() {
         let _ = stderr.machine(&header, pin, cold_bytes);
     } else {
         let _ = out.machine(&header, pin, cold_bytes);
     }
+}
+
+/// Whether the machine's warnings are left out: `--quiet`, or silenced
+/// ([`machine_warnings_silenced`]).
+fn warnings_silenced(args: &Args) -> bool {
+    args.output.quiet
+        || machine_warnings_silenced(
+            args.output.no_machine_warnings,
+            std::env::var_os(NO_MACHINE_WARNINGS).as_deref(),
+        )
+}
+
+/// The table's view on stderr, where the machine's lines go.
+fn stderr_view<'a>(stream: &'a mut StandardStream, args: &Args) -> Terminal<'a> {
+    Terminal::new(stream, std::iter::empty())
+        .with_view(
+            bench_runtime::stdio::stderr_columns().unwrap_or_else(text::stdout_width),
+            args.output.details,
+        )
+        .with_verbose(args.output.verbose)
+}
+
+/// The machine against its recent runs, on stderr with the machine's other
+/// lines: its warning silenced with them, the line that it is as fast as
+/// before only by `--quiet`.
+fn show_drift(args: &Args, drift: &history::Drift) {
+    if args.output.quiet || (drift.beyond && warnings_silenced(args)) {
+        return;
+    }
+    let mut stream = StandardStream::stderr(stderr_color_choice(args.output.color));
+    let _ = stderr_view(&mut stream, args).machine_drift(drift);
 }
 
 /// The environment variable that silences the machine's warnings, as

@@ -366,28 +366,36 @@ fn the_machine_is_compared_with_its_recent_runs() {
             .collect();
         std::fs::write(history_file(&target), lines).unwrap();
     };
-    // What a run says after the planted runs.
-    let said_after = |factors: &[f64]| {
+    // What a run says on stderr (with the machine's other lines) after the
+    // planted runs.
+    let said_after = |factors: &[f64], more: &[&str]| {
         plant(factors);
-        let out = quick(&target, &["--exact", "passes"]);
+        let mut args = vec!["--exact", "passes"];
+        args.extend_from_slice(more);
+        let out = quick(&target, &args);
         assert_eq!(out.code, Some(0), "{out:?}");
-        format!("{}{}", out.stdout, out.stderr)
+        assert!(!out.stdout.contains("its last"), "{}", out.stdout);
+        out.stderr
     };
     // Runs far apart: this one is within their spread.
-    let said = said_after(&[0.8, 1.0, 1.25]);
+    let said = said_after(&[0.8, 1.0, 1.25], &[]);
     assert!(
         said.contains("machine: as fast as in its last 3 runs")
             && said.contains("a rerun may move a further"),
         "{said}"
     );
-    // Runs on a machine twice as fast as this one, close together.
-    let said = said_after(&[0.499, 0.5, 0.501]);
+    // Runs on a machine twice as fast as this one, close together: a
+    // machine warning, silenced with the others.
+    let slower = [0.499, 0.5, 0.501];
+    let said = said_after(&slower, &[]);
     assert!(
         said.contains("warning: the machine ran")
             && said.contains("slower than in its last 3 runs"),
         "{said}"
     );
+    let said = said_after(&slower, &["--no-machine-warnings"]);
+    assert!(!said.contains("its last"), "{said}");
     // Too few earlier runs: nothing said.
-    let said = said_after(&[1.0]);
+    let said = said_after(&[1.0], &[]);
     assert!(!said.contains("its last"), "{said}");
 }
