@@ -78,9 +78,9 @@ pub(crate) fn drift(history: &[Record], key: (&str, &str), now_ns: f64) -> Optio
     if n < MIN_RUNS {
         return None;
     }
-    let centre = median(&recent);
+    let centre = median(recent.clone());
     let deviations: Vec<f64> = recent.iter().map(|x| (x - centre).abs()).collect();
-    let spread = 1.4826 * median(&deviations);
+    let spread = 1.4826 * median(deviations);
     let log_change = now_ns.ln() - centre;
     // A prediction bound for one more run of the same machine: Student's
     // t at n - 1 degrees of freedom, widened for the centre's own error.
@@ -97,15 +97,9 @@ pub(crate) fn drift(history: &[Record], key: (&str, &str), now_ns: f64) -> Optio
     })
 }
 
-fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let mid = sorted.len() / 2;
-    if sorted.len() % 2 == 1 {
-        sorted[mid]
-    } else {
-        (sorted[mid - 1] + sorted[mid]) / 2.0
-    }
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    crate::analysis::percentile(&values, 50.0)
 }
 
 #[cfg(test)]

@@ -88,20 +88,23 @@ pub(crate) fn code_identities<'a>(
 }
 
 /// Appends the run's records to this bench target's history, beside the
-/// baseline store `store`; an error is one line naming the file and the
-/// fix.
-pub(crate) fn append_run(store: &Store, run: &RunRecords<'_>) -> Result<(), String> {
+/// baseline store `store`, and returns them; an error is one line naming
+/// the file and the fix.
+pub(crate) fn append_run(store: &Store, run: &RunRecords<'_>) -> Result<Vec<Record>, String> {
     let path = file(&target_dir(store), &crate::baseline::target_name());
-    append(&path, &records(run)).map_err(|error| {
-        // A refusal of what stands at the path names its own remedy.
-        let remedy = if error.kind() == std::io::ErrorKind::InvalidInput {
-            "or run with --no-history"
-        } else {
-            "check that the target directory is writable, or run with --no-history"
-        };
-        format!(
-            "this run was not added to the history {}: {error}; {remedy}",
-            path.display()
-        )
-    })
+    let appended = records(run);
+    append(&path, &appended)
+        .map(|()| appended)
+        .map_err(|error| {
+            // A refusal of what stands at the path names its own remedy.
+            let remedy = if error.kind() == std::io::ErrorKind::InvalidInput {
+                "or run with --no-history"
+            } else {
+                "check that the target directory is writable, or run with --no-history"
+            };
+            format!(
+                "this run was not added to the history {}: {error}; {remedy}",
+                path.display()
+            )
+        })
 }

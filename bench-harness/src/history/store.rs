@@ -133,13 +133,8 @@ pub(crate) fn load(target_dir: &Path, bench_target: &str) -> Result<Vec<Record>,
         }
     };
     let parsed = parse(&String::from_utf8_lossy(&bytes));
-    // Said once a process, however often the history is read (the drift
-    // line before the run is appended, the report after).
-    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if let Some(note) = skipped_note(&path, &parsed) {
-        if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
-            console::note(&note);
-        }
+        console::note(&note);
     }
     Ok(parsed.records)
 }

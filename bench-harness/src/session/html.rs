@@ -254,14 +254,13 @@ pub(super) fn write(output: &OutputOptions, place: &Place, html: &str) -> Option
 /// found over all of them).
 const HISTORY_RUNS: usize = 30;
 
-/// Each benchmark's runs from this bench target's history, for the report:
-/// those of its latest run's series (the same machine and configuration:
-/// a debug build's or another machine's runs are another history), change
-/// points found over all of them, the last [`HISTORY_RUNS`] kept. Empty when there is no history (or it cannot be read: the run
-/// already said so when it appended).
-pub(super) fn history_points(store: &Store) -> Vec<Vec<HistoryPoint>> {
-    let records =
-        history::load(&history::target_dir(store), &baseline::target_name()).unwrap_or_default();
+/// Each benchmark's runs in `records` (this bench target's history, this
+/// run's records included), for the report: those of its latest run's
+/// series (the same machine and configuration: a debug build's or another
+/// machine's runs are another history), change points found over all of
+/// them, the last [`HISTORY_RUNS`] kept. Empty when there is no history
+/// (or it cannot be read).
+pub(super) fn history_points(records: &[history::Record]) -> Vec<Vec<HistoryPoint>> {
     // PERF: sorted and grouped rather than collected into a map by name:
     // each BTreeMap type costs ~5,000 lines of IR on every clean build.
     // The sort is stable, so each benchmark's runs stay oldest first.

@@ -361,14 +361,19 @@ fn bench(
     }
     let seconds = started.elapsed().as_secs_f64();
     table.check(out.bench_summary(results, seconds, info.partial));
+    // The history as it stood before this run, read once: for the drift
+    // line, and with this run's records for the report's charts.
+    let mut past = if records_history || report.is_some() {
+        history::load(&history::target_dir(&store), &baseline::target_name()).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     let drift = machine_reference
         .as_ref()
         .filter(|_| records_history && !info.partial)
         .and_then(|reference| {
-            let records =
-                history::load(&history::target_dir(&store), &baseline::target_name()).ok()?;
             let (machine, config) = history::series(&environment, args.settings.cold_or_default());
-            history::drift(&records, (&machine, &config), reference.headline())
+            history::drift(&past, (&machine, &config), reference.headline())
         });
     if let Some(drift) = &drift {
         show_drift(args, drift);
@@ -417,12 +422,13 @@ fn bench(
             cold: args.settings.cold_or_default(),
             codes: &codes,
         };
-        if let Err(error) = history::append_run(&store, &run) {
-            console::status(&format_args!("warning: {error}"));
+        match history::append_run(&store, &run) {
+            Ok(appended) => past.extend(appended),
+            Err(error) => console::status(&format_args!("warning: {error}")),
         }
     }
     if let Some(place) = &report {
-        let history = html::history_points(&store);
+        let history = html::history_points(&past);
         let flamegraphs = html::flamegraph_links(place, results);
         let page = crate::report::html::render(&crate::report::html::Page {
             target: &baseline::target_name(),
