@@ -103,22 +103,36 @@ fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_an_empty_one_to
     // estimates a few picoseconds apart made `add` (about 0.25 ns) 3%
     // "faster" than itself, and an empty body's ratio of noise 0.07.
     let (shorter, _) = against_builds();
-    let (out, against) = against_json(
-        "against-sub-ns",
-        shorter,
-        shorter,
-        &["--noise-threshold", "1", "--exact", "add", "empty"],
-    );
+    let compare = || {
+        against_json(
+            "against-sub-ns",
+            shorter,
+            shorter,
+            &["--noise-threshold", "1", "--exact", "add", "empty"],
+        )
+    };
+    // Sub-nanosecond, its ratio moves with each pair of processes' loops
+    // (about ±4% run to run): no verdict, whether the interval settles
+    // inside the noise band or stays unclear. A 95% interval beyond the
+    // band is wrong by chance in a few runs of a hundred (1 in 20 at
+    // most), so one such run is measured again: a false verdict twice in
+    // a row is a bias (sides that took out different loop costs were
+    // wrong in every run), not chance.
+    let no_verdict = |add: &str| add.ends_with("no difference") || add.contains("unclear, up to ");
+    let (mut out, mut against) = compare();
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    if !no_verdict(row(&against_rows(&out.stdout), "add")) {
+        let first = out.stdout;
+        (out, against) = compare();
+        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+        let add = row(&against_rows(&out.stdout), "add").to_string();
+        assert!(
+            no_verdict(&add),
+            "twice a verdict:\n{first}\n{}",
+            out.stdout
+        );
+    }
     let rows = against_rows(&out.stdout);
-    // Sub-nanosecond, its ratio moves with each pair of processes' loops:
-    // never a verdict, whether the interval settles inside the noise band
-    // or stays unclear.
-    let add = row(&rows, "add");
-    assert!(
-        add.ends_with("no difference") || add.contains("unclear, up to "),
-        "{rows:?}"
-    );
     // An empty body is what is left of the loop: too fast to compare when
     // both workers' loops match the overhead taken out, else a ratio of
     // noise that stays unclear (each worker's loop differs from the
