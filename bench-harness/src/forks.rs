@@ -103,7 +103,7 @@ pub(crate) type ChildArgs<'a> = dyn Fn(u64, &Path, usize, &Path) -> Vec<OsString
 /// after another, each measuring every job (interleaved, as a run in one
 /// process does) for its share of the budgets; `seed` is the run's
 /// (printed) seed, from which each process's is derived. `watch` hears
-/// which process runs.
+/// which process runs; `between` is called before each process starts.
 ///
 /// A child that dies (abort, segfault, `exit`) or hangs takes down every
 /// benchmark it was measuring, not only the one at fault: its benchmarks
@@ -116,6 +116,7 @@ pub(crate) fn measure(
     seed: u64,
     context: &Context,
     watch: &Arc<Watch>,
+    between: &mut dyn FnMut(),
 ) -> Forked {
     let fail_all = |message: String| Forked {
         outcomes: jobs
@@ -200,6 +201,10 @@ pub(crate) fn measure(
         } else {
             format!("process {} (for precision)", fork + 1)
         };
+        // What this process measures itself (the machine's reference
+        // kernel) takes its turn before each process: its slices span the
+        // run, not a moment after it.
+        between();
         let measured = match children.run(seed, &live) {
             Ok(Some(measured)) => measured,
             // Stopped by Ctrl-C with nothing written.

@@ -28,7 +28,7 @@ use crate::failure::{catching_panics, Failure};
 use crate::registry::Benchmark;
 use crate::settings::Schedule;
 pub(crate) use profile::profile_for;
-pub(crate) use schedule::{measure, Stepper};
+pub(crate) use schedule::{measure, Rounds, Stepper};
 pub(crate) use slices::estimate_now;
 pub(crate) use watch::Watch;
 

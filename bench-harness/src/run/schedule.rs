@@ -29,11 +29,10 @@ pub(crate) fn measure(
     watch: Option<&Arc<Watch>>,
     mut done: impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),
 ) {
-    let mut rng = fastrand::Rng::with_seed(plan.seed);
-    let units = units(jobs);
     match plan.schedule {
         Schedule::Sequential => {
-            for unit in units {
+            let mut rng = fastrand::Rng::with_seed(plan.seed);
+            for unit in units(jobs) {
                 let mut unit = Unit::spawn(unit, jobs, plan, watch);
                 while !unit.step(Nanos(f64::INFINITY), &mut rng, watch, &mut done) {}
             }
@@ -43,20 +42,55 @@ pub(crate) fn measure(
             // same mix of the machine's states as the hidden jobs (the loop
             // overhead, the machine reference) measured alongside; the cost
             // is that every benchmark's set-up stays alive until the end.
-            let mut live: Vec<Unit> = units
+            let mut rounds = Rounds::start(jobs, plan, watch);
+            while rounds.step(watch, &mut done) {}
+        }
+    }
+}
+
+/// The interleaved schedule a round at a time, for a caller that does
+/// other work between rounds (`--forks` runs its processes there).
+pub(crate) struct Rounds {
+    live: Vec<Unit>,
+    slice: Nanos,
+    rng: fastrand::Rng,
+    round: usize,
+}
+
+impl Rounds {
+    /// Every job's worker started, none measuring yet.
+    pub(crate) fn start(jobs: &[Job], plan: &Plan, watch: Option<&Arc<Watch>>) -> Rounds {
+        Rounds {
+            live: units(jobs)
                 .into_iter()
                 .map(|unit| Unit::spawn(unit, jobs, plan, watch))
-                .collect();
-            let mut round = 0;
-            while !live.is_empty() {
-                round += 1;
-                if let Some(watch) = watch {
-                    watch.round(round);
-                }
-                rng.shuffle(&mut live);
-                live.retain_mut(|unit| !unit.step(plan.slice, &mut rng, watch, &mut done));
-            }
+                .collect(),
+            slice: plan.slice,
+            rng: fastrand::Rng::with_seed(plan.seed),
+            round: 0,
         }
+    }
+
+    /// One round: a slice of every job still measuring, in a shuffled
+    /// order, `done` called as in [`measure`] for each that finished. False
+    /// once none is left (then nothing was run).
+    pub(crate) fn step(
+        &mut self,
+        watch: Option<&Arc<Watch>>,
+        done: &mut impl FnMut(usize, Result<(Measurement, Extras), Failure>, Option<RoundLog>),
+    ) -> bool {
+        if self.live.is_empty() {
+            return false;
+        }
+        self.round += 1;
+        if let Some(watch) = watch {
+            watch.round(self.round);
+        }
+        self.rng.shuffle(&mut self.live);
+        let (slice, rng) = (self.slice, &mut self.rng);
+        self.live
+            .retain_mut(|unit| !unit.step(slice, rng, watch, done));
+        true
     }
 }
 

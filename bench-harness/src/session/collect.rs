@@ -38,10 +38,18 @@ pub(super) struct Collected {
 
 type Reported = Result<(Measurement, Extras), Failure>;
 
+/// Rounds of `slice` the longest of `jobs` takes to warm up and measure.
+fn rounds_needed(jobs: &[run::Job], slice: Nanos) -> usize {
+    jobs.iter()
+        .map(|job| ((job.config.warm_up_time + job.config.measure_time) / slice.0).0)
+        .fold(0.0, f64::max)
+        .ceil() as usize
+}
+
 /// Measures the plan's jobs and analyses them, showing progress in `mode`
 /// from `started` on. Under `--forks N` the user's benchmarks run in `N`
 /// child processes each (`child_args` says their command line), and only
-/// the hidden jobs a baseline needs run here.
+/// the machine reference (with its loop) runs here, between them.
 pub(super) fn collect(
     plan: &Plan,
     selected: &Selection,
@@ -51,14 +59,44 @@ pub(super) fn collect(
 ) -> Collected {
     let jobs = &plan.jobs;
     let mut info = plan.info.clone();
+    let mut measured: Vec<Option<Reported>> = vec![None; jobs.len()];
+    let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
     // None: this process measures.
     let forked = (forks > 0).then_some(forks).map(|processes| {
+        // The reference kernel (and the loop beside it) is measured here,
+        // a few rounds before each process and the rest after the last, so
+        // that the drift line reads the machine's speed over the run.
+        let beside: Vec<usize> = plan
+            .reference_job
+            .map_or_else(Vec::new, |reference| vec![reference, plan.overhead_job]);
+        let beside_jobs: Vec<run::Job> = beside.iter().map(|&j| jobs[j].clone()).collect();
+        let mut rounds = run::Rounds::start(&beside_jobs, &plan.schedule, None);
+        let per_process = rounds_needed(&beside_jobs, plan.schedule.slice).div_ceil(processes + 1);
+        let mut record = |i: usize, mut result: Reported, round_log: Option<run::RoundLog>| {
+            if let Ok((_, extras)) = &mut result {
+                extras.rounds.clone_from(&round_log);
+            }
+            round_logs[beside[i]] = round_log;
+            measured[beside[i]] = Some(result);
+        };
         let user_jobs = &jobs[..plan.job_rows.len()];
         let watch = run::Watch::forked(user_jobs, processes, started);
         let display = Progress::start(mode, watch.clone());
         let context = context(&info);
         let forked = forks::measure(
-            child_args, user_jobs, processes, info.seed, &context, &watch,
+            child_args,
+            user_jobs,
+            processes,
+            info.seed,
+            &context,
+            &watch,
+            &mut || {
+                for _ in 0..per_process {
+                    if bench_runtime::signal::stopping() || !rounds.step(None, &mut record) {
+                        break;
+                    }
+                }
+            },
         );
         for (job, outcome) in forked.outcomes.iter().enumerate() {
             let figure = match outcome {
@@ -76,26 +114,17 @@ pub(super) fn collect(
             }
         }
         display.end();
+        while rounds.step(None, &mut record) {}
         forked
     });
-    let in_process: Vec<usize> = match (&forked, plan.reference_job) {
-        (None, _) => (0..jobs.len()).collect(),
-        (Some(_), Some(reference)) => vec![reference, plan.overhead_job],
-        (Some(_), None) => Vec::new(),
-    };
-    let mut measured: Vec<Option<Reported>> = vec![None; jobs.len()];
-    let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
-    if !in_process.is_empty() {
-        let subset: Vec<run::Job> = in_process.iter().map(|&j| jobs[j].clone()).collect();
-        let names = in_process.iter().map(|&j| job_name(plan, j)).collect();
-        let shown = in_process
-            .iter()
-            .filter(|&&j| j < plan.job_rows.len())
-            .count();
-        let watch = run::Watch::scheduled(&subset, &plan.schedule, names, shown, started);
+    if forked.is_none() {
+        let all: Vec<usize> = (0..jobs.len()).collect();
+        let names = all.iter().map(|&j| job_name(plan, j)).collect();
+        let shown = plan.job_rows.len();
+        let watch = run::Watch::scheduled(jobs, &plan.schedule, names, shown, started);
         let display = Progress::start(mode, watch.clone());
         run::measure(
-            &subset,
+            jobs,
             &plan.schedule,
             Some(&watch),
             |i, mut result, round_log| {
@@ -122,11 +151,11 @@ pub(super) fn collect(
                         Err(_) => Some(Figure::Failed),
                     };
                     if let Some(figure) = figure {
-                        display.finished(done, shown, &subset[i].bench.full_name(), figure);
+                        display.finished(done, shown, &jobs[i].bench.full_name(), figure);
                     }
                 }
-                round_logs[in_process[i]] = round_log;
-                measured[in_process[i]] = Some(result);
+                round_logs[i] = round_log;
+                measured[i] = Some(result);
             },
         );
         display.end();
