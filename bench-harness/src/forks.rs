@@ -183,6 +183,10 @@ pub(crate) fn measure(
     // the machine disturbed throughout widens it: more processes dilute
     // it), at most as many again.
     for fork in 0..2 * processes {
+        // What this process measures itself (the machine's reference
+        // kernel) takes its turn before each process: its slices span the
+        // run, not a moment after it. A signal during it starts no process.
+        between();
         if signal::stopping() {
             break;
         }
@@ -201,10 +205,6 @@ pub(crate) fn measure(
         } else {
             format!("process {} (for precision)", fork + 1)
         };
-        // What this process measures itself (the machine's reference
-        // kernel) takes its turn before each process: its slices span the
-        // run, not a moment after it.
-        between();
         let measured = match children.run(seed, &live) {
             Ok(Some(measured)) => measured,
             // Stopped by Ctrl-C with nothing written.

@@ -38,14 +38,6 @@ pub(super) struct Collected {
 
 type Reported = Result<(Measurement, Extras), Failure>;
 
-/// Rounds of `slice` the longest of `jobs` takes to warm up and measure.
-fn rounds_needed(jobs: &[run::Job], slice: Nanos) -> usize {
-    jobs.iter()
-        .map(|job| ((job.config.warm_up_time + job.config.measure_time) / slice.0).0)
-        .fold(0.0, f64::max)
-        .ceil() as usize
-}
-
 /// Measures the plan's jobs and analyses them, showing progress in `mode`
 /// from `started` on. Under `--forks N` the user's benchmarks run in `N`
 /// child processes each (`child_args` says their command line), and only
@@ -64,14 +56,24 @@ pub(super) fn collect(
     // None: this process measures.
     let forked = (forks > 0).then_some(forks).map(|processes| {
         // The reference kernel (and the loop beside it) is measured here,
-        // a few rounds before each process and the rest after the last, so
-        // that the drift line reads the machine's speed over the run.
+        // in rounds of its own slice: a share of its measuring time before
+        // each process, the rest after the last, so that the drift line
+        // reads the machine's speed over the run.
         let beside: Vec<usize> = plan
             .reference_job
             .map_or_else(Vec::new, |reference| vec![reference, plan.overhead_job]);
         let beside_jobs: Vec<run::Job> = beside.iter().map(|&j| jobs[j].clone()).collect();
-        let mut rounds = run::Rounds::start(&beside_jobs, &plan.schedule, None);
-        let per_process = rounds_needed(&beside_jobs, plan.schedule.slice).div_ceil(processes + 1);
+        let longest = (beside_jobs.iter())
+            .map(|job| job.config.measure_time)
+            .fold(Nanos::ZERO, Nanos::max);
+        let beside_plan = run::Plan {
+            slice: longest / super::plan::MIN_ROUNDS as f64,
+            ..plan.schedule.clone()
+        };
+        let names = beside.iter().map(|&j| job_name(plan, j)).collect();
+        let beside_watch = run::Watch::scheduled(&beside_jobs, &beside_plan, names, 0, started);
+        let mut rounds = run::Rounds::start(&beside_jobs, &beside_plan, Some(&beside_watch));
+        let per_process = super::plan::MIN_ROUNDS.div_ceil(processes + 1);
         let mut record = |i: usize, mut result: Reported, round_log: Option<run::RoundLog>| {
             if let Ok((_, extras)) = &mut result {
                 extras.rounds.clone_from(&round_log);
@@ -92,7 +94,9 @@ pub(super) fn collect(
             &watch,
             &mut || {
                 for _ in 0..per_process {
-                    if bench_runtime::signal::stopping() || !rounds.step(None, &mut record) {
+                    if bench_runtime::signal::stopping()
+                        || !rounds.step(Some(&beside_watch), &mut record)
+                    {
                         break;
                     }
                 }
@@ -114,7 +118,11 @@ pub(super) fn collect(
             }
         }
         display.end();
-        while rounds.step(None, &mut record) {}
+        // What is left of the kernel, shown as it was before the processes
+        // took the display.
+        let display = Progress::start(mode, beside_watch.clone());
+        while rounds.step(Some(&beside_watch), &mut record) {}
+        display.end();
         forked
     });
     if forked.is_none() {

@@ -16,7 +16,7 @@ use crate::settings::Settings;
 /// more, shorter slices average the machine's speed changes better (60
 /// rounds halved the worst calibration-ratio error of 10 on the development
 /// machine; see docs/ARCHITECTURE.md).
-const MIN_ROUNDS: usize = 60;
+pub(super) const MIN_ROUNDS: usize = 60;
 
 /// What the run will measure, and how.
 pub(super) struct Plan {
