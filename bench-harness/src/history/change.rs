@@ -112,11 +112,16 @@ impl CodeAcross {
 /// across it.
 pub(crate) fn steps<R: Borrow<Record>>(records: &[R]) -> Vec<Step> {
     let mut series: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    // A run printed as a bound says only that its time was below it: as a
+    // level it would hide a step it sits next to (its interval "explains"
+    // any step) or make one of its own.
     for (index, record) in records.iter().enumerate() {
-        series
-            .entry(record.borrow().series_key())
-            .or_default()
-            .push(index);
+        if !record.borrow().is_bound() {
+            series
+                .entry(record.borrow().series_key())
+                .or_default()
+                .push(index);
+        }
     }
     let mut found = Vec::new();
     for indices in series.values() {

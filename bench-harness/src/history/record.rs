@@ -126,6 +126,15 @@ impl Record {
         }
     }
 
+    /// Whether the run's interval reached zero, or spanned the time
+    /// itself: the report printed it as a bound (`<405.7 µs`), and its
+    /// time is no figure of the benchmark's level.
+    pub(crate) fn is_bound(&self) -> bool {
+        self.time_ns <= 0.0
+            || self.lower_ns.is_some_and(|lower| lower <= 0.0)
+            || self.relative_half_width() >= 1.0
+    }
+
     /// Runs whose records share this key are one series: same machine,
     /// same build and measuring configuration.
     pub(crate) fn series_key(&self) -> (&str, &str) {

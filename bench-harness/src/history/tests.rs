@@ -109,6 +109,25 @@ fn a_faster_commit_is_a_change_point_too() {
 }
 
 #[test]
+fn a_run_printed_as_a_bound_neither_hides_a_step_nor_makes_one() {
+    // Six runs at about 20 µs, six at about 80 µs, and a run whose interval
+    // reached zero (printed `<405.7 µs`; its time says nothing) first on
+    // the new level, as a disturbed run of the e2e history test read.
+    let level = |i: usize, time: f64| record(i, time * (1.0 + 0.02 * (i % 3) as f64), 0.02);
+    let mut records: Vec<Record> = (0..6).map(|i| level(i, 20e3)).collect();
+    let mut bound = record(6, 60e3, 0.0);
+    (bound.lower_ns, bound.upper_ns) = (Some(-285.7e3), Some(405.7e3));
+    records.push(bound);
+    records.extend((7..13).map(|i| level(i, 80e3)));
+    // Marked at the first run known to be on the new level.
+    assert_eq!(change_points(&records), [7]);
+    // Among steady runs it is no step of its own.
+    let mut steady: Vec<Record> = (0..12).map(|i| level(i, 20e3)).collect();
+    steady[6] = records[6].clone();
+    assert_eq!(change_points(&steady), Vec::<usize>::new());
+}
+
+#[test]
 fn twenty_runs_of_unchanged_code_mark_none() {
     let records = simulated(0, 20, 0.0, None);
     assert_eq!(change_points(&records), Vec::<usize>::new());
