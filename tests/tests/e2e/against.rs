@@ -19,6 +19,12 @@ fn against(this: &std::path::Path, other: &std::path::Path, extra: &[&str]) -> R
     run(this, &args)
 }
 
+/// A row that is compared and claims no change: `no difference`, or
+/// `unclear` (its interval reached past the band without lying beyond it).
+fn no_verdict(row: &str) -> bool {
+    row.ends_with("no difference") || row.contains("unclear")
+}
+
 fn row<'a>(rows: &'a [(String, String)], name: &str) -> &'a str {
     &rows
         .iter()
@@ -35,10 +41,7 @@ fn a_two_percent_longer_build_is_slower_and_the_unchanged_benchmark_is_not() {
         assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
         let rows = against_rows(&out.stdout);
         assert!(row(&rows, "chain").ends_with("slower"), "{rows:?}");
-        assert!(
-            row(&rows, "unchanged").ends_with("no difference"),
-            "{rows:?}"
-        );
+        assert!(no_verdict(row(&rows, "unchanged")), "{rows:?}");
     }
 }
 
@@ -57,10 +60,7 @@ fn the_same_build_against_itself_finds_no_difference_and_the_gate_passes() {
     // tests at once, load about 4) a row's interval may reach past the
     // threshold: `unclear` is then the honest word, and the gate passes it.
     for (name, rest) in &rows {
-        assert!(
-            rest.ends_with("no difference") || rest.contains("unclear"),
-            "{name}: {rest}"
-        );
+        assert!(no_verdict(rest), "{name}: {rest}");
     }
     assert!(
         rows.iter().any(|(_, rest)| rest.ends_with("no difference")),
@@ -118,7 +118,6 @@ fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_an_empty_one_to
     // each with its interval just past the band: one such run is measured
     // again, and a false verdict twice in a row fails (the old bug, each
     // side taking out its own loop estimate, was 3% off in every run).
-    let no_verdict = |add: &str| add.ends_with("no difference") || add.contains("unclear");
     // An empty body is what is left of the loop: too fast to compare when
     // both workers' loops match the overhead taken out, else a ratio of
     // noise that stays unclear (each worker's loop differs from the
@@ -249,11 +248,10 @@ fn a_worker_that_crashes_fails_its_benchmark_only() {
         died.contains("was killed by signal 6 (SIGABRT) while measuring dies_in_worker"),
         "{died}"
     );
-    // The next benchmark got a fresh worker.
-    assert!(
-        row(&rows, "unchanged").ends_with("no difference"),
-        "{rows:?}"
-    );
+    // The next benchmark got a fresh worker and was compared: no verdict
+    // (`no difference`, or `unclear` when the run's load keeps its interval
+    // from settling inside the band).
+    assert!(no_verdict(row(&rows, "unchanged")), "{rows:?}");
 }
 
 #[test]
@@ -279,10 +277,10 @@ fn a_worker_that_hangs_is_stopped_and_fails_its_benchmark_only() {
         hung.contains("did not answer within 11 s while measuring hangs_in_worker"),
         "{hung}"
     );
-    assert!(
-        row(&rows, "unchanged").ends_with("no difference"),
-        "{rows:?}"
-    );
+    // The other benchmark was still compared, at --max-time 0.5: in CI its
+    // interval once stayed just past the band (`1.0040 [0.9957, 1.0123]
+    // unclear, up to +1.23%`); never a verdict.
+    assert!(no_verdict(row(&rows, "unchanged")), "{rows:?}");
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
 
