@@ -93,15 +93,34 @@ impl Identity {
 }
 
 impl Program {
+    /// This process's own file.
     pub(crate) fn open() -> Result<Program, String> {
         let path = std::env::current_exe().map_err(|error| {
             format!("cannot find this program's file to start it again: {error}")
         })?;
+        Program::held(path, Path::new("/proc/self/exe"))
+    }
+
+    /// The executable at `path` (`--against`'s other build), held the same
+    /// way: both builds' workers are started alike, and a rebuild of the
+    /// path during a comparison cannot slip a third program into its pairs.
+    pub(crate) fn at(path: &Path) -> Result<Program, String> {
+        Program::held(path.to_path_buf(), path)
+    }
+
+    /// `path`, held open through `file` (the same file) where the system
+    /// allows, else checked by identity before each start. A script is
+    /// never started through its descriptor: its interpreter would be
+    /// given a `/proc/self/fd` path that is closed in the new process.
+    fn held(path: PathBuf, file: &Path) -> Result<Program, String> {
         #[cfg(target_os = "linux")]
-        if let Ok(file) = File::open("/proc/self/exe") {
+        if let Ok(file) = File::open(file) {
+            use std::io::Read;
             use std::os::fd::AsRawFd;
             let run = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
-            if run.exists() {
+            let mut magic = [0u8; 4];
+            let elf = (&file).read_exact(&mut magic).is_ok() && magic == *b"\x7fELF";
+            if elf && run.exists() {
                 return Ok(Program {
                     run,
                     path,
@@ -172,5 +191,31 @@ mod tests {
             "{refused}"
         );
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_script_is_started_by_its_path_and_checked_an_executable_through_its_descriptor() {
+        let path = std::env::temp_dir().join(format!(
+            "bench-harness-against-script-{}-{:x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
+        let script = Program::at(&path).unwrap();
+        assert_eq!(script.paths(), (path.as_path(), path.as_path()));
+        std::fs::write(&path, "#!/bin/sh\nexit 10\n").unwrap();
+        assert!(script.check().is_err());
+        std::fs::remove_file(&path).unwrap();
+        #[cfg(target_os = "linux")]
+        {
+            let exe = std::env::current_exe().unwrap();
+            let held = Program::at(&exe).unwrap();
+            assert!(
+                held.paths().0.starts_with("/proc/self/fd/"),
+                "{:?}",
+                held.paths()
+            );
+            assert_eq!(held.check(), Ok(()));
+        }
     }
 }

@@ -470,3 +470,57 @@ fn every_format_carries_the_against_comparison() {
     assert!(bmf["chain"]["latency"]["value"].as_f64().unwrap() > 0.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_rebuilt_other_build_is_not_paired_with_the_one_started() {
+    // The attack: the other build's file is replaced while the comparison
+    // runs (a rebuild). Every pair must still start the program the
+    // comparison began with: here the replacement is no worker and could
+    // only fail.
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let (shorter, _) = against_builds();
+    let dir = scratch_dir("against-rebuilt");
+    let other = dir.join("against");
+    std::fs::copy(shorter, &other).unwrap();
+    let child = Command::new(shorter)
+        .args(["--bench", "--against-exe"])
+        .arg(&other)
+        .args(BUDGET)
+        .args(["unchanged", "chain"])
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Replaced once the run holds the file (before any worker starts).
+    let fds = format!("/proc/{}/fd", child.id());
+    let started = Instant::now();
+    while !std::fs::read_dir(&fds)
+        .map(|fds| {
+            fds.flatten()
+                .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|p| p == other))
+        })
+        .unwrap_or(false)
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the run never held {other:?}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let rebuilt = dir.join("against.new");
+    std::fs::copy(crate::common::empty_binary(), &rebuilt).unwrap();
+    std::fs::rename(&rebuilt, &other).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    let rows = against_rows(&stdout);
+    for name in ["unchanged", "chain"] {
+        assert!(no_verdict(row(&rows, name)), "{rows:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -116,11 +116,14 @@ fn compare(
     };
     let exe = std::path::absolute(&exe).unwrap_or(exe);
     // This build measures in fresh processes too, started from the file
-    // this process runs: neither side carries the harness's own heap.
+    // this process runs: neither side carries the harness's own heap. Both
+    // files are held open for the whole comparison (a rebuild of either
+    // path cannot slip another program into its pairs) and started alike.
     let this = crate::supervisor::Program::open().map_err(|why| format!("--against: {why}"))?;
+    let other = crate::supervisor::Program::at(&exe).map_err(|why| format!("--against: {why}"))?;
     let builds = Builds {
         this: &this,
-        other: &exe,
+        other: &other,
         args: &request.worker_args,
     };
     // Clock, loop overhead and the run's figures: measured here once, the
@@ -288,7 +291,7 @@ const ROUNDS_PER_PAIR: usize = MIN_PAIRS;
 /// The two builds as workers are started.
 struct Builds<'a> {
     this: &'a crate::supervisor::Program,
-    other: &'a Path,
+    other: &'a crate::supervisor::Program,
     args: &'a [OsString],
 }
 
@@ -296,12 +299,13 @@ impl Builds<'_> {
     /// A fresh worker of each build, `(this, other)`, started in that order
     /// when `this_first`.
     fn start(&self, this_first: bool) -> Result<(Peer, Peer), String> {
-        let (run, path) = self.this.paths();
-        let this = || {
-            self.this.check()?;
+        let start = |program: &crate::supervisor::Program| {
+            program.check()?;
+            let (run, path) = program.paths();
             Peer::start(run, path, self.args)
         };
-        let other = || Peer::start(self.other, self.other, self.args);
+        let this = || start(self.this);
+        let other = || start(self.other);
         if this_first {
             let this = this()?;
             Ok((this, other()?))
