@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock, RwLockWriteGuard};
 
 /// The example suite's bench binary (`examples/benches/suite.rs`), built once
 /// per test process with the cargo that runs the tests.
@@ -354,12 +354,28 @@ fn default_target_dir() -> &'static Path {
     DIR.get_or_init(|| scratch_dir("default-target"))
 }
 
-/// [`run`] with nothing else of this test process running meanwhile: no
-/// build, no other binary, for a test whose figures are compared with a
-/// truth measured the same way.
-pub fn run_alone(binary: &Path, args: &[&str]) -> Run {
-    let _alone = BUILDING.write().unwrap_or_else(PoisonError::into_inner);
-    output_of(binary, args, &[])
+/// Nothing else of this test process runs a binary or a build while this is
+/// held: for a test whose figures are compared with a truth measured the
+/// same way, in runs of its own one after another ([`Alone::run`]).
+#[derive(Debug)]
+pub struct Alone {
+    _held: RwLockWriteGuard<'static, ()>,
+}
+
+/// Waits until this test process runs nothing else, and keeps it so. A
+/// build waits for it too: build the binaries first (`program_cost_binary()`
+/// and the like), or the test waits for itself.
+pub fn alone() -> Alone {
+    Alone {
+        _held: BUILDING.write().unwrap_or_else(PoisonError::into_inner),
+    }
+}
+
+impl Alone {
+    /// [`run`], while nothing else runs.
+    pub fn run(&self, binary: &Path, args: &[&str]) -> Run {
+        output_of(binary, args, &[])
+    }
 }
 
 pub fn run_with_env(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {

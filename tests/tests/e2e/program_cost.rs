@@ -4,7 +4,9 @@
 //! that grow a map or a vector, against the same bodies timed in a plain
 //! loop over whole cycles of their state (`program_cost --truth NAME`).
 
-use bench_tests::{program_cost_binary, run_alone, scratch_dir};
+use std::path::Path;
+
+use bench_tests::{alone, program_cost_binary, scratch_dir, Alone};
 
 /// The bodies of `tests/benches/program_cost.rs` whose cost varies and
 /// whose headline holds it. Not here: `cache_phases`, whose set-up builds
@@ -21,18 +23,23 @@ const VARYING: [&str; 2] = ["every_tenth_call_ten_times", "random_cost_per_call"
 const REFERENCE: &str = "reference";
 
 /// The truth of `name`: its mean cost of a call in a plain loop, in ns.
-fn truth(name: &str) -> f64 {
-    let run = run_alone(program_cost_binary(), &["--truth", name]);
+fn truth(alone: &Alone, binary: &Path, name: &str) -> f64 {
+    let run = alone.run(binary, &["--truth", name]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     run.stdout.trim().parse().expect("the truth is a number")
 }
 
-#[test]
-fn the_headline_is_the_mean_cost_of_a_call_whatever_the_programs_state() {
+/// One sitting, with nothing else of the tests running from the harness's
+/// run to the last plain loop: how far the reference moved between them,
+/// and each varying body's headline and truth, in ns.
+fn sitting() -> (f64, Vec<(&'static str, f64, f64)>) {
+    // Built first: a build waits for the machine too.
+    let binary = program_cost_binary();
+    let alone = alone();
     let dir = scratch_dir("program-cost");
     let json = dir.join("run.json");
-    let run = run_alone(
-        program_cost_binary(),
+    let run = alone.run(
+        binary,
         &[
             "--bench",
             "--no-history",
@@ -56,17 +63,33 @@ fn the_headline_is_the_mean_cost_of_a_call_whatever_the_programs_state() {
             .and_then(|b| b["measurement"]["estimate"]["time_ns"].as_f64())
             .unwrap_or_else(|| panic!("no headline for {name}"))
     };
+    let machine = (headline(REFERENCE) / truth(&alone, binary, REFERENCE) - 1.0).abs();
+    let varying = VARYING.map(|name| (name, headline(name), truth(&alone, binary, name)));
+    (machine, varying.to_vec())
+}
+
+#[test]
+fn the_headline_is_the_mean_cost_of_a_call_whatever_the_programs_state() {
     // The machine's own drift between the run and the loops, which the
-    // tolerance allows for: on a quiet machine the reference is within 1%.
-    let machine = (headline(REFERENCE) / truth(REFERENCE) - 1.0).abs();
+    // tolerance allows for: on a quiet machine here the reference moved
+    // 1.6-3.0% (3 runs). Other programs can move it past 5% for a while (the
+    // project's CI once read 5.1%): then the sitting is measured again, and
+    // a second such sitting fails.
+    let (mut machine, mut varying) = sitting();
+    if machine >= 0.05 {
+        eprintln!("the reference moved {machine:.3}: measuring again");
+        (machine, varying) = sitting();
+    }
     assert!(
         machine < 0.05,
-        "the reference moved {machine:.3}: the machine is too busy"
+        "the reference moved {machine:.3} twice: the machine is too busy"
     );
-    let mut report = Vec::new();
-    for name in VARYING {
-        let (estimate, truth) = (headline(name), truth(name));
-        report.push(format!("{name}: {estimate:.2} ns against {truth:.2} ns"));
+    let report: Vec<String> = varying
+        .iter()
+        .map(|(name, estimate, truth)| format!("{name}: {estimate:.2} ns against {truth:.2} ns"))
+        .collect();
+    eprintln!("the reference moved {machine:.3}\n{}", report.join("\n"));
+    for (name, estimate, truth) in &varying {
         let off = (estimate / truth - 1.0).abs();
         assert!(
             off <= 0.10 + machine,
