@@ -37,6 +37,7 @@ mod moments;
 pub(crate) mod outliers;
 mod overhead;
 mod percentile;
+mod reading;
 mod special;
 mod summary;
 #[cfg(test)]
@@ -53,4 +54,5 @@ pub(crate) use interval::{mean_interval, Interval, CONFIDENCE_LEVEL};
 pub(crate) use moments::mean;
 pub(crate) use overhead::{loop_overhead, loop_overhead_of, Overhead};
 pub(crate) use percentile::percentile;
+pub(crate) use reading::Headline;
 pub(crate) use summary::{summarize, Summary};

@@ -6,6 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use bench_runtime::Throughput;
 
+use crate::analysis::Headline;
 use crate::environment::Environment;
 use crate::json::json_struct;
 use crate::results::{BenchResult, Measured};
@@ -130,9 +131,12 @@ impl Record {
     /// itself: the report printed it as a bound (`<405.7 µs`), and its
     /// time is no figure of the benchmark's level.
     pub(crate) fn is_bound(&self) -> bool {
-        self.time_ns <= 0.0
-            || self.lower_ns.is_some_and(|lower| lower <= 0.0)
-            || self.relative_half_width() >= 1.0
+        self.headline().is_bound()
+    }
+
+    /// The run's headline as its table read.
+    pub(crate) fn headline(&self) -> Headline {
+        Headline::new(self.time_ns, self.lower_ns.zip(self.upper_ns))
     }
 
     /// Runs whose records share this key are one series: same machine,

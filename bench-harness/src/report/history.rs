@@ -13,7 +13,7 @@
 
 use std::io::{self, Write};
 
-use super::format::{escape, Headline};
+use super::format::escape;
 use crate::history::{CodeAcross, Record, Step};
 
 /// How many runs `--history` shows per benchmark.
@@ -68,8 +68,7 @@ pub(crate) fn write(
             let dirty = if run.dirty == Some(true) { "dirty" } else { "" };
             // As the run's table printed it: a bound where the interval
             // reaches zero.
-            let interval = run.lower_ns.zip(run.upper_ns);
-            let headline = Headline::new(run.time_ns, interval);
+            let headline = run.headline();
             let spread = run.relative_half_width();
             let spread = if spread > 0.0 && !headline.is_bound() {
                 format!("±{:.1}%", spread * 100.0)
