@@ -322,46 +322,6 @@ pub(crate) fn scratch() -> Result<crate::fs::Scratch, ProfileError> {
     })
 }
 
-/// This process's own executable for perf to run: the file held open and
-/// named through this process's descriptor table (`/proc/PID/fd/N`, which
-/// perf's child can open too), so a rebuild meanwhile cannot profile
-/// another program; the path itself where it cannot be held.
-#[derive(Debug)]
-pub(crate) struct OwnExe {
-    run: PathBuf,
-    _held: Option<File>,
-}
-
-impl OwnExe {
-    pub(crate) fn open() -> Result<OwnExe, ProfileError> {
-        #[cfg(target_os = "linux")]
-        if let Ok(file) = File::open("/proc/self/exe") {
-            use std::os::fd::AsRawFd;
-            let run = PathBuf::from(format!(
-                "/proc/{}/fd/{}",
-                std::process::id(),
-                file.as_raw_fd()
-            ));
-            if run.exists() {
-                return Ok(OwnExe {
-                    run,
-                    _held: Some(file),
-                });
-            }
-        }
-        let run = std::env::current_exe().map_err(|e| {
-            ProfileError::Unusable(format!(
-                "cannot find this program's file to profile it: {e}"
-            ))
-        })?;
-        Ok(OwnExe { run, _held: None })
-    }
-
-    pub(crate) fn path(&self) -> &Path {
-        &self.run
-    }
-}
-
 /// `OsString`s of `args`, for messages and tests.
 #[cfg(test)]
 fn strings(args: &[&OsStr]) -> Vec<std::ffi::OsString> {

@@ -12,9 +12,10 @@ use super::rows::{Selection, EXIT_FAILED};
 use crate::baseline::{self, Store};
 use crate::cli::{Against, Args, ProfileOptions};
 use crate::console;
-use crate::profile::{self, diff, OwnExe, Perf, ProfileError, Ran};
+use crate::profile::{self, diff, Perf, ProfileError, Ran};
 use crate::report::format;
 use crate::report::html::{flamegraph, Place};
+use crate::supervisor::Program;
 
 /// `--profile-time SECS`: each selected benchmark's routine back to back
 /// for SECS, one line each on stderr.
@@ -92,7 +93,13 @@ pub(super) fn flamegraphs(
     let scratch = profile::scratch().map_err(message)?;
     let perf =
         Perf::locate(std::env::var_os("PATH").as_deref(), scratch.path()).map_err(message)?;
-    let this = OwnExe::open().map_err(message)?;
+    // Both builds held open, as --forks and --against hold theirs: a
+    // rebuild meanwhile cannot profile another program.
+    let this = Program::open()?;
+    let other = match other {
+        Some((exe, name)) => Some((Program::at(&exe)?, name)),
+        None => None,
+    };
     let dir = flamegraph_dir(report, store);
     let mut written: Vec<PathBuf> = Vec::new();
     let mut code = 0;
@@ -106,19 +113,25 @@ pub(super) fn flamegraphs(
                 ""
             }
         ));
-        let profiled = perf
-            .profile(
-                this.path(),
-                &s.name,
-                seconds,
-                scratch.path(),
-                &format!("this-{index}"),
-            )
+        let started = this
+            .check()
+            .and_then(|()| other.as_ref().map_or(Ok(()), |(exe, _)| exe.check()))
+            .map_err(|why| ProfileError::Unusable(format!("perf {why}")));
+        let profiled = started
+            .and_then(|()| {
+                perf.profile(
+                    this.paths().0,
+                    &s.name,
+                    seconds,
+                    scratch.path(),
+                    &format!("this-{index}"),
+                )
+            })
             .and_then(|mine| match &other {
                 None => Ok((mine, None)),
                 Some((exe, _)) => perf
                     .profile(
-                        exe,
+                        exe.paths().0,
                         &s.name,
                         seconds,
                         scratch.path(),

@@ -57,7 +57,8 @@ pub(crate) fn started_with_token(env: &'static str, flag: &str, by: &str) -> boo
 }
 
 /// The executable a run's own processes run: this process's own file, held open
-/// (Linux: `/proc/self/exe`, started through `/proc/self/fd/N`), so a
+/// (Linux: `/proc/self/exe`, started through `/proc/PID/fd/N`, this process's
+/// descriptor, which a child of a child, as perf's, can open too), so a
 /// rebuild of the path during the run cannot pool two programs. Where it
 /// cannot be held, the path, with the file's identity checked before each
 /// child.
@@ -111,13 +112,17 @@ impl Program {
     /// `path`, held open through `file` (the same file) where the system
     /// allows, else checked by identity before each start. A script is
     /// never started through its descriptor: its interpreter would be
-    /// given a `/proc/self/fd` path that is closed in the new process.
+    /// given a `/proc/PID/fd` path that may be closed when it reads it.
     fn held(path: PathBuf, file: &Path) -> Result<Program, String> {
         #[cfg(target_os = "linux")]
         if let Ok(file) = File::open(file) {
             use std::io::Read;
             use std::os::fd::AsRawFd;
-            let run = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+            let run = PathBuf::from(format!(
+                "/proc/{}/fd/{}",
+                std::process::id(),
+                file.as_raw_fd()
+            ));
             let mut magic = [0u8; 4];
             let elf = (&file).read_exact(&mut magic).is_ok() && magic == *b"\x7fELF";
             if elf && run.exists() {
@@ -211,7 +216,9 @@ mod tests {
             let exe = std::env::current_exe().unwrap();
             let held = Program::at(&exe).unwrap();
             assert!(
-                held.paths().0.starts_with("/proc/self/fd/"),
+                held.paths()
+                    .0
+                    .starts_with(format!("/proc/{}/fd/", std::process::id())),
                 "{:?}",
                 held.paths()
             );
