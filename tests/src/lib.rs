@@ -106,10 +106,42 @@ fn copy_out_as(built: &Path, dir: &str, name: &str) -> PathBuf {
     let copy = dir.join(name);
     // Renamed into place: an old copy may still be running (a worker a
     // killed test run left), and its file cannot be written over.
-    let part = dir.join(format!("{name}.part"));
-    std::fs::copy(built, &part).expect("the build can be copied");
-    std::fs::rename(&part, &copy).expect("the copy can be renamed");
+    install_executable(built, &copy);
     copy
+}
+
+/// Puts a copy of the executable `from` at `to`, renamed into place (an
+/// old file there may still be running). The copy is written by a `cp`
+/// child, never by this process: the tests spawn from many threads, a
+/// child between its fork and its exec holds every descriptor this process
+/// has open, and one open for writing on an executable makes its exec fail
+/// with "Text file busy" (the differential flame graph test failed so
+/// under heavy load).
+pub fn install_executable(from: &Path, to: &Path) {
+    let mut part = to.as_os_str().to_owned();
+    part.push(".part");
+    let copied = Command::new("cp")
+        .arg("--")
+        .arg(from)
+        .arg(&part)
+        .status()
+        .expect("cp starts");
+    assert!(copied.success(), "cp {from:?} {part:?}");
+    std::fs::rename(&part, to).expect("the copy can be renamed");
+}
+
+/// An executable script at `to` with `text`: written to a file of its own
+/// first, then installed as [`install_executable`] installs a build.
+pub fn install_script(text: &str, to: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mut source = to.as_os_str().to_owned();
+    source.push(".text");
+    let source = PathBuf::from(source);
+    std::fs::write(&source, text).expect("the script can be written");
+    std::fs::set_permissions(&source, std::fs::Permissions::from_mode(0o755))
+        .expect("the script can be made executable");
+    install_executable(&source, to);
+    std::fs::remove_file(&source).expect("the script's text can be removed");
 }
 
 /// Held exclusively while cargo builds an example bench, and shared while

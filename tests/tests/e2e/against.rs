@@ -344,13 +344,11 @@ fn a_worker_of_another_protocol_version_is_refused() {
     // A build of another protocol, as its hello says it.
     let dir = scratch_dir("against-protocol-99");
     let worker = dir.join("protocol-99.sh");
-    std::fs::write(
-        &worker,
+    bench_tests::install_script(
         "#!/bin/sh\necho '{\"type\":\"hello\",\"worker\":\"bench-harness\",\"protocol\":99,\
          \"harness_version\":\"9.0.0\",\"benchmarks\":[\"chain\"]}'\ncat >/dev/null\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&worker, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        &worker,
+    );
     let args = ["--bench", "--against-exe", worker.to_str().unwrap()];
     let out = run(shorter, &args);
     assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
@@ -481,7 +479,7 @@ fn a_rebuilt_other_build_is_not_paired_with_the_one_started() {
     let (shorter, _) = against_builds();
     let dir = scratch_dir("against-rebuilt");
     let other = dir.join("against");
-    std::fs::copy(shorter, &other).unwrap();
+    bench_tests::install_executable(shorter, &other);
     let child = Command::new(shorter)
         .args(["--bench", "--against-exe"])
         .arg(&other)
@@ -510,9 +508,7 @@ fn a_rebuilt_other_build_is_not_paired_with_the_one_started() {
         );
         std::thread::sleep(Duration::from_millis(1));
     }
-    let rebuilt = dir.join("against.new");
-    std::fs::copy(crate::common::empty_binary(), &rebuilt).unwrap();
-    std::fs::rename(&rebuilt, &other).unwrap();
+    bench_tests::install_executable(crate::common::empty_binary(), &other);
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);

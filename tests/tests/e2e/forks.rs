@@ -378,7 +378,7 @@ fn a_rebuilt_binary_is_not_pooled_with_the_one_running() {
     // is: here the replacement has no benchmarks and could only fail.
     let dir = scratch_dir("forks-rebuilt");
     let program = dir.join("bench");
-    std::fs::copy(fixture_binary(), &program).unwrap();
+    bench_tests::install_executable(fixture_binary(), &program);
     let tmp = dir.join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let mut args = QUICK.to_vec();
@@ -386,9 +386,7 @@ fn a_rebuilt_binary_is_not_pooled_with_the_one_running() {
     let child = start_in(&program, &tmp, &args, &[]);
     // The scratch directory is made after the parent opened its own file.
     wait_for_scratch(&tmp);
-    let rebuilt = dir.join("bench.new");
-    std::fs::copy(crate::common::empty_binary(), &rebuilt).unwrap();
-    std::fs::rename(&rebuilt, &program).unwrap();
+    bench_tests::install_executable(crate::common::empty_binary(), &program);
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -217,8 +217,7 @@ fn checkout_with_hook(dir: &std::path::Path) -> Option<String> {
         "#!/bin/sh\necho ran >> '{}'\nexit 1\n",
         dir.join("marker").display()
     );
-    std::fs::write(&hook, script).unwrap();
-    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    bench_tests::install_script(&script, &hook);
     git(&["config", "core.fsmonitor", hook.to_str().unwrap()])?;
     std::thread::sleep(std::time::Duration::from_millis(1100));
     std::fs::write(dir.join("tracked"), "two").unwrap();
@@ -256,20 +255,14 @@ fn the_commit_is_read_without_running_repository_hooks() {
     let bin = dir.join("bin");
     std::fs::create_dir(&bin).unwrap();
     let log = dir.join("git-starts");
-    std::fs::write(
-        bin.join("git"),
-        format!(
+    bench_tests::install_script(
+        &format!(
             "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
             log.display(),
             real_git.trim()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        bin.join("git"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+        &bin.join("git"),
+    );
     let path = std::env::join_paths(std::iter::once(bin.clone()).chain(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
     )))

@@ -382,14 +382,12 @@ fn without_perf_on_the_path_the_flame_graph_is_refused_in_one_line() {
 #[cfg(unix)]
 #[test]
 fn a_perf_refused_by_perf_event_paranoid_is_named_with_the_remedy() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = scratch_dir("flamegraph-paranoid");
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     // What perf 6.1 prints when the kernel refuses it, and its exit code.
     let stub = bin.join("perf");
-    std::fs::write(
-        &stub,
+    bench_tests::install_script(
         // (Shell built-ins only: the stub's directory is the whole PATH.)
         "#!/bin/sh\n\
          echo 'Error:' >&2\n\
@@ -400,9 +398,8 @@ fn a_perf_refused_by_perf_event_paranoid_is_named_with_the_remedy() {
          echo 'perf_event_paranoid setting is 4:' >&2\n\
          echo '  -1: Allow use of (almost) all events by all users' >&2\n\
          exit 255\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+        &stub,
+    );
     let (out, left) = flamegraph_with_path(&dir, bin.as_os_str());
     assert_eq!(out.code, Some(2), "{out:?}");
     assert_eq!(out.stderr.lines().count(), 1, "{out:?}");

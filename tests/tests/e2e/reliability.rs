@@ -5,7 +5,6 @@
 
 use std::ffi::OsStr;
 use std::io::Read;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -115,8 +114,7 @@ fn mkfifo(path: &Path) {
 }
 
 fn write_script(path: &Path, text: &str) {
-    std::fs::write(path, text).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bench_tests::install_script(text, path);
 }
 
 fn one_line_error(stderr: &str) -> &str {
@@ -394,7 +392,7 @@ fn path_with(dir: &Path) -> std::ffi::OsString {
 #[test]
 fn against_exe_runs_the_file_it_checked_never_one_on_path() {
     let (_scratch, work, path_dir, mark) = against_dirs("rel-against-path");
-    std::fs::copy(fixture_binary(), work.join("good")).unwrap();
+    bench_tests::install_executable(fixture_binary(), &work.join("good"));
     let target = work.join("target");
     let mut command = fixture_command(
         &target,
@@ -1436,7 +1434,7 @@ fn libtest_logfile_logs_a_smoke_test_and_a_list() {
 fn save_while_replaced(dir: &Path, replace: &OsStr) {
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     let exe = dir.join("bin/fixture");
-    std::fs::copy(fixture_binary(), &exe).unwrap();
+    bench_tests::install_executable(fixture_binary(), &exe);
     let target = dir.join("target");
     let mut all = QUICK.to_vec();
     // One process: the benchmark moves the file once, as a rebuild would.
@@ -1478,7 +1476,7 @@ fn an_executable_rebuilt_during_the_run_is_kept_as_it_ran() {
     let dir = scratch_dir("rel-keep-exe-replaced");
     std::fs::create_dir_all(&dir).unwrap();
     let replacement = dir.join("new-build");
-    std::fs::copy(crate::common::empty_binary(), &replacement).unwrap();
+    bench_tests::install_executable(crate::common::empty_binary(), &replacement);
     save_while_replaced(&dir, replacement.as_os_str());
 }
 

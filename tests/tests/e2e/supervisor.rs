@@ -11,7 +11,6 @@
 
 use std::ffi::OsStr;
 use std::io::Read;
-use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -128,8 +127,7 @@ fn pids_in(file: &Path) -> Vec<u32> {
 }
 
 fn write_script(path: &Path, text: &str) {
-    std::fs::write(path, text).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bench_tests::install_script(text, path);
 }
 
 /// A run of `program`, started in a process group of its own (as a shell
