@@ -105,11 +105,11 @@ fn a_saved_baseline_lands_under_cargo_target_dir_and_is_listed() {
     assert!(listed.contains(", 1 benchmark, "), "{listed}");
 }
 
-#[test]
-fn a_regression_is_reported_and_fails_ci_on_request() {
-    let target = scratch_dir("baselines-regression");
+/// A baseline of `spins` saved under `target`, then `spins` with four times
+/// the work compared with it, without and with `--fail-on-regression`.
+fn regression_sitting(target: &Path) -> (Run, Run) {
     let saved = fixture(
-        &target,
+        target,
         &[],
         &[
             "--exact",
@@ -121,23 +121,42 @@ fn a_regression_is_reported_and_fails_ci_on_request() {
         ],
     );
     assert_eq!(saved.code, Some(0), "{saved:?}");
-
     // Four times the work, measured long enough for the machine reference to
     // be known (in a 20 ms run under the parallel tests' load its interval
     // was ±50%, and the harness rightly refused a verdict).
     let slower = [("BENCH_FIXTURE_SLOWER", "1")];
-    let out = fixture(
-        &target,
-        &slower,
-        &[
+    let compare = |gate: &[&str]| {
+        let mut args = vec![
             "--exact",
             "spins",
             "--measure-time",
             "0.3",
             "--baseline",
             "before",
-        ],
-    );
+        ];
+        args.extend_from_slice(gate);
+        fixture(target, &slower, &args)
+    };
+    (compare(&[]), compare(&["--fail-on-regression"]))
+}
+
+#[test]
+fn a_regression_is_reported_and_fails_ci_on_request() {
+    // On a machine disturbed most of the time (one sitting here: the speed
+    // probe slow beside 88-92% of the suite's slices), a 0.3 s debug run's
+    // processes can differ 1.7x, in the baseline or in the new run, and the
+    // comparison reads `unclear` (2 of 19 runs of this test in that
+    // sitting). Then the sitting is measured again, baseline and all, and a
+    // second unclear one fails; a wrong verdict fails at once.
+    let target = scratch_dir("baselines-regression");
+    let (mut out, mut gated) = regression_sitting(&target.join("first"));
+    if out.stdout.contains("1 unclear") || gated.stdout.contains("1 unclear") {
+        eprintln!(
+            "unclear, measuring again:\n{}\n{}",
+            out.stdout, gated.stdout
+        );
+        (out, gated) = regression_sitting(&target.join("again"));
+    }
     assert_eq!(
         out.code,
         Some(0),
@@ -150,20 +169,6 @@ fn a_regression_is_reported_and_fails_ci_on_request() {
     );
     assert!(out.stdout.contains("1 slower"), "{}", out.stdout);
     assert!(out.stdout.contains("slower: spins"), "{}", out.stdout);
-
-    let gated = fixture(
-        &target,
-        &slower,
-        &[
-            "--exact",
-            "spins",
-            "--measure-time",
-            "0.3",
-            "--baseline",
-            "before",
-            "--fail-on-regression",
-        ],
-    );
     assert_eq!(gated.code, Some(1), "{gated:?}");
 }
 
