@@ -77,15 +77,15 @@ fn the_same_build_against_itself_finds_no_difference_and_the_gate_passes() {
     );
 }
 
-/// [`against`] with the JSON written to a file in scratch directory
-/// `scratch`: the run and the document's `against` section.
+/// [`against`] with the JSON written to a file in directory `dir` (a
+/// test's scratch directory, taken once however often it compares): the
+/// run and the document's `against` section.
 fn against_json(
-    scratch: &str,
+    dir: &std::path::Path,
     this: &std::path::Path,
     other: &std::path::Path,
     extra: &[&str],
 ) -> (Run, serde_json::Value) {
-    let dir = scratch_dir(scratch);
     let json = dir.join("against.json");
     let mut args = vec!["--format", "json", "-o", json.to_str().unwrap()];
     args.extend_from_slice(extra);
@@ -93,7 +93,7 @@ fn against_json(
     let text = std::fs::read_to_string(&json)
         .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
     let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    std::fs::remove_dir_all(dir).unwrap();
+    std::fs::remove_file(&json).unwrap();
     (out, document["against"].clone())
 }
 
@@ -103,9 +103,10 @@ fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_an_empty_one_to
     // estimates a few picoseconds apart made `add` (about 0.25 ns) 3%
     // "faster" than itself, and an empty body's ratio of noise 0.07.
     let (shorter, _) = against_builds();
+    let dir = scratch_dir("against-sub-ns");
     let compare = || {
         against_json(
-            "against-sub-ns",
+            &dir,
             shorter,
             shorter,
             &["--noise-threshold", "1", "--exact", "add", "empty"],
@@ -156,12 +157,8 @@ fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_an_empty_one_to
 #[test]
 fn the_gate_fails_on_a_slower_build_and_the_json_holds_the_ratio() {
     let (shorter, longer) = against_builds();
-    let (out, against) = against_json(
-        "against-json",
-        longer,
-        shorter,
-        &["--fail-on-regression", "chain"],
-    );
+    let dir = scratch_dir("against-json");
+    let (out, against) = against_json(&dir, longer, shorter, &["--fail-on-regression", "chain"]);
     assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
     assert_eq!(against["baseline"], shorter.to_str().unwrap());
     assert_eq!(against["protocol_version"], 1);
