@@ -111,20 +111,9 @@ impl Record {
     }
 
     /// The interval's half-width relative to the headline (its larger
-    /// side); 0 without an interval.
+    /// side), as the run's ± read; 0 for a bound or without an interval.
     pub(crate) fn relative_half_width(&self) -> f64 {
-        let (Some(lower), Some(upper)) = (self.lower_ns, self.upper_ns) else {
-            return 0.0;
-        };
-        if self.time_ns.is_nan() || self.time_ns <= 0.0 {
-            return 0.0;
-        }
-        let half = (self.time_ns - lower).max(upper - self.time_ns).max(0.0);
-        if half.is_finite() {
-            half / self.time_ns
-        } else {
-            0.0
-        }
+        self.headline().relative_half_width().unwrap_or(0.0)
     }
 
     /// Whether the run's interval reached zero, or spanned the time

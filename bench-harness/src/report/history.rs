@@ -69,11 +69,9 @@ pub(crate) fn write(
             // As the run's table printed it: a bound where the interval
             // reaches zero.
             let headline = run.headline();
-            let spread = run.relative_half_width();
-            let spread = if spread > 0.0 && !headline.is_bound() {
-                format!("±{:.1}%", spread * 100.0)
-            } else {
-                String::new()
+            let spread = match headline.relative_half_width() {
+                Some(spread) if spread > 0.0 => format!("±{:.1}%", spread * 100.0),
+                _ => String::new(),
             };
             let mut line = format!(
                 "  {}  {commit:<8} {dirty:<5}  {:>10}  {spread:<6}",
