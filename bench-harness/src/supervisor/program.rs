@@ -200,17 +200,13 @@ mod tests {
 
     #[test]
     fn a_script_is_started_by_its_path_and_checked_an_executable_through_its_descriptor() {
-        let path = std::env::temp_dir().join(format!(
-            "bench-harness-against-script-{}-{:x}",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
+        let scratch = crate::testing::Scratch::new("against-script");
+        let path = scratch.path().join("worker.sh");
         std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
         let script = Program::at(&path).unwrap();
         assert_eq!(script.paths(), (path.as_path(), path.as_path()));
         std::fs::write(&path, "#!/bin/sh\nexit 10\n").unwrap();
         assert!(script.check().is_err());
-        std::fs::remove_file(&path).unwrap();
         #[cfg(target_os = "linux")]
         {
             let exe = std::env::current_exe().unwrap();
