@@ -259,6 +259,12 @@ pub struct Measured {
     pub(crate) harness_allocations: AllocRates,
     /// Under `--forks`: how the processes' estimates spread.
     pub(crate) forks: Option<ForkSpread>,
+    /// The relative 95% half-width by which a rerun's headline may differ
+    /// from this one, from the benchmark's own recent runs of the same code
+    /// (`history::rerun_half_width`); the table's rerun figure combines it
+    /// with this run's ±. `None` where the history has fewer than 3 such
+    /// runs or the run writes none.
+    pub(crate) rerun: Option<f64>,
 }
 
 /// How much a benchmark's time depends on the process it ran in
@@ -634,6 +640,7 @@ impl Measured {
             extras: Extras::default(),
             harness_allocations: AllocRates::default(),
             forks: None,
+            rerun: None,
         };
         result.notes = notes(&result, &within, context);
         result

@@ -52,6 +52,18 @@ impl Headline {
         }
     }
 
+    /// Where a rerun's time falls (95%), relative to this one: this
+    /// headline's own half-width and `rerun` (the relative half-width its
+    /// history gives a rerun) combined in quadrature on the log scale, so
+    /// the interval `[t·e^−H, t·e^H]` never reaches zero, returned as
+    /// `e^H − 1`. `None` for a bound or a time without an interval: the
+    /// run says nothing a rerun could be held to.
+    pub(crate) fn rerun_plus_minus(&self, rerun: f64) -> Option<f64> {
+        let own = self.relative_half_width()?;
+        let combined = own.ln_1p().hypot(rerun.ln_1p());
+        Some(combined.exp_m1())
+    }
+
     /// The interval's half-width relative to the time; `None` for a bound
     /// or without an interval.
     pub(crate) fn relative_half_width(&self) -> Option<f64> {
@@ -64,5 +76,31 @@ impl Headline {
     /// Whether only a bound is printed (`<X` or `≈0`).
     pub(crate) fn is_bound(&self) -> bool {
         !matches!(self, Headline::Time { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rerun's term adds to a row's own ± in quadrature on logs, so the
+    /// interval never reaches zero however wide; a bound or a time
+    /// without an interval gets none.
+    #[test]
+    fn a_rerun_adds_to_the_own_half_width_on_logs() {
+        let time = Headline::new(100.0, Some((97.0, 103.0)));
+        let rerun = time.rerun_plus_minus(0.04).unwrap();
+        let expected = (0.03f64.ln_1p().hypot(0.04f64.ln_1p())).exp_m1();
+        assert!((rerun - expected).abs() < 1e-12, "{rerun}");
+        assert!(rerun > 0.04 && rerun < 0.052, "{rerun}");
+        assert!((time.rerun_plus_minus(0.0).unwrap() - 0.03).abs() < 1e-12);
+        // Three times the time (a rerun of a same-code step): wide, and
+        // still a time: [t / 4.1, t · 4.1].
+        assert!(time.rerun_plus_minus(3.0).unwrap() > 3.0);
+        assert_eq!(
+            Headline::new(100.0, Some((-1.0, 150.0))).rerun_plus_minus(0.04),
+            None
+        );
+        assert_eq!(Headline::new(100.0, None).rerun_plus_minus(0.04), None);
     }
 }

@@ -317,6 +317,7 @@ fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
         filtered: m.filtered.as_ref().map(summary),
         within_slice_spread: m.within_slice_spread,
         drift: m.drift.and_then(finite),
+        rerun_half_width: m.rerun.and_then(finite),
         notes: m.notes.iter().map(ToString::to_string).collect(),
         note_kinds: m.notes.iter().map(|note| note.kind().to_string()).collect(),
         counters: m

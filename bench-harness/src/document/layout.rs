@@ -166,6 +166,7 @@ json_struct!(MeasurementRecord {
     filtered,
     within_slice_spread,
     drift,
+    rerun_half_width: skip,
     notes,
     note_kinds: default,
     counters: default,

@@ -371,6 +371,11 @@ pub(crate) struct MeasurementRecord {
     /// `estimate.reference_ns`; null with fewer than 3 blocks or blocks of
     /// under 5 samples (median).
     pub drift: Option<f64>,
+    /// How far a rerun may move the time, relative (95%): the benchmark's
+    /// own spread over its recent runs of the same code in the history,
+    /// which the outputs for people add to the ± in quadrature; absent
+    /// with fewer than 3 such runs. `estimate` keeps this run's interval.
+    pub rerun_half_width: Option<f64>,
     /// What the reader must know to trust the figures, with remedies.
     pub notes: Vec<String>,
     /// The kind of each of `notes`, in the same order: a stable snake_case

@@ -6,8 +6,8 @@
 //! also meets a machine of another speed (here the same build read the
 //! imul chains 1.3–3.3% apart between sittings). The reference kernel
 //! depends on the machine alone, so its run-to-run spread is the machine's,
-//! and it says both whether this run's machine was unusual and how much a
-//! next run's figure may move beyond this run's ±.
+//! and it says whether this run's machine was unusual (how far a rerun may
+//! move each benchmark is its own record's: `rerun.rs`).
 
 use super::Record;
 
@@ -38,15 +38,6 @@ pub(crate) struct Drift {
     pub(crate) change: f64,
     /// The change is beyond what the recent runs' spread allows a run.
     pub(crate) beyond: bool,
-}
-
-impl Drift {
-    /// The 95% half-width, relative, by which a next run's figure may move
-    /// with the machine alone: to be added (in quadrature) to a row's own
-    /// ±, which covers this run's processes.
-    pub(crate) fn next_run_widening(&self) -> f64 {
-        1.96 * self.spread
-    }
 }
 
 /// This run's machine, whose reference kernel read `now_ns`, against the

@@ -20,6 +20,7 @@ mod change;
 mod code;
 mod drift;
 mod record;
+mod rerun;
 mod store;
 #[cfg(test)]
 mod tests;
@@ -31,6 +32,7 @@ pub(crate) use drift::{drift, Drift};
 pub(crate) use record::{records, series, Record, RunRecords};
 #[cfg(test)]
 pub(crate) use record::{RecordedThroughput, FORMAT_VERSION};
+pub(crate) use rerun::{rerun_half_width, Benchmark};
 #[cfg(test)]
 pub(crate) use store::parse;
 pub(crate) use store::{append, file, load};

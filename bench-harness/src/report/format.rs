@@ -103,6 +103,45 @@ impl Headline {
     }
 }
 
+/// The rerun column of `m`: `±12.0%`, where a rerun's time falls (95%),
+/// from its history ([`Headline::rerun_plus_minus`]); `None` where the
+/// history gave no term or the row is a bound.
+pub(crate) fn rerun_cell(m: &crate::results::Measured) -> Option<String> {
+    let rerun = Headline::of(m).rerun_plus_minus(m.rerun?)?;
+    Some(format!("±{}", percent(rerun)))
+}
+
+/// Whether some row of `results` has a rerun column.
+pub(crate) fn rerun_term(results: &[crate::results::BenchResult]) -> bool {
+    results
+        .iter()
+        .filter_map(crate::results::BenchResult::measured)
+        .any(|m| rerun_cell(m).is_some())
+}
+
+/// What the rerun column says, for the headers.
+pub(crate) const RERUN_WORDS: &str =
+    "rerun: where 95% of reruns' times fall, from this benchmark's last runs of the same code";
+
+/// What a row's ± covers, in full and short: the processes measured (their
+/// memory layouts).
+pub(crate) fn what_the_interval_covers(info: &RunInfo) -> (String, String) {
+    match info.forks {
+        Some(1) => (
+            "for one process (one memory layout; --forks 1)".to_string(),
+            "for 1 process".to_string(),
+        ),
+        Some(processes) => (
+            format!("over {processes} processes (their memory layouts; --forks), this machine"),
+            format!("over {processes} processes"),
+        ),
+        None => (
+            "for this process (one memory layout; --forks 0)".to_string(),
+            "for this process".to_string(),
+        ),
+    }
+}
+
 /// [`Headline::time`] of `m`.
 pub(crate) fn headline_time(m: &crate::results::Measured) -> String {
     Headline::of(m).time()

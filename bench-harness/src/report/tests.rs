@@ -601,3 +601,44 @@ fn an_against_log_has_each_benchmarks_verdict() {
         "{log}"
     );
 }
+
+/// Where the history gave a benchmark a rerun term, the Markdown's times
+/// table has a rerun column: that row's figure, the others' cells empty,
+/// and the method line says what it is. Without a term, no column.
+#[test]
+fn markdown_shows_where_a_rerun_falls_beside_the_times() {
+    let text = |results: &[BenchResult]| {
+        let mut out = Vec::new();
+        markdown::write(&mut out, HEADING, &info(), results, None, &[]).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let mut results = results();
+    assert!(!text(&results).contains("rerun"));
+    // A row with a ±: a bound has no rerun figure.
+    let index = (results.iter())
+        .position(|r| {
+            r.measured()
+                .is_some_and(|m| super::format::Headline::of(m).plus_minus().is_some())
+        })
+        .unwrap();
+    let crate::results::Outcome::Measured(m) = &mut results[index].outcome else {
+        unreachable!()
+    };
+    m.rerun = Some(0.05);
+    let cell = super::format::rerun_cell(m).unwrap();
+    let page = text(&results);
+    assert!(
+        page.contains("| benchmark | time ± 95% CI | rerun |"),
+        "{page}"
+    );
+    let name = format!("`{}`", results[index].name);
+    let row = page.lines().find(|l| l.contains(&name)).unwrap();
+    assert!(row.ends_with(&format!("| {cell} |")), "{row}");
+    let others = page
+        .lines()
+        .filter(|l| l.starts_with("| `") && !l.contains(&name));
+    for other in others {
+        assert!(other.ends_with("| |"), "{other}");
+    }
+    assert!(page.contains(super::format::RERUN_WORDS), "{page}");
+}

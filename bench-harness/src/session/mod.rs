@@ -37,7 +37,7 @@ use crate::history;
 use crate::registry;
 use crate::report::terminal::{text, Terminal};
 use crate::report::{self, progress};
-use crate::results::{BenchResult, Compared};
+use crate::results::{BenchResult, Compared, Outcome};
 use crate::select;
 use crate::{audit, forks};
 use rows::{exit_code, Selection, EXIT_REGRESSED, EXIT_USAGE};
@@ -329,6 +329,51 @@ fn bench(
                 verdicts::compare_with(baseline, result, comparison.threshold, clock);
         }
     }
+    // The history as it stood before this run, read once: for the drift
+    // line, and with this run's records for the report's charts.
+    let mut past = if records_history || report.is_some() {
+        history::load(&history::target_dir(&store), &baseline::target_name()).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    // This run against the history's recent runs of this machine and
+    // configuration: the machine's speed (the drift line), and how far a
+    // rerun may move each row, from its own recent runs of the same code,
+    // which goes into its ± for people: the answer should hold on the
+    // next run.
+    let against_past = records_history && !info.partial;
+    let series =
+        against_past.then(|| history::series(&environment, args.settings.cold_or_default()));
+    let series = series
+        .as_ref()
+        .map(|(machine, config)| (machine.as_str(), config.as_str()));
+    let drift = machine_reference
+        .as_ref()
+        .zip(series)
+        .and_then(|(reference, series)| history::drift(&past, series, reference.headline()));
+    // Each benchmark's code, for its past runs and its history records.
+    let codes = if against_past {
+        history::code_identities(
+            selected
+                .iter()
+                .filter(|s| results.iter().any(|r| r.name == s.name))
+                .map(|s| (s.name.as_str(), s.bench.entry.run.address())),
+        )
+    } else {
+        Vec::new()
+    };
+    if let Some(series) = series {
+        for result in results.iter_mut() {
+            let code = codes.iter().find(|(name, _)| *name == result.name);
+            if let (Outcome::Measured(m), Some((_, code))) = (&mut result.outcome, code) {
+                let bench = history::Benchmark {
+                    name: &result.name,
+                    code,
+                };
+                m.rerun = history::rerun_half_width(&past, series, bench, m.headline());
+            }
+        }
+    }
     let mut table = TableWrites::default();
     table.check(out.bench_table(&info, results, &reports, outputs::layout(args.output.flat)));
     let mut groups = Vec::new();
@@ -361,20 +406,6 @@ fn bench(
     }
     let seconds = started.elapsed().as_secs_f64();
     table.check(out.bench_summary(results, seconds, info.partial));
-    // The history as it stood before this run, read once: for the drift
-    // line, and with this run's records for the report's charts.
-    let mut past = if records_history || report.is_some() {
-        history::load(&history::target_dir(&store), &baseline::target_name()).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    let drift = machine_reference
-        .as_ref()
-        .filter(|_| records_history && !info.partial)
-        .and_then(|reference| {
-            let (machine, config) = history::series(&environment, args.settings.cold_or_default());
-            history::drift(&past, (&machine, &config), reference.headline())
-        });
     if let Some(drift) = &drift {
         show_drift(args, drift);
     }
@@ -409,12 +440,6 @@ fn bench(
     if records_history && !info.partial {
         // A by-product of the run: a history that cannot be written is
         // warned about, and does not fail the run.
-        let codes = history::code_identities(
-            selected
-                .iter()
-                .filter(|s| results.iter().any(|r| r.name == s.name))
-                .map(|s| (s.name.as_str(), s.bench.entry.run.address())),
-        );
         let run = history::RunRecords {
             environment: &environment,
             results,

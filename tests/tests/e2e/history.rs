@@ -343,10 +343,27 @@ fn a_step_between_builds_of_another_body_is_not_labelled_code_unchanged() {
     assert!(!line.contains("code unchanged"), "{line}");
 }
 
+/// Replaces the history with one run per factor: copies of `first` (a
+/// record of this machine's), each with its own run id and `scale`d by its
+/// factor.
+fn plant_history(target: &Path, first: &Value, factors: &[f64], scale: impl Fn(&mut Value, f64)) {
+    let lines: String = factors
+        .iter()
+        .enumerate()
+        .map(|(i, &factor)| {
+            let mut record = first.clone();
+            record["run"] = Value::from(format!("planted-{i}-{factor}"));
+            scale(&mut record, factor);
+            format!("{record}\n")
+        })
+        .collect();
+    std::fs::write(history_file(target), lines).unwrap();
+}
+
 /// Every run that writes the history measures the machine's reference
 /// kernel; once three earlier runs have it, the run says how its machine
-/// compares: within their spread, what a rerun may add to the ±; beyond
-/// it, a warning that every time is off. The earlier runs are planted
+/// compares: within their spread, that it is; beyond it, a warning that
+/// every time is off. The earlier runs are planted
 /// (copies of this machine's own record) so that the machine's change is
 /// known.
 #[test]
@@ -359,17 +376,9 @@ fn the_machine_is_compared_with_its_recent_runs() {
         .as_f64()
         .unwrap_or_else(|| panic!("no reference kernel in {first}"));
     let plant = |factors: &[f64]| {
-        let lines: String = factors
-            .iter()
-            .enumerate()
-            .map(|(i, factor)| {
-                let mut record = first.clone();
-                record["run"] = Value::from(format!("planted-{i}-{factor}"));
-                record["reference_ns"] = Value::from(reference * factor);
-                format!("{record}\n")
-            })
-            .collect();
-        std::fs::write(history_file(&target), lines).unwrap();
+        plant_history(&target, &first, factors, |record, factor| {
+            record["reference_ns"] = Value::from(reference * factor);
+        });
     };
     // What a run says on stderr (with the machine's other lines) after the
     // planted runs.
@@ -385,8 +394,7 @@ fn the_machine_is_compared_with_its_recent_runs() {
     // Runs far apart: this one is within their spread.
     let said = said_after(&[0.8, 1.0, 1.25], &[]);
     assert!(
-        said.contains("machine: as fast as in its last 3 runs")
-            && said.contains("a rerun may move a further"),
+        said.contains("machine: as fast as in its last 3 runs"),
         "{said}"
     );
     // Runs on a machine twice as fast as this one, close together: a
@@ -403,4 +411,106 @@ fn the_machine_is_compared_with_its_recent_runs() {
     // Too few earlier runs: nothing said.
     let said = said_after(&[1.0], &[]);
     assert!(!said.contains("its last"), "{said}");
+}
+
+/// Once the history holds three earlier runs of a benchmark's code on this
+/// machine, its row says where a rerun's time falls: the distance from
+/// their centre plus a prediction bound over their spread, combined with
+/// this run's own ± on logs. The header says what it is; the row's ± and
+/// the JSON's interval stay this run's. The earlier runs are planted
+/// (copies of this machine's own record, their times scaled) so that the
+/// term is known.
+#[test]
+fn a_row_says_where_a_rerun_falls_from_its_last_runs() {
+    let target = scratch_dir("history-rerun");
+    // `spins` (75 µs), whose own ± is narrower than the empty `passes'`
+    // (often over 100% in 20 ms: a bound either way).
+    let args = ["--exact", "spins", "--measure-time", "0.1"];
+    let out = quick(&target, &args);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let first = records(&target).remove(0);
+    let time_ns = first["time_ns"].as_f64().unwrap();
+    let plant = |factors: &[f64], code: &str| {
+        plant_history(&target, &first, factors, |record, factor| {
+            record["time_ns"] = Value::from(time_ns * factor);
+            record["lower_ns"] = Value::from(time_ns * factor * 0.99);
+            record["upper_ns"] = Value::from(time_ns * factor * 1.01);
+            if !code.is_empty() {
+                record["code"] = Value::from(code);
+            }
+        });
+    };
+    let json = target.join("run.json");
+    let run = |factors: &[f64], code: &str| {
+        plant(factors, code);
+        let mut all = args.to_vec();
+        all.extend(["--format", "json", "-o", json.to_str().unwrap()]);
+        let out = quick(&target, &all);
+        assert_eq!(out.code, Some(0), "{out:?}");
+        let text = std::fs::read_to_string(&json).unwrap();
+        let document: Value = serde_json::from_str(&text).unwrap();
+        (out, document["benchmarks"][0]["measurement"].clone())
+    };
+    let factors = [0.95, 1.0, 1.05];
+    let (out, measurement) = run(&factors, "");
+    let term = measurement["rerun_half_width"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no rerun_half_width in {measurement}\n{}", out.stderr));
+    let estimate = &measurement["estimate"];
+    let number = |key: &str| estimate[key].as_f64().unwrap();
+    let (now, lower, upper) = (number("time_ns"), number("ci_low_ns"), number("ci_high_ns"));
+    // The term: |ln now − mean| + t(2) · sd · √(4/3) over the planted logs.
+    let logs: Vec<f64> = factors.iter().map(|f| (time_ns * f).ln()).collect();
+    let mean = logs.iter().sum::<f64>() / 3.0;
+    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 2.0).sqrt();
+    let expected = ((now.ln() - mean).abs() + 4.302653 * sd * (4.0f64 / 3.0).sqrt()).exp() - 1.0;
+    assert!((term - expected).abs() < 1e-5, "{term} against {expected}");
+    assert!(
+        out.stdout
+            .contains("rerun: where 95% of reruns' times fall"),
+        "the header says what the rerun figure is:\n{}",
+        out.stdout
+    );
+    // The row's ± is this run's own; the rerun line combines it with the
+    // term on logs.
+    let own = (now - lower).max(upper - now) / now;
+    let row = out.stdout.lines().find(|l| l.starts_with("spins")).unwrap();
+    if lower <= 0.0 || own >= 1.0 {
+        // This run's interval reaches zero (a debug body in 20 ms on a busy
+        // machine): a bound, which a rerun cannot be held to.
+        assert!(row.contains('<'), "{row}");
+        assert!(!out.stdout.contains("    rerun "), "{}", out.stdout);
+        return;
+    }
+    let rerun_line = (out.stdout.lines())
+        .find(|l| l.trim_start().starts_with("rerun "))
+        .unwrap_or_else(|| panic!("no rerun line:\n{}", out.stdout));
+    let percent_after = |text: &str, mark: &str| -> f64 {
+        text.split(mark)
+            .nth(1)
+            .and_then(|rest| rest.split('%').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no {mark} in {text}"))
+    };
+    let printed_own = percent_after(row, "±");
+    assert!(
+        (printed_own - 100.0 * own).abs() <= 0.01 * 100.0 * own,
+        "{row}: this run's ±{}%",
+        100.0 * own
+    );
+    let printed = percent_after(rerun_line, "±");
+    let expected = 100.0 * (own.ln_1p().hypot(term.ln_1p())).exp_m1();
+    assert!(
+        (printed - expected).abs() <= 0.01 * expected,
+        "{rerun_line}: ±{expected}% expected"
+    );
+    // Two earlier runs, or three of other code: nothing said of a rerun.
+    for (factors, code) in [(&factors[..2], ""), (&factors[..], "0123456789abcdef")] {
+        let (out, measurement) = run(factors, code);
+        assert!(
+            measurement.get("rerun_half_width").is_none(),
+            "{measurement}"
+        );
+        assert!(!out.stdout.contains("reruns"), "{}", out.stdout);
+    }
 }

@@ -28,7 +28,7 @@ use crate::environment::Environment;
 use crate::fs;
 use crate::report::format::{
     group_verdict, overhead_words, percent, result_rate, schedule_words, stop_words, time,
-    verdict_words, Headline, HEADLINE_METHOD,
+    verdict_words, what_the_interval_covers, Headline, HEADLINE_METHOD,
 };
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::{against::AgainstOutcome, against::AgainstReport};
@@ -328,6 +328,7 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
 /// The machine (the terminal's header and warnings) and the method.
 fn machine_and_method(out: &mut String, page: &Page<'_>) {
     let info = page.info;
+    let (covers, _) = what_the_interval_covers(info);
     let _ = write!(
         out,
         r#"<section id="machine"><h2>Machine and method</h2><p>{}</p>"#,
@@ -349,18 +350,16 @@ fn machine_and_method(out: &mut String, page: &Page<'_>) {
     let _ = write!(
         out,
         "<p>Timer {} at {:.3} GHz · resolution {} · read pair {} · samples ≥ {}. Time: the \
-         {HEADLINE_METHOD}, ± its 95% CI for this run on this machine; {}; {}, {}{}.</p></section>",
+         {HEADLINE_METHOD}, ± its 95% CI {}; {}; {}, {}.</p></section>",
         escape(info.clock_name),
         info.clock_hz / 1e9,
         time(info.precision.resolution.0),
         time(info.precision.overhead.0),
         time(info.sample_floor.0),
+        escape(&covers),
         escape(&overhead_words(info)),
         escape(&schedule_words(info)),
         escape(&stop_words(info)),
-        info.forks
-            .map(|n| format!(", each benchmark in {n} processes (--forks)"))
-            .unwrap_or_default()
     );
 }
 

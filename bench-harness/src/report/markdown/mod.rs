@@ -50,7 +50,7 @@ pub(crate) fn write(
         partial_line(out)?;
     }
     let notes = rows::notes(results);
-    let mut method = method(info);
+    let mut method = method(info, super::format::rerun_term(results));
     let mut sections = Vec::new();
     if let Some(baseline) = baseline {
         method = format!("{}\n\n{method}", rows::machine_change(baseline));
@@ -209,10 +209,16 @@ fn plain(
     summary_line(&mut out, heading, &[counts.join(", ")])?;
     writeln!(out)?;
     let with_rates = results.iter().any(|r| r.rate().is_some());
+    let with_reruns = super::format::rerun_term(results);
     let rate_head = if with_rates { " throughput |" } else { "" };
     let rate_align = if with_rates { "--:|" } else { "" };
-    writeln!(out, "| benchmark | time ± 95% CI |{rate_head}")?;
-    writeln!(out, "|:--|--:|{rate_align}")?;
+    let (rerun_head, rerun_align) = if with_reruns {
+        (" rerun |", "--:|")
+    } else {
+        ("", "")
+    };
+    writeln!(out, "| benchmark | time ± 95% CI |{rerun_head}{rate_head}")?;
+    writeln!(out, "|:--|--:|{rerun_align}{rate_align}")?;
     for result in results {
         let time = match &result.outcome {
             Outcome::Measured(m) => {
@@ -226,12 +232,17 @@ fn plain(
             Outcome::Ignored => "ignored".to_string(),
             Outcome::Passed => "ok (not measured)".to_string(),
         };
+        let rerun = match result.measured().and_then(super::format::rerun_cell) {
+            Some(rerun) => format!(" {rerun} |"),
+            None if with_reruns => " |".to_string(),
+            None => String::new(),
+        };
         let rate = match result_rate(result) {
             Some(rate) => format!(" {rate} |"),
             None if with_rates => " |".to_string(),
             None => String::new(),
         };
-        writeln!(out, "| {} | {time} |{rate}", code(&result.name))?;
+        writeln!(out, "| {} | {time} |{rerun}{rate}", code(&result.name))?;
     }
     writeln!(out)?;
     details(&mut out, Vec::new(), notes, method, |_| Ok(()))?;
@@ -303,7 +314,7 @@ fn details(
 }
 
 /// How the run measured, in one line.
-fn method(info: &RunInfo) -> String {
+fn method(info: &RunInfo, rerun: bool) -> String {
     let schedule = match info.schedule {
         Schedule::Interleaved => format!("interleaved (seed {})", info.seed),
         Schedule::Sequential => "sequential".to_string(),
@@ -313,11 +324,18 @@ fn method(info: &RunInfo) -> String {
     } else {
         "for the time budget".to_string()
     };
+    let (covers, _) = super::format::what_the_interval_covers(info);
+    let rerun = if rerun {
+        format!(" · {}", super::format::RERUN_WORDS)
+    } else {
+        String::new()
+    };
     format!(
-        "bench-harness {} · timer: {} · time: {HEADLINE_METHOD} ± 95% CI for this run on this \
-         machine, loop overhead subtracted ({} per sample + {} per iteration) · {schedule}, {stop}",
+        "bench-harness {} · timer: {} · time: {HEADLINE_METHOD} ± 95% CI {}, loop overhead \
+         subtracted ({} per sample + {} per iteration){rerun} · {schedule}, {stop}",
         info.harness_version,
         escape(info.clock_name),
+        escape(&covers),
         super::format::time(info.overhead.per_sample.0),
         super::format::time(info.overhead.per_iter.0),
     )

@@ -15,7 +15,7 @@ use termcolor::{Color, ColorSpec};
 use super::text::{columns, fit_names, shorten_end, shorten_middle, wrap, wrap_after};
 use super::{complexity_text, signed_percent, Layout, Terminal};
 use crate::analysis::compare::Verdict;
-use crate::report::format::{escape, pad_end, pad_start, result_rate, Headline};
+use crate::report::format::{escape, pad_end, pad_start, rerun_cell, result_rate, Headline};
 use crate::report::notes::{self, NoteGroup};
 use crate::report::tree::{self, Line};
 use crate::results::{BenchResult, Compared, ComplexityReport, Measured, Note, Outcome};
@@ -36,6 +36,8 @@ pub(super) const INDENT: &str = "  ";
 struct Cells {
     time: String,
     plus_minus: String,
+    /// Where a rerun's time falls, from the history; empty without.
+    rerun: String,
     rate: String,
     change: String,
     verdict: Option<Verdict>,
@@ -77,6 +79,7 @@ impl Cells {
         Cells {
             time: headline.time(),
             plus_minus,
+            rerun: rerun_cell(m).unwrap_or_default(),
             rate: result_rate(result).unwrap_or_default(),
             change,
             verdict,
@@ -106,6 +109,7 @@ struct Widths {
     name: usize,
     time: usize,
     plus_minus: usize,
+    rerun: usize,
     rate: usize,
     change: usize,
     mark: usize,
@@ -119,6 +123,7 @@ impl Widths {
         column(self.time)
             + column(self.plus_minus)
             + self.mark * 2
+            + column(self.rerun)
             + column(self.rate)
             + column(self.change)
     }
@@ -157,6 +162,7 @@ impl Terminal<'_> {
             name: 0,
             time: widest(|c| &c.time).max(TIME_WIDTH),
             plus_minus: widest(|c| &c.plus_minus).max(1),
+            rerun: optional(widest(|c| &c.rerun), "rerun"),
             rate: optional(widest(|c| &c.rate), "throughput"),
             change: optional(widest(|c| &c.change), "change"),
             mark: usize::from(cells.iter().flatten().any(|c| c.marked)),
@@ -235,6 +241,9 @@ impl Terminal<'_> {
         line.push_str(&format!("  {}", pad_start("time", widths.time)));
         line.push_str(&format!("  {}", pad_end("±", widths.plus_minus)));
         line.push_str(&" ".repeat(widths.mark * 2));
+        if widths.rerun > 0 {
+            line.push_str(&format!("  {}", pad_end("rerun", widths.rerun)));
+        }
         if widths.rate > 0 {
             line.push_str(&format!("  {}", pad_start("throughput", widths.rate)));
         }
@@ -249,6 +258,7 @@ impl Terminal<'_> {
     /// with something in it, so no line ends in spaces.
     fn compact_figures(&mut self, cells: &Cells, widths: &Widths) -> io::Result<()> {
         let (rate, change) = (!cells.rate.is_empty(), !cells.change.is_empty());
+        let rerun = widths.rerun > 0 && !cells.rerun.is_empty();
         if cells.credible {
             self.colour(Color::Green, true)?;
         } else {
@@ -260,7 +270,7 @@ impl Terminal<'_> {
             self.colour(Color::Yellow, false)?;
         }
         let more = rate || change;
-        if more || cells.marked {
+        if more || rerun || cells.marked {
             write!(
                 self.out,
                 "  {}",
@@ -270,10 +280,15 @@ impl Terminal<'_> {
             write!(self.out, "  {}", cells.plus_minus)?;
         }
         self.out.reset()?;
-        if widths.mark > 0 && (more || cells.marked) {
+        if widths.mark > 0 && (more || rerun || cells.marked) {
             self.colour(Color::Yellow, false)?;
             write!(self.out, " {}", if cells.marked { '*' } else { ' ' })?;
             self.out.reset()?;
+        }
+        if widths.rerun > 0 && more {
+            write!(self.out, "  {}", pad_end(&cells.rerun, widths.rerun))?;
+        } else if rerun {
+            write!(self.out, "  {}", cells.rerun)?;
         }
         if widths.rate > 0 && more {
             write!(self.out, "  {}", pad_start(&cells.rate, widths.rate))?;

@@ -56,8 +56,8 @@ use std::io;
 use termcolor::{Color, ColorSpec, WriteColor};
 
 use super::format::{
-    escape, overhead_words, pad_end, pad_start, percent, result_rate, schedule_words, stop_words,
-    time, HEADLINE_METHOD,
+    escape, overhead_words, pad_end, pad_start, percent, rerun_term, result_rate, schedule_words,
+    stop_words, time, what_the_interval_covers, HEADLINE_METHOD, RERUN_WORDS,
 };
 use super::tree::{self, Line};
 use compact::INDENT;
@@ -243,8 +243,9 @@ impl<'w> Terminal<'w> {
         reports: &[ComplexityReport],
         layout: Layout,
     ) -> io::Result<()> {
+        let rerun = rerun_term(results);
         if !self.details {
-            self.run_header(info)?;
+            self.run_header(info, rerun)?;
             return self.compact_table(results, reports, layout);
         }
         let lines = match layout {
@@ -263,7 +264,7 @@ impl<'w> Terminal<'w> {
             .map(|rate| rate.chars().count())
             .max()
             .map_or(0, |width| width.max("throughput".len()));
-        self.full_header(info)?;
+        self.full_header(info, rerun)?;
         for line in &lines {
             match line {
                 Line::Node { prefix, label } => {
@@ -294,7 +295,7 @@ impl<'w> Terminal<'w> {
     }
 
     /// The lines above the column titles: the clock and the method.
-    fn run_header(&mut self, info: &RunInfo) -> io::Result<()> {
+    fn run_header(&mut self, info: &RunInfo, rerun: bool) -> io::Result<()> {
         self.dim()?;
         let clock = format!(
             "bench-harness {} · timer: {} at {:.3} GHz · resolution {} · read pair {} · samples ≥ {}",
@@ -311,44 +312,39 @@ impl<'w> Terminal<'w> {
         } else {
             stop_words(info)
         };
-        // What the ± covers: the layouts of several processes (the
-        // default), or one process's.
-        let (covers, short) = match info.forks {
-            Some(1) => (
-                "for one process (one memory layout; --forks 1)".to_string(),
-                "for 1 process".to_string(),
-            ),
-            Some(processes) => (
-                format!("over {processes} processes (their memory layouts; --forks), this machine"),
-                format!("over {processes} processes"),
-            ),
-            None => (
-                "for this process (one memory layout; --forks 0)".to_string(),
-                "for this process".to_string(),
-            ),
-        };
+        let (covers, short) = what_the_interval_covers(info);
         if !self.whole_header() {
             // One line: the clock, the loop's cost and the seed are `-v`'s.
             let schedule = match info.schedule {
                 Schedule::Interleaved => "interleaved",
                 Schedule::Sequential => "sequential",
             };
+            let rerun = if rerun {
+                " · rerun: where reruns fall (history)"
+            } else {
+                ""
+            };
             let method = format!(
-                "time: per call, loop overhead out · ± 95% CI {short} · {schedule}, {stop}"
+                "time: per call, loop overhead out · ± 95% CI {short}{rerun} · {schedule}, {stop}"
             );
             for line in self.fitted(&method) {
                 writeln!(self.out, "{line}")?;
             }
             return self.out.reset();
         }
+        let rerun = if rerun {
+            format!(" · {RERUN_WORDS}")
+        } else {
+            String::new()
+        };
         let method = if self.details {
             format!(
-                "time: {HEADLINE_METHOD} (its speed probe slow beside them, or the thread preempted) · ± 95% CI {covers} · {} · {schedule}, {stop}",
+                "time: {HEADLINE_METHOD} (its speed probe slow beside them, or the thread preempted) · ± 95% CI {covers}{rerun} · {} · {schedule}, {stop}",
                 overhead_words(info),
             )
         } else {
             format!(
-                "time: {HEADLINE_METHOD}, loop overhead subtracted · ± 95% CI {covers} · {schedule}, {stop}"
+                "time: {HEADLINE_METHOD}, loop overhead subtracted · ± 95% CI {covers}{rerun} · {schedule}, {stop}"
             )
         };
         for line in self.fitted(&clock).into_iter().chain(self.fitted(&method)) {
@@ -359,8 +355,8 @@ impl<'w> Terminal<'w> {
 
     /// The run's header: what clock measures, how finely, what is subtracted,
     /// the stop rule; then, under `--details`, the table's column titles.
-    fn full_header(&mut self, info: &RunInfo) -> io::Result<()> {
-        self.run_header(info)?;
+    fn full_header(&mut self, info: &RunInfo, rerun: bool) -> io::Result<()> {
+        self.run_header(info, rerun)?;
         self.out.reset()?;
         self.out.set_color(ColorSpec::new().set_bold(true))?;
         write!(self.out, "{}", pad_end("benchmark", self.name_width))?;
@@ -474,8 +470,7 @@ impl<'w> Terminal<'w> {
 
     /// The machine against its recent runs (the reference kernel in the
     /// history): a warning when this run's speed is beyond their spread,
-    /// else one line saying what the table's ± covers and how much more a
-    /// rerun may move with the machine.
+    /// else one line saying it is not.
     pub(crate) fn machine_drift(&mut self, drift: &Drift) -> io::Result<()> {
         let recent = format!(
             "its last {} runs (reference kernel {} against {}, ±{} run to run)",
@@ -498,11 +493,7 @@ impl<'w> Terminal<'w> {
             );
             return self.note(&text);
         }
-        let text = format!(
-            "machine: as fast as in {recent}; the ± covers this run, a rerun may move a \
-             further ±{} with the machine",
-            percent(drift.next_run_widening()),
-        );
+        let text = format!("machine: as fast as in {recent}");
         self.dim()?;
         for line in self.fitted(&text) {
             writeln!(self.out, "{line}")?;

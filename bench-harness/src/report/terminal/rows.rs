@@ -216,6 +216,12 @@ impl Terminal<'_> {
             interval(s.median_interval),
             interval(s.mean_interval),
         )?;
+        if let Some(rerun) = crate::report::format::rerun_cell(m) {
+            writeln!(
+                self.out,
+                "    rerun        {rerun}: where 95% of reruns' times fall, from this benchmark's last runs of the same code"
+            )?;
+        }
         let o = &m.outliers;
         writeln!(
             self.out,
