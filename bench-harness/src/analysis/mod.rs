@@ -51,7 +51,7 @@ pub(crate) use blocks::{
 pub(crate) use distributions::students_t_quantile;
 pub(crate) use heterogeneity::cochran_q_p_value;
 pub(crate) use interval::{mean_interval, Interval, CONFIDENCE_LEVEL};
-pub(crate) use moments::mean;
+pub(crate) use moments::{mean, sample_variance};
 pub(crate) use overhead::{loop_overhead, loop_overhead_of, Overhead};
 pub(crate) use percentile::percentile;
 pub(crate) use reading::Headline;

@@ -12,6 +12,7 @@
 //! So each benchmark's term comes from its own record.
 
 use super::Record;
+use crate::analysis;
 
 /// Runs of the recent past the term reads: enough for a spread, few
 /// enough that an old level of the machine is forgotten.
@@ -72,9 +73,9 @@ pub(crate) fn rerun_half_width(
         return None;
     }
     let k = n as f64;
-    let mean = logs.iter().sum::<f64>() / k;
-    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt();
-    let bound = crate::analysis::students_t_quantile(0.975, k - 1.0) * sd * (1.0 + 1.0 / k).sqrt();
+    let mean = analysis::mean(&logs);
+    let sd = analysis::sample_variance(&logs, mean).sqrt();
+    let bound = analysis::students_t_quantile(0.975, k - 1.0) * sd * (1.0 + 1.0 / k).sqrt();
     let half_width = (now_ns.ln() - mean).abs() + bound;
     Some(half_width.exp() - 1.0)
 }

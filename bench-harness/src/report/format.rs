@@ -119,9 +119,9 @@ pub(crate) fn rerun_term(results: &[crate::results::BenchResult]) -> bool {
         .any(|m| rerun_cell(m).is_some())
 }
 
-/// What the rerun column says, for the headers.
-pub(crate) const RERUN_WORDS: &str =
-    "rerun: where 95% of reruns' times fall, from this benchmark's last runs of the same code";
+/// What the rerun figure is, for the headers and the `--details` line.
+pub(crate) const RERUN_MEANS: &str =
+    "where 95% of reruns' times fall, from this benchmark's last runs of the same code";
 
 /// What a row's ± covers, in full and short: the processes measured (their
 /// memory layouts).

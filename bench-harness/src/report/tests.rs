@@ -640,5 +640,6 @@ fn markdown_shows_where_a_rerun_falls_beside_the_times() {
     for other in others {
         assert!(other.ends_with("| |"), "{other}");
     }
-    assert!(page.contains(super::format::RERUN_WORDS), "{page}");
+    let words = format!("rerun: {}", super::format::RERUN_MEANS);
+    assert!(page.contains(&words), "{page}");
 }

@@ -338,9 +338,8 @@ fn bench(
     };
     // This run against the history's recent runs of this machine and
     // configuration: the machine's speed (the drift line), and how far a
-    // rerun may move each row, from its own recent runs of the same code,
-    // which goes into its ± for people: the answer should hold on the
-    // next run.
+    // rerun may move each row, from its own recent runs of the same code
+    // (the table's rerun figure: the answer should hold on the next run).
     let against_past = records_history && !info.partial;
     let series =
         against_past.then(|| history::series(&environment, args.settings.cold_or_default()));

@@ -232,16 +232,17 @@ fn plain(
             Outcome::Ignored => "ignored".to_string(),
             Outcome::Passed => "ok (not measured)".to_string(),
         };
-        let rerun = match result.measured().and_then(super::format::rerun_cell) {
-            Some(rerun) => format!(" {rerun} |"),
-            None if with_reruns => " |".to_string(),
+        // A column shown for some rows: empty in the others.
+        let cell = |value: Option<String>, shown: bool| match value {
+            Some(value) => format!(" {value} |"),
+            None if shown => " |".to_string(),
             None => String::new(),
         };
-        let rate = match result_rate(result) {
-            Some(rate) => format!(" {rate} |"),
-            None if with_rates => " |".to_string(),
-            None => String::new(),
-        };
+        let rerun = cell(
+            result.measured().and_then(super::format::rerun_cell),
+            with_reruns,
+        );
+        let rate = cell(result_rate(result), with_rates);
         writeln!(out, "| {} | {time} |{rerun}{rate}", code(&result.name))?;
     }
     writeln!(out)?;
@@ -326,7 +327,7 @@ fn method(info: &RunInfo, rerun: bool) -> String {
     };
     let (covers, _) = super::format::what_the_interval_covers(info);
     let rerun = if rerun {
-        format!(" · {}", super::format::RERUN_WORDS)
+        format!(" · rerun: {}", super::format::RERUN_MEANS)
     } else {
         String::new()
     };

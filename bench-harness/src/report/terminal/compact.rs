@@ -258,7 +258,7 @@ impl Terminal<'_> {
     /// with something in it, so no line ends in spaces.
     fn compact_figures(&mut self, cells: &Cells, widths: &Widths) -> io::Result<()> {
         let (rate, change) = (!cells.rate.is_empty(), !cells.change.is_empty());
-        let rerun = widths.rerun > 0 && !cells.rerun.is_empty();
+        let rerun = !cells.rerun.is_empty();
         if cells.credible {
             self.colour(Color::Green, true)?;
         } else {

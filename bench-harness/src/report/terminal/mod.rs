@@ -57,7 +57,7 @@ use termcolor::{Color, ColorSpec, WriteColor};
 
 use super::format::{
     escape, overhead_words, pad_end, pad_start, percent, rerun_term, result_rate, schedule_words,
-    stop_words, time, what_the_interval_covers, HEADLINE_METHOD, RERUN_WORDS,
+    stop_words, time, what_the_interval_covers, HEADLINE_METHOD, RERUN_MEANS,
 };
 use super::tree::{self, Line};
 use compact::INDENT;
@@ -333,7 +333,7 @@ impl<'w> Terminal<'w> {
             return self.out.reset();
         }
         let rerun = if rerun {
-            format!(" · {RERUN_WORDS}")
+            format!(" · rerun: {RERUN_MEANS}")
         } else {
             String::new()
         };

@@ -219,7 +219,8 @@ impl Terminal<'_> {
         if let Some(rerun) = crate::report::format::rerun_cell(m) {
             writeln!(
                 self.out,
-                "    rerun        {rerun}: where 95% of reruns' times fall, from this benchmark's last runs of the same code"
+                "    rerun        {rerun}: {}",
+                crate::report::format::RERUN_MEANS
             )?;
         }
         let o = &m.outliers;
