@@ -181,7 +181,9 @@ pub(crate) fn measure(
     // After the planned processes, more for the benchmarks whose pooled
     // interval is still wider than their precision target (one process
     // the machine disturbed throughout widens it: more processes dilute
-    // it), at most as many again.
+    // it), at most as many again, and each only while it fits in what the
+    // benchmark's `--max-time` has left: that bound is the benchmark's,
+    // over all its processes, as it is in one.
     for fork in 0..2 * processes {
         // What this process measures itself (the machine's reference
         // kernel) takes its turn before each process: its slices span the
@@ -192,7 +194,11 @@ pub(crate) fn measure(
         }
         let live: Vec<usize> = (0..jobs.len())
             .filter(|&job| failures[job].is_none())
-            .filter(|&job| fork < processes || imprecise(&jobs[job], &runs[job], context))
+            .filter(|&job| {
+                fork < processes
+                    || (fits(&jobs[job], &runs[job], processes)
+                        && imprecise(&jobs[job], &runs[job], context))
+            })
             .collect();
         if live.is_empty() {
             break;
@@ -277,6 +283,13 @@ pub(crate) fn measure(
         outcomes,
         overhead: Overhead::mean(overheads),
     }
+}
+
+/// Whether one more process, at its share of `job`'s `--max-time`, keeps
+/// the time `runs` spent (set-up and warm-up included) within it.
+fn fits(job: &Job, runs: &[Measured], processes: usize) -> bool {
+    let spent: f64 = runs.iter().map(|run| run.measurement.total_time.0).sum();
+    spent + job.config.max_time.0 / processes as f64 <= job.config.max_time.0
 }
 
 /// Whether `runs`, pooled, are further from `job`'s precision target

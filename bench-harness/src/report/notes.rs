@@ -59,8 +59,8 @@ impl fmt::Display for Note {
             } => write!(
                 f,
                 "not precise: each of {processes} processes met ±{} alone, but they differ, so \
-                 the time over them is known to ±{}; more processes narrow it: raise --forks, \
-                 or accept a wider --precision",
+                 the time over them is known to ±{}; more processes narrow it: raise --forks or \
+                 --max-time, or accept a wider --precision",
                 percent(*target),
                 achieved.map_or("?".to_string(), percent),
             ),
@@ -762,8 +762,8 @@ mod tests {
         assert_eq!(
             note.to_string(),
             "not precise: each of 6 processes met ±5.00% alone, but they differ, so the time \
-             over them is known to ±17.6%; more processes narrow it: raise --forks, or accept \
-             a wider --precision"
+             over them is known to ±17.6%; more processes narrow it: raise --forks or \
+             --max-time, or accept a wider --precision"
         );
     }
 

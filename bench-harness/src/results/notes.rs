@@ -42,8 +42,9 @@ pub enum Note {
     /// `--max-time` ran out before the headline's relative half-width
     /// (`achieved`, when there is an interval) reached `target`; or, with
     /// `processes`, every process met `target` alone and the processes
-    /// allowed for precision were all run, but their pooled interval,
-    /// which spans their differences, did not.
+    /// allowed for precision (as many again, within `--max-time`) were all
+    /// run, but their pooled interval, which spans their differences, did
+    /// not.
     #[non_exhaustive]
     NotPrecise {
         /// The bound in force.

@@ -468,3 +468,20 @@ fn supervised(what: Supervised) -> u64 {
         }
     }
 }
+
+/// A cost that differs between processes and not within one: each process
+/// appends its pid to the file `BENCH_FIXTURE_PROCESSES` names the first
+/// time it measures this, and spins 2000 rounds plus 500 for every process
+/// before it.
+#[benchmark(ignore)]
+fn differs_by_process(b: &mut Bencher) {
+    static ROUNDS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let rounds = *ROUNDS.get_or_init(|| {
+        let before = std::env::var_os("BENCH_FIXTURE_PROCESSES")
+            .and_then(|file| std::fs::read_to_string(file).ok())
+            .map_or(0, |pids| pids.lines().count());
+        record_pid("BENCH_FIXTURE_PROCESSES", std::process::id());
+        2000 + 500 * before as u64
+    });
+    b.iter(|| (0..black_box(rounds)).fold(0u64, |acc, x| acc.wrapping_mul(31).wrapping_add(x)))
+}
