@@ -2,6 +2,7 @@
 //! with cargo, run binaries, read their output.
 #![forbid(unsafe_code)]
 
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -379,11 +380,22 @@ pub fn run(binary: &Path, args: &[&str]) -> Run {
     run_with_env(binary, args, &[])
 }
 
-/// [`run`] with the variables of `env` set too.
-/// Where runs that name no CARGO_TARGET_DIR keep what they write.
-fn default_target_dir() -> &'static Path {
-    static DIR: OnceLock<Scratch> = OnceLock::new();
-    DIR.get_or_init(|| scratch_dir("default-target"))
+/// Where runs that name no CARGO_TARGET_DIR keep what they write: a
+/// directory of the test's own (libtest names a test's thread after it),
+/// so that no test reads the history, baselines or reports of another,
+/// whatever order they run in. A thread of a test's own making shares one
+/// directory with every other such thread.
+fn default_target_dir() -> PathBuf {
+    static DIRS: Mutex<BTreeMap<String, Scratch>> = Mutex::new(BTreeMap::new());
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("unnamed-thread")
+        .replace("::", "-");
+    let mut dirs = DIRS.lock().unwrap_or_else(PoisonError::into_inner);
+    let dir = dirs
+        .entry(test)
+        .or_insert_with_key(|test| scratch_dir(&format!("target-{test}")));
+    dir.to_path_buf()
 }
 
 /// Nothing else of this test process runs a binary or a build while this is
@@ -410,6 +422,7 @@ impl Alone {
     }
 }
 
+/// [`run`] with the variables of `env` set too.
 pub fn run_with_env(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
     let _no_build = BUILDING.read().unwrap_or_else(PoisonError::into_inner);
     output_of(binary, args, env)
@@ -424,8 +437,8 @@ fn output_of(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
         .args(args)
         .env("NO_COLOR", "1")
         // The runs' baselines, history and reports go to a target directory
-        // of the test process's own, not the workspace's (a test that cares
-        // sets CARGO_TARGET_DIR itself).
+        // of the test's own, not the workspace's (a test that cares sets
+        // CARGO_TARGET_DIR itself).
         .env("CARGO_TARGET_DIR", default_target_dir())
         // Under GitHub Actions every run would append to the job's summary
         // (a test that cares sets it itself).
