@@ -31,8 +31,8 @@ use notes::{notes, LOW_CPU_RATIO};
 
 pub use crate::failure::Failure;
 pub use crate::settings::BytesUnit;
-pub use notes::Note;
 pub(crate) use notes::HIGH_CV;
+pub use notes::{Missed, Note};
 
 /// What the headline time ([`Measured::headline`]) is, in the words every
 /// human-facing output uses: the one definition of the method sentence's
@@ -524,6 +524,9 @@ impl Measured {
         // the others read 8.7 µs), as long as two are left.
         let judged = undisturbed_processes(&processes);
         let judged_spread = ForkSpread::of(&judged, pooled.reference);
+        // Whether the processes' own intervals, not their differences, made
+        // the pooled one.
+        let mut own_wider = false;
         if let Some(between) = judged_spread.interval {
             // Each process counts once, however many slices its stop rule
             // took; the interval is the wider of the one over the
@@ -539,6 +542,7 @@ impl Measured {
                 .sum::<f64>()
                 .sqrt()
                 / judged.len() as f64;
+            own_wider = within > half(between);
             let half = half(between).max(within);
             estimate.estimate = (between.upper + between.lower) / 2.0;
             estimate.interval = Some(analysis::Interval {
@@ -558,18 +562,35 @@ impl Measured {
                 *setup = *setup / processes.len() as f64;
             }
         }
-        // Each process may have met the precision target alone while the
-        // interval over them, which spans their differences, did not: the
-        // row must not say `precise` beside a wider ±.
+        // Each process may have met its share of the precision target
+        // alone while the interval over them did not: because they differ,
+        // or because their own intervals read wider once their whole run
+        // was analysed (then more processes are not the remedy). Either
+        // way the row must not say `precise` beside a wider ±. The pooled
+        // blocks' own verdict on widening is not this interval's.
+        pooled.notes.retain(|note| {
+            !matches!(
+                note,
+                Note::NotPrecise {
+                    missed: Missed::Widened(_),
+                    ..
+                }
+            )
+        });
         let target = pooled.config.stop_rule.precision_target();
         if let (StopReason::Precise, Some(target)) = (pooled.measurement.stop, target) {
             if pooled.precision.is_none_or(|p| p > target) {
+                let missed = if own_wider {
+                    Missed::Widened(Some(processes.len()))
+                } else {
+                    Missed::ProcessesDiffer(processes.len())
+                };
                 pooled.measurement.stop = StopReason::ProcessCap;
                 pooled.notes.push(Note::NotPrecise {
                     max_time: pooled.config.max_time,
                     achieved: pooled.precision,
                     target,
-                    processes: Some(processes.len()),
+                    missed,
                 });
             }
         }

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use super::format::{escape, percent, time, Headline};
-use crate::results::{BenchResult, Measured, Note};
+use crate::results::{BenchResult, Measured, Missed, Note};
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -54,21 +54,44 @@ impl fmt::Display for Note {
             Note::NotPrecise {
                 achieved,
                 target,
-                processes: Some(processes),
+                missed: Missed::ProcessesDiffer(processes),
                 ..
             } => write!(
                 f,
-                "not precise: each of {processes} processes met ±{} alone, but they differ, so \
-                 the time over them is known to ±{}; more processes narrow it: raise --forks or \
-                 --max-time, or accept a wider --precision",
+                "not precise: each of {processes} processes met its share of ±{} alone, but \
+                 they differ, so the time over them is known to ±{}; more processes narrow it: \
+                 raise --forks or --max-time, or accept a wider --precision",
                 percent(*target),
                 achieved.map_or("?".to_string(), percent),
             ),
             Note::NotPrecise {
+                achieved,
+                target,
+                missed: Missed::Widened(processes),
+                ..
+            } => {
+                let (who, what) = match processes {
+                    Some(n) => (
+                        format!("each of {n} processes met its share of the target"),
+                        "their intervals",
+                    ),
+                    None => ("the interval met the target".to_string(), "it"),
+                };
+                write!(
+                    f,
+                    "not precise: the time is known to ±{}, not ±{}: {who} while measuring, \
+                     but the analysis of the whole run (which slices the machine disturbed, \
+                     the loop's final overhead) widened {what}; rerun when quieter, or accept \
+                     a wider --precision",
+                    achieved.map_or("?".to_string(), percent),
+                    percent(*target),
+                )
+            }
+            Note::NotPrecise {
                 max_time,
                 achieved,
                 target,
-                processes: None,
+                missed: Missed::MaxTime,
             } => {
                 let reached = achieved.map_or(String::new(), |p| {
                     format!(" with the time known to ±{}", percent(p))
@@ -407,15 +430,12 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
     groups
 }
 
-/// A precision missed over the processes, each having met it alone.
-fn across_processes(note: &Note) -> bool {
-    matches!(
-        note,
-        Note::NotPrecise {
-            processes: Some(_),
-            ..
-        }
-    )
+/// Why `note` missed its precision, if it is such a note.
+fn missed(note: &Note) -> Option<Missed> {
+    match note {
+        Note::NotPrecise { missed, .. } => Some(*missed),
+        _ => None,
+    }
 }
 
 /// The short words for `notes`, all of `first`'s kind: what they say and
@@ -440,13 +460,24 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
                     None => "not precise (--precision not reached)".to_string(),
                 },
                 // Processes that each met the target alone need more
-                // processes, not more time each.
-                if notes.iter().all(|n| across_processes(n)) {
-                    "raise --forks"
-                } else if notes.iter().any(|n| across_processes(n)) {
-                    "raise --max-time or --forks"
-                } else {
-                    "raise --max-time"
+                // processes, not more time each; an interval the whole
+                // run's analysis widened, a quieter machine.
+                {
+                    let any =
+                        |why: fn(Missed) -> bool| notes.iter().any(|n| missed(n).is_some_and(why));
+                    match (
+                        any(|m| m == Missed::MaxTime),
+                        any(|m| matches!(m, Missed::ProcessesDiffer(_))),
+                        any(|m| matches!(m, Missed::Widened(_))),
+                    ) {
+                        (false, true, false) => "raise --forks",
+                        (true, true, false) => "raise --max-time or --forks",
+                        (false, false, true) => "rerun when quieter",
+                        (true, false, true) => "raise --max-time, or rerun when quieter",
+                        (false, true, true) => "raise --forks, or rerun when quieter",
+                        (true, true, true) => "raise --max-time or --forks, or rerun when quieter",
+                        _ => "raise --max-time",
+                    }
                 },
             )
         }
@@ -598,7 +629,7 @@ mod tests {
                     max_time: Nanos(2e9),
                     achieved: None,
                     target: 0.01,
-                    processes: None,
+                    missed: Missed::MaxTime,
                 },
                 "not precise: --max-time (2.000 s) ran out, target ±1.00%; the benchmark or the \
                  machine is noisy: close other programs, raise --max-time, or accept a wider \
@@ -757,14 +788,36 @@ mod tests {
             max_time: Nanos(2e9),
             achieved: Some(0.176),
             target: 0.05,
-            processes: Some(6),
+            missed: Missed::ProcessesDiffer(6),
         };
         assert_eq!(
             note.to_string(),
-            "not precise: each of 6 processes met ±5.00% alone, but they differ, so the time \
-             over them is known to ±17.6%; more processes narrow it: raise --forks or \
-             --max-time, or accept a wider --precision"
+            "not precise: each of 6 processes met its share of ±5.00% alone, but they differ, \
+             so the time over them is known to ±17.6%; more processes narrow it: raise --forks \
+             or --max-time, or accept a wider --precision"
         );
+    }
+
+    #[test]
+    fn an_interval_widened_after_its_stop_says_so_and_not_that_processes_differ() {
+        let note = |processes| Note::NotPrecise {
+            max_time: Nanos(2e9),
+            achieved: Some(0.0729),
+            target: 0.05,
+            missed: Missed::Widened(processes),
+        };
+        assert_eq!(
+            note(Some(3)).to_string(),
+            "not precise: the time is known to ±7.29%, not ±5.00%: each of 3 processes met its \
+             share of the target while measuring, but the analysis of the whole run (which \
+             slices the machine disturbed, the loop's final overhead) widened their intervals; \
+             rerun when quieter, or accept a wider --precision"
+        );
+        assert!(note(None)
+            .to_string()
+            .contains(": the interval met the target while measuring, but"));
+        let widened = [noted("a", vec![note(Some(3))])];
+        assert_eq!(grouped(&widened)[0].remedy, "rerun when quieter");
     }
 
     #[test]
@@ -773,7 +826,7 @@ mod tests {
             max_time: Nanos(2e9),
             achieved: Some(0.0264),
             target: 0.01,
-            processes: None,
+            missed: Missed::MaxTime,
         };
         assert!(not_precise
             .to_string()
@@ -812,7 +865,7 @@ mod tests {
             max_time: Nanos(2e9),
             achieved: Some(0.02),
             target,
-            processes: None,
+            missed: Missed::MaxTime,
         }
     }
 
@@ -852,7 +905,7 @@ mod tests {
             max_time: Nanos(2e9),
             achieved: Some(0.03),
             target,
-            processes: Some(6),
+            missed: Missed::ProcessesDiffer(6),
         };
         let both = [noted("a", vec![forks(0.01)]), noted("b", vec![forks(0.01)])];
         assert_eq!(grouped(&both)[0].remedy, "raise --forks");

@@ -39,12 +39,8 @@ pub enum Note {
         /// The measuring time asked for.
         measure_time: Nanos,
     },
-    /// `--max-time` ran out before the headline's relative half-width
-    /// (`achieved`, when there is an interval) reached `target`; or, with
-    /// `processes`, every process met `target` alone and the processes
-    /// allowed for precision (as many again, within `--max-time`) were all
-    /// run, but their pooled interval, which spans their differences, did
-    /// not.
+    /// The headline's relative half-width (`achieved`, when there is an
+    /// interval) did not reach `target`, for the reason `missed` gives.
     #[non_exhaustive]
     NotPrecise {
         /// The bound in force.
@@ -53,8 +49,8 @@ pub enum Note {
         achieved: Option<f64>,
         /// The relative half-width asked for (`--precision`).
         target: f64,
-        /// The processes pooled, when their number was the bound.
-        processes: Option<usize>,
+        /// Why.
+        missed: Missed,
     },
     /// The loop overhead's own uncertainty is most of the headline's
     /// interval: the body costs about as little as the harness resolves.
@@ -206,6 +202,39 @@ pub(crate) fn differs_alone(in_group: &Measured, alone: &Measured) -> Option<Not
     })
 }
 
+/// Why a precision target was not reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missed {
+    /// `--max-time` ran out first.
+    MaxTime,
+    /// Every one of these processes met its share of the target alone,
+    /// and the processes allowed for precision (as many again, within
+    /// `--max-time`) were all run, but the interval over them, which spans
+    /// their differences, did not.
+    ProcessesDiffer(usize),
+    /// The stop rule found the target met while measuring, with the
+    /// evidence of the machine's disturbed slices and the loop overhead
+    /// known then; the analysis of the whole run's reads a wider interval.
+    /// With the processes pooled, when they agree and it is their own
+    /// intervals that widened.
+    Widened(Option<usize>),
+}
+
+/// A final interval this much wider than the target a stop rule found met
+/// is a miss. Less is within the half-width's own sampling error (about
+/// 16–24% from the 10–20 blocks a stop is judged on), and changes nothing
+/// a reader does.
+const WIDENED: f64 = 1.25;
+
+/// Whether `m`, stopped by its precision rule, reads wider than the
+/// target in the end.
+fn widened(m: &Measured) -> bool {
+    let target = m.config.stop_rule.precision_target().unwrap_or(0.0);
+    m.measurement.stop == StopReason::Precise
+        && target > 0.0
+        && m.precision.is_none_or(|p| p > target * WIDENED)
+}
+
 impl Note {
     /// The note's kind, stable across versions and wordings: the
     /// document's `note_kinds`.
@@ -320,7 +349,15 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
                 max_time: config.max_time,
                 achieved: m.precision,
                 target: config.stop_rule.precision_target().unwrap_or_default(),
-                processes: None,
+                missed: Missed::MaxTime,
+            });
+        }
+        StopReason::Precise if widened(m) => {
+            notes.push(Note::NotPrecise {
+                max_time: config.max_time,
+                achieved: m.precision,
+                target: config.stop_rule.precision_target().unwrap_or_default(),
+                missed: Missed::Widened(None),
             });
         }
         StopReason::SampleCap => notes.push(Note::SampleCap {

@@ -209,17 +209,22 @@ fn the_precision_rule_stops_a_steady_benchmark_and_says_so() {
         ),
     };
     // `precise` only beside a ± within the target. Each process stops at
-    // its own ±5%; when a noisy spell sets the processes apart, the ± over
-    // them can stay wider even after the extra processes (17.6% once in
-    // CI; wider than the time itself, a bound, once more), and the row
-    // says so instead.
+    // its share of ±5%; when a noisy spell sets the processes apart, the ±
+    // over them can stay wider even after the extra processes (17.6% once
+    // in CI; wider than the time itself, a bound, once more), or their own
+    // intervals read wider once the whole run is analysed (7.3-17.5% in 3
+    // of 8 runs beside four busy loops), and the row says which instead.
     match row.stop() {
         "precise" => assert!(half_width.is_some_and(|h| h <= 5.0), "{}", row.line),
         "processes" => {
             assert!(half_width.is_none_or(|h| h > 5.0), "{}", row.line);
             assert!(
                 out.stdout
-                    .contains("processes met ±5.00% alone, but they differ"),
+                    .contains("processes met its share of ±5.00% alone, but they differ")
+                    || out.stdout.contains(
+                        "processes met its share of the target while measuring, but the \
+                         analysis of the whole run"
+                    ),
                 "{}",
                 out.stdout
             );

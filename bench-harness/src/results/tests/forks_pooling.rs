@@ -8,7 +8,7 @@ use bench_runtime::{
 
 use crate::analysis::Overhead;
 use crate::instruments::Evidence;
-use crate::results::{Context, Measured, Note};
+use crate::results::{Context, Measured, Missed, Note};
 
 /// Each process's four blocks sit at its level plus these offsets.
 const BLOCK_OFFSETS: [f64; 4] = [0.0, 0.04, -0.04, 0.02];
@@ -429,7 +429,11 @@ fn processes_precise_alone_but_not_together_do_not_say_precise() {
     assert_eq!(m.measurement.stop, StopReason::ProcessCap);
     let note = m.notes.iter().find(|n| n.kind() == "not_precise");
     assert!(
-        matches!(note, Some(Note::NotPrecise { processes: Some(3), target, .. }) if *target == 0.05),
+        matches!(
+            note,
+            Some(Note::NotPrecise { missed: Missed::ProcessesDiffer(3), target, .. })
+                if *target == 0.05
+        ),
         "{:?}",
         m.notes
     );
@@ -442,4 +446,57 @@ fn processes_precise_alone_but_not_together_do_not_say_precise() {
     let m = Measured::pool(processes, &context(Overhead::NONE));
     assert_eq!(m.measurement.stop, StopReason::Precise);
     assert!(m.notes.iter().all(|n| n.kind() != "not_precise"));
+}
+
+/// Processes that agree, each stopped by its rule while measuring, whose
+/// own intervals read wider than the target once analysed: the row says
+/// `processes`, not `precise`, and that the intervals widened after the
+/// stop, not that the processes differ (more processes are not the
+/// remedy); one process alone keeps its stop and gets the same note.
+#[test]
+fn an_interval_wider_than_the_target_its_stop_rule_met_says_so() {
+    let target = 0.002;
+    let one = precise(10.0, target);
+    let alone = Measured::analyse(
+        one.measurement.clone(),
+        one.config.clone(),
+        &context(Overhead::NONE),
+        Evidence::default(),
+    );
+    assert!(
+        alone.precision.unwrap() > target * 1.01,
+        "{:?}",
+        alone.precision
+    );
+    assert_eq!(alone.measurement.stop, StopReason::Precise);
+    let widened = |m: &Measured| -> Vec<Missed> {
+        m.notes
+            .iter()
+            .filter_map(|n| match n {
+                Note::NotPrecise { missed, .. } => Some(*missed),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        widened(&alone),
+        [Missed::Widened(None)],
+        "{:?}",
+        alone.notes
+    );
+    let processes = vec![
+        precise(10.0, target),
+        precise(10.0, target),
+        precise(10.0, target),
+    ];
+    let m = Measured::pool(processes, &context(Overhead::NONE));
+    assert_eq!(m.measurement.stop, StopReason::ProcessCap);
+    assert_eq!(widened(&m), [Missed::Widened(Some(3))], "{:?}", m.notes);
+    // Met in the end too: no note.
+    let processes = vec![
+        precise(10.0, 0.05),
+        precise(10.0, 0.05),
+        precise(10.0, 0.05),
+    ];
+    assert!(widened(&Measured::pool(processes, &context(Overhead::NONE))).is_empty());
 }
