@@ -430,8 +430,10 @@ fn the_machine_is_compared_with_its_recent_runs() {
 fn a_row_says_where_a_rerun_falls_from_its_last_runs() {
     let target = scratch_dir("history-rerun");
     // `spins` (75 µs), whose own ± is narrower than the empty `passes'`
-    // (often over 100% in 20 ms: a bound either way).
-    let args = ["--exact", "spins", "--measure-time", "0.1"];
+    // (often over 100% in 20 ms: a bound either way), in one process for
+    // 100 ms, not three for 33 ms each: under CI's load three of the debug
+    // body kept 4 of 59 slices and read as a bound.
+    let args = ["--exact", "spins", "--measure-time", "0.1", "--forks", "1"];
     let out = quick(&target, &args);
     assert_eq!(out.code, Some(0), "{out:?}");
     let first = records(&target).remove(0);
@@ -458,7 +460,20 @@ fn a_row_says_where_a_rerun_falls_from_its_last_runs() {
         (out, document["benchmarks"][0]["measurement"].clone())
     };
     let factors = [0.95, 1.0, 1.05];
-    let (out, measurement) = run(&factors, "");
+    // A bound says nothing of a rerun: measured again, up to three times.
+    let bound = |m: &Value| {
+        let number = |key: &str| m["estimate"][key].as_f64().unwrap();
+        let (now, lower, upper) = (number("time_ns"), number("ci_low_ns"), number("ci_high_ns"));
+        lower <= 0.0 || (now - lower).max(upper - now) >= now
+    };
+    let mut attempts = 1;
+    let (out, measurement) = loop {
+        let (out, measurement) = run(&factors, "");
+        if !bound(&measurement) || attempts == 3 {
+            break (out, measurement);
+        }
+        attempts += 1;
+    };
     let term = measurement["rerun_half_width"]
         .as_f64()
         .unwrap_or_else(|| panic!("no rerun_half_width in {measurement}\n{}", out.stderr));
@@ -471,23 +486,24 @@ fn a_row_says_where_a_rerun_falls_from_its_last_runs() {
     let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 2.0).sqrt();
     let expected = ((now.ln() - mean).abs() + 4.302653 * sd * (4.0f64 / 3.0).sqrt()).exp() - 1.0;
     assert!((term - expected).abs() < 1e-5, "{term} against {expected}");
+    // The row's ± is this run's own; the rerun line combines it with the
+    // term on logs.
+    let own = (now - lower).max(upper - now) / now;
+    let row = out.stdout.lines().find(|l| l.starts_with("spins")).unwrap();
+    if bound(&measurement) {
+        // This run's interval reached zero three times (a debug body on a
+        // busy machine): a bound, which a rerun cannot be held to.
+        assert!(row.contains('<'), "{row}");
+        assert!(!out.stdout.contains("rerun: where"), "{}", out.stdout);
+        assert!(!out.stdout.contains("    rerun "), "{}", out.stdout);
+        return;
+    }
     assert!(
         out.stdout
             .contains("rerun: where 95% of reruns' times fall"),
         "the header says what the rerun figure is:\n{}",
         out.stdout
     );
-    // The row's ± is this run's own; the rerun line combines it with the
-    // term on logs.
-    let own = (now - lower).max(upper - now) / now;
-    let row = out.stdout.lines().find(|l| l.starts_with("spins")).unwrap();
-    if lower <= 0.0 || own >= 1.0 {
-        // This run's interval reaches zero (a debug body in 20 ms on a busy
-        // machine): a bound, which a rerun cannot be held to.
-        assert!(row.contains('<'), "{row}");
-        assert!(!out.stdout.contains("    rerun "), "{}", out.stdout);
-        return;
-    }
     let rerun_line = (out.stdout.lines())
         .find(|l| l.trim_start().starts_with("rerun "))
         .unwrap_or_else(|| panic!("no rerun line:\n{}", out.stdout));
