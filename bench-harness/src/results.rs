@@ -578,6 +578,22 @@ impl Measured {
             )
         });
         let target = pooled.config.stop_rule.precision_target();
+        // A process that ran out of --max-time makes the row's stop
+        // `max-time`; its note quotes the interval over the processes, the
+        // one printed, and goes when that one met the target anyway.
+        let precision = pooled.precision;
+        pooled.notes.retain_mut(|note| match note {
+            Note::NotPrecise {
+                missed: Missed::MaxTime,
+                achieved,
+                target,
+                ..
+            } => {
+                *achieved = precision;
+                precision.is_none_or(|p| p > *target)
+            }
+            _ => true,
+        });
         if let (StopReason::Precise, Some(target)) = (pooled.measurement.stop, target) {
             if pooled.precision.is_none_or(|p| p > target) {
                 let missed = if own_wider {

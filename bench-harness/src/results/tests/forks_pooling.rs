@@ -500,3 +500,43 @@ fn an_interval_wider_than_the_target_its_stop_rule_met_says_so() {
     ];
     assert!(widened(&Measured::pool(processes, &context(Overhead::NONE))).is_empty());
 }
+
+/// A process that ran out of --max-time makes the pooled row `max-time`;
+/// its not-precise note quotes the interval over the processes, the one
+/// printed, and is not there when that interval met the target.
+#[test]
+fn a_max_time_note_quotes_the_pooled_interval_and_goes_when_it_met_the_target() {
+    let bounded = |level: f64, target: f64| {
+        let mut m = process(level, Overhead::NONE, StopReason::MaxTime);
+        m.config.stop_rule = StopRule::Precision { target };
+        // Its measuring time spent: the bound, not a set-up, ended it.
+        m.measurement.total_time = Nanos(1e9);
+        m
+    };
+    let not_precise = |m: &Measured| -> Vec<Option<f64>> {
+        m.notes
+            .iter()
+            .filter_map(|n| match n {
+                Note::NotPrecise { achieved, .. } => Some(*achieved),
+                _ => None,
+            })
+            .collect()
+    };
+    let agree = vec![
+        bounded(10.0, 0.05),
+        precise(10.05, 0.05),
+        precise(10.0, 0.05),
+    ];
+    let m = Measured::pool(agree, &context(Overhead::NONE));
+    assert_eq!(m.measurement.stop, StopReason::MaxTime);
+    assert!(m.precision.unwrap() <= 0.05, "{:?}", m.precision);
+    assert!(not_precise(&m).is_empty(), "{:?}", m.notes);
+    let differ = vec![
+        bounded(10.0, 0.01),
+        precise(13.0, 0.01),
+        precise(10.5, 0.01),
+    ];
+    let m = Measured::pool(differ, &context(Overhead::NONE));
+    assert_eq!(m.measurement.stop, StopReason::MaxTime);
+    assert_eq!(not_precise(&m), [m.precision], "{:?}", m.notes);
+}
