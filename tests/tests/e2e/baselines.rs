@@ -146,16 +146,21 @@ fn a_regression_is_reported_and_fails_ci_on_request() {
     // probe slow beside 88-92% of the suite's slices), a 0.3 s debug run's
     // processes can differ 1.7x, in the baseline or in the new run, and the
     // comparison reads `unclear` (2 of 19 runs of this test in that
-    // sitting). Then the sitting is measured again, baseline and all, and a
-    // second unclear one fails; a wrong verdict fails at once.
+    // sitting; under CI's load, with 2-3 of 62 slices undisturbed, twice
+    // in a row once). Then the sitting is measured again, baseline and
+    // all, up to twice, and a third unclear one fails; a wrong verdict
+    // fails at once.
     let target = scratch_dir("baselines-regression");
-    let (mut out, mut gated) = regression_sitting(&target.join("first"));
-    if out.stdout.contains("1 unclear") || gated.stdout.contains("1 unclear") {
+    let (mut out, mut gated) = regression_sitting(&target.join("sitting-1"));
+    for again in 2..=3 {
+        if !(out.stdout.contains("1 unclear") || gated.stdout.contains("1 unclear")) {
+            break;
+        }
         eprintln!(
             "unclear, measuring again:\n{}\n{}",
             out.stdout, gated.stdout
         );
-        (out, gated) = regression_sitting(&target.join("again"));
+        (out, gated) = regression_sitting(&target.join(format!("sitting-{again}")));
     }
     assert_eq!(
         out.code,
