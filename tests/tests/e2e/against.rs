@@ -36,13 +36,27 @@ fn row<'a>(rows: &'a [(String, String)], name: &str) -> &'a str {
 #[test]
 fn a_two_percent_longer_build_is_slower_and_the_unchanged_benchmark_is_not() {
     let (shorter, longer) = against_builds();
-    for _ in 0..2 {
+    // Issue 22's bar is `slower` in 9 of 10 runs: under CI's load a run
+    // may read `unclear` (`1.0152 [1.0045, 1.0260] unclear, up to +2.60%`
+    // once), never `no difference` or `faster`. Two `slower` in at most
+    // three runs.
+    let mut slower = 0;
+    for _ in 0..3 {
         let out = against(longer, shorter, &["chain", "unchanged"]);
         assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
         let rows = against_rows(&out.stdout);
-        assert!(row(&rows, "chain").ends_with("slower"), "{rows:?}");
+        let chain = row(&rows, "chain");
+        assert!(
+            chain.ends_with("slower") || chain.contains("unclear"),
+            "{rows:?}"
+        );
         assert!(no_verdict(row(&rows, "unchanged")), "{rows:?}");
+        slower += usize::from(chain.ends_with("slower"));
+        if slower == 2 {
+            break;
+        }
     }
+    assert_eq!(slower, 2, "`slower` in fewer than 2 of 3 runs");
 }
 
 #[test]
