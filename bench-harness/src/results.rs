@@ -567,22 +567,16 @@ impl Measured {
         // or because their own intervals read wider once their whole run
         // was analysed (then more processes are not the remedy). Either
         // way the row must not say `precise` beside a wider ±. The pooled
-        // blocks' own verdict on widening is not this interval's.
-        pooled.notes.retain(|note| {
-            !matches!(
-                note,
-                Note::NotPrecise {
-                    missed: Missed::Widened(_),
-                    ..
-                }
-            )
-        });
-        let target = pooled.config.stop_rule.precision_target();
-        // A process that ran out of --max-time makes the row's stop
-        // `max-time`; its note quotes the interval over the processes, the
-        // one printed, and goes when that one met the target anyway.
+        // blocks' own verdict on widening is not this interval's. A process
+        // that ran out of --max-time makes the row's stop `max-time`; its
+        // note quotes the interval over the processes, the one printed, and
+        // goes when that one met the target anyway.
         let precision = pooled.precision;
         pooled.notes.retain_mut(|note| match note {
+            Note::NotPrecise {
+                missed: Missed::Widened(_),
+                ..
+            } => false,
             Note::NotPrecise {
                 missed: Missed::MaxTime,
                 achieved,
@@ -594,6 +588,7 @@ impl Measured {
             }
             _ => true,
         });
+        let target = pooled.config.stop_rule.precision_target();
         if let (StopReason::Precise, Some(target)) = (pooled.measurement.stop, target) {
             if pooled.precision.is_none_or(|p| p > target) {
                 let missed = if own_wider {

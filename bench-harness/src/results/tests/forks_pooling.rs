@@ -470,12 +470,9 @@ fn an_interval_wider_than_the_target_its_stop_rule_met_says_so() {
     );
     assert_eq!(alone.measurement.stop, StopReason::Precise);
     let widened = |m: &Measured| -> Vec<Missed> {
-        m.notes
-            .iter()
-            .filter_map(|n| match n {
-                Note::NotPrecise { missed, .. } => Some(*missed),
-                _ => None,
-            })
+        not_precise(m)
+            .into_iter()
+            .map(|(missed, _)| missed)
             .collect()
     };
     assert_eq!(
@@ -513,13 +510,10 @@ fn a_max_time_note_quotes_the_pooled_interval_and_goes_when_it_met_the_target() 
         m.measurement.total_time = Nanos(1e9);
         m
     };
-    let not_precise = |m: &Measured| -> Vec<Option<f64>> {
-        m.notes
-            .iter()
-            .filter_map(|n| match n {
-                Note::NotPrecise { achieved, .. } => Some(*achieved),
-                _ => None,
-            })
+    let achieved = |m: &Measured| -> Vec<Option<f64>> {
+        not_precise(m)
+            .into_iter()
+            .map(|(_, achieved)| achieved)
             .collect()
     };
     let agree = vec![
@@ -530,7 +524,7 @@ fn a_max_time_note_quotes_the_pooled_interval_and_goes_when_it_met_the_target() 
     let m = Measured::pool(agree, &context(Overhead::NONE));
     assert_eq!(m.measurement.stop, StopReason::MaxTime);
     assert!(m.precision.unwrap() <= 0.05, "{:?}", m.precision);
-    assert!(not_precise(&m).is_empty(), "{:?}", m.notes);
+    assert!(achieved(&m).is_empty(), "{:?}", m.notes);
     let differ = vec![
         bounded(10.0, 0.01),
         precise(13.0, 0.01),
@@ -538,5 +532,18 @@ fn a_max_time_note_quotes_the_pooled_interval_and_goes_when_it_met_the_target() 
     ];
     let m = Measured::pool(differ, &context(Overhead::NONE));
     assert_eq!(m.measurement.stop, StopReason::MaxTime);
-    assert_eq!(not_precise(&m), [m.precision], "{:?}", m.notes);
+    assert_eq!(achieved(&m), [m.precision], "{:?}", m.notes);
+}
+
+/// Why each of `m`'s not-precise notes missed, and the precision it quotes.
+fn not_precise(m: &Measured) -> Vec<(Missed, Option<f64>)> {
+    m.notes
+        .iter()
+        .filter_map(|n| match n {
+            Note::NotPrecise {
+                missed, achieved, ..
+            } => Some((*missed, *achieved)),
+            _ => None,
+        })
+        .collect()
 }
