@@ -208,7 +208,7 @@ pub enum Missed {
     /// `--max-time` ran out first.
     MaxTime,
     /// Every one of these processes met its share of the target alone,
-    /// and the processes allowed for precision (as many again, within
+    /// and the processes allowed for precision (one more, within
     /// `--max-time`) were all run, but the interval over them, which spans
     /// their differences, did not.
     ProcessesDiffer(usize),
