@@ -187,25 +187,28 @@ pub(super) fn plan(
             lean(&mut jobs[overhead_job].config);
         }
     }
+    let longest = |jobs: &[run::Job]| {
+        (jobs.iter().map(|job| job.config.measure_time)).fold(Nanos::ZERO, Nanos::max)
+    };
+    let one_process = longest(&jobs) / MIN_ROUNDS as f64;
     // A child of several processes: each benchmark's share of the budgets,
     // and slices shortened with it, so that each process still takes its
     // measuring time in 60 rounds. In slices as long as one process's, a
-    // process had a third of the blocks, and the fast regime kept few of
-    // them: the example suite ran 1.24x one process's wall time, against
-    // 1.13-1.17x now, with fewer rows short of their target (ARCHITECTURE).
+    // process had 1/N of the blocks, and the fast regime kept few of them:
+    // the example suite ran 1.24x one process's wall time, against
+    // 1.13-1.17x, with fewer rows short of their target (ARCHITECTURE).
+    // No shorter than `MIN_SHARED_SLICE`, unless one process's already was.
     if share > 1 {
         for job in &mut jobs {
             share_budget(&mut job.config, share);
         }
     }
+    let slice =
+        Nanos((longest(&jobs).0 / MIN_ROUNDS as f64).max(one_process.0.min(MIN_SHARED_SLICE.0)));
     let schedule = run::Plan {
         schedule: info.schedule,
         clock,
-        slice: jobs
-            .iter()
-            .map(|job| job.config.measure_time)
-            .fold(Nanos::ZERO, Nanos::max)
-            / MIN_ROUNDS as f64,
+        slice,
         seed: info.seed,
         overhead: Arc::new(Mutex::new(info.overhead)),
         pin: settings.pin,
@@ -282,6 +285,13 @@ fn lean(config: &mut SamplerConfig) {
 
 /// The reference kernel's measuring time when it is for the history.
 const LEAN_SECS: f64 = 0.1;
+
+/// The shortest slice a child of several processes is given: a sample
+/// shorter than the sampler's re-warm limit (1 ms) is discarded after each
+/// pause, and the notes that read the spread within a slice need 5
+/// samples in it. At 100 processes slices would be 50 µs, one discarded
+/// sample and one kept, with the speed probe's 20 µs around them.
+const MIN_SHARED_SLICE: Nanos = Nanos(1e6);
 
 /// One of `share` processes' part of `config`: the measuring time and the
 /// hard bound divided between them, the precision target widened so that
@@ -465,6 +475,13 @@ mod tests {
         assert!((third * 3.0 - one).abs() < 1e-9, "{third} s of {one} s");
         assert!((in_one - MIN_ROUNDS as f64).abs() < 1e-9, "{in_one} rounds");
         assert!((in_third - in_one).abs() < 1e-9, "{in_third} rounds");
+        // A hundred processes' slices would be 50 µs: they stay at 1 ms.
+        let (hundredth, in_hundredth) = rounds(100);
+        let slice = hundredth / in_hundredth;
+        assert!(
+            (slice - MIN_SHARED_SLICE.0 / 1e9).abs() < 1e-12,
+            "{slice} s"
+        );
     }
 
     #[test]
