@@ -69,9 +69,9 @@ pub(crate) struct Forked {
 
 /// How many processes a benchmark whose planned ones disagree beyond its
 /// precision target may get beyond them. One turns 3 processes' t(2) =
-/// 4.30 into t(3) = 3.18; up to 3 more (t(5) = 2.57 at 6) cost the example
-/// suite 1.24-1.35x the wall time of one process, against 1.13-1.17x with
-/// one (docs/ARCHITECTURE.md).
+/// 4.30 into t(3) = 3.18; up to 3 more (t(5) = 2.57 at 6) made the example
+/// suite's default run 1.35x the wall time of one process, against 1.26x
+/// with one (docs/ARCHITECTURE.md).
 const EXTRA_PROCESSES: usize = 1;
 
 /// A child may run this long past twice its share of `--max-time` (summed
@@ -106,9 +106,11 @@ pub(crate) fn is_child() -> bool {
 /// the path.
 pub(crate) type ChildArgs<'a> = dyn Fn(u64, &Path, usize, &Path) -> Vec<OsString> + 'a;
 
-/// Measures the jobs in `processes` child processes of this binary, one
-/// after another, each measuring every job (interleaved, as a run in one
-/// process does) for its share of the budgets; `seed` is the run's
+/// Measures the jobs in `processes` child processes of this binary (and
+/// up to [`EXTRA_PROCESSES`] more for a job whose processes disagree beyond
+/// its precision target), one after another, each measuring every job
+/// (interleaved, as a run in one process does) for its share of the
+/// budgets; `seed` is the run's
 /// (printed) seed, from which each process's is derived. `watch` hears
 /// which process runs; `between` is called before each process starts.
 ///

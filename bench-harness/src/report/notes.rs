@@ -60,7 +60,8 @@ impl fmt::Display for Note {
                 f,
                 "not precise: each of {processes} processes met its share of ±{} alone, but \
                  they differ, so the time over them is known to ±{}; more processes narrow it: \
-                 raise --forks or --max-time, or accept a wider --precision",
+                 raise --forks (and --max-time, if it left no room for one more), or \
+                 accept a wider --precision",
                 percent(*target),
                 achieved.map_or("?".to_string(), percent),
             ),
@@ -788,13 +789,13 @@ mod tests {
             max_time: Nanos(2e9),
             achieved: Some(0.176),
             target: 0.05,
-            missed: Missed::ProcessesDiffer(6),
+            missed: Missed::ProcessesDiffer(4),
         };
         assert_eq!(
             note.to_string(),
-            "not precise: each of 6 processes met its share of ±5.00% alone, but they differ, \
+            "not precise: each of 4 processes met its share of ±5.00% alone, but they differ, \
              so the time over them is known to ±17.6%; more processes narrow it: raise --forks \
-             or --max-time, or accept a wider --precision"
+             (and --max-time, if it left no room for one more), or accept a wider --precision"
         );
     }
 

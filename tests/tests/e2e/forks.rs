@@ -189,7 +189,8 @@ fn more_processes_run_only_within_the_benchmarks_max_time() {
     // Each process measures for at least its 20 ms share of the measuring
     // time: three of them leave less than a fourth's 27 ms of 80 ms.
     assert_eq!(processes("0.08"), 3);
-    // With a second, a fourth fits, and no more are asked for.
+    // With a second, a fourth fits; a fifth would be asked for (the four
+    // still differ by 25%), and is not allowed.
     assert_eq!(processes("1"), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
