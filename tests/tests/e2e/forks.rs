@@ -196,6 +196,57 @@ fn more_processes_run_only_within_the_benchmarks_max_time() {
 }
 
 #[test]
+fn each_process_takes_its_share_in_as_many_rounds_as_one_process() {
+    // 0.3 s in 60 rounds of 5 ms in one process; in each of 3 processes,
+    // 0.1 s in 60 rounds of 1.7 ms, not 20 rounds of 5 ms: a process cut
+    // into a third of the blocks loses the fast regime's choice.
+    let dir = scratch_dir("forks-rounds");
+    let json = dir.join("rounds.json");
+    let out = run(
+        fixture_binary(),
+        &[
+            "--bench",
+            "--warm-up-time",
+            "0.01",
+            "--measure-time",
+            "0.3",
+            "--precision",
+            "0",
+            "--forks",
+            "3",
+            "--exact",
+            "passes",
+            "--format",
+            "json",
+            "--output",
+            json.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let document: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let measurement = &document["benchmarks"][0]["measurement"];
+    let numbers = |value: &serde_json::Value| -> Vec<u64> {
+        let all = value.as_array().unwrap().iter();
+        all.map(|v| v.as_u64().unwrap()).collect()
+    };
+    let slices = numbers(&measurement["slice_starts"]);
+    let mut processes = numbers(&measurement["forks"]["process_sample_starts"]);
+    assert_eq!(processes.len(), 3, "{measurement}");
+    processes.push(u64::MAX);
+    for process in processes.windows(2) {
+        let rounds = slices
+            .iter()
+            .filter(|&&s| (process[0]..process[1]).contains(&s))
+            .count();
+        // A slice's wall time counts against the share: a loaded machine
+        // takes fewer, but not as few as 20.
+        assert!(rounds >= 35, "{rounds} rounds in a process: {slices:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_child_that_hangs_is_killed_and_fails_its_benchmark() {
     // One iteration of sleeps_20s takes 20 s; a child may run twice
     // --max-time plus 10 s.
