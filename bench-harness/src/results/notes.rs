@@ -435,12 +435,21 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
         });
     }
 
+    // One tick of the clock over a sample's iterations (the fewest any
+    // sample ran): values closer than that are the clock's, not modes.
+    let fewest = measurement
+        .samples
+        .iter()
+        .map(|s| s.iters)
+        .min()
+        .unwrap_or(1);
+    let step = context.timer.resolution.0 / fewest.max(1) as f64;
     if slices_hold_enough
-        && modality::looks_multimodal(within)
+        && modality::looks_multimodal(within, step)
         && practical_width(within, m.reference) >= MODES_APART
     {
         notes.push(Note::Multimodal {
-            mvalue: modality::mvalue(within),
+            mvalue: modality::mvalue(within, step),
         });
     }
     notes

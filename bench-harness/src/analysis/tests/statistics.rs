@@ -537,9 +537,9 @@ fn two_code_paths() -> Vec<f64> {
 #[test]
 fn two_well_separated_clusters_are_flagged_as_multimodal() {
     let values = two_code_paths();
-    let mvalue = modality::mvalue(&values);
+    let mvalue = modality::mvalue(&values, 0.0);
     assert!(mvalue > MVALUE_BIMODAL, "mvalue {mvalue}");
-    assert!(modality::looks_multimodal(&values));
+    assert!(modality::looks_multimodal(&values, 0.0));
     let coefficient = modality::bimodality_coefficient(&values).expect("n ≥ 4");
     assert!(coefficient > modality::BIMODALITY_COEFFICIENT_THRESHOLD);
 }
@@ -550,7 +550,7 @@ fn three_clusters_score_above_the_multimodal_tier() {
     let values: Vec<f64> = (0..1500)
         .map(|i| 100.0 + 30.0 * f64::from(i % 3) + 5.0 * samples.standard_normal())
         .collect();
-    let mvalue = modality::mvalue(&values);
+    let mvalue = modality::mvalue(&values, 0.0);
     assert!(mvalue > MVALUE_MULTIMODAL, "mvalue {mvalue}");
 }
 
@@ -569,16 +569,16 @@ fn one_cluster_is_not_flagged_whatever_its_skew() {
         ("log-normal", log_normal),
         ("exponential", exponential),
     ] {
-        let mvalue = modality::mvalue(&values);
+        let mvalue = modality::mvalue(&values, 0.0);
         assert!(mvalue <= MVALUE_BIMODAL, "{name}: mvalue {mvalue}");
-        assert!(!modality::looks_multimodal(&values), "{name}");
+        assert!(!modality::looks_multimodal(&values, 0.0), "{name}");
     }
 }
 
 #[test]
 fn fewer_than_fifteen_samples_are_never_flagged() {
     let values = two_code_paths();
-    assert!(!modality::looks_multimodal(&values[..14]));
+    assert!(!modality::looks_multimodal(&values[..14], 0.0));
 }
 
 /// `python3 -c "import numpy as np, scipy.stats as st; x=np.array([1, 2, 2, 3, 3, 3, 9, 10, 10, 11, 11, 11.0]); n=len(x); g=st.skew(x, bias=False); k=st.kurtosis(x, bias=False); print(float(g), float(k), float((g*g+1)/(k+3*(n-1)**2/((n-2)*(n-3)))))"`

@@ -76,7 +76,7 @@ proptest! {
     ) {
         prop_assert_eq!(summary_of(&values), summary_of(&shuffled));
         prop_assert_eq!(outliers::classify(&values), outliers::classify(&shuffled));
-        prop_assert_eq!(modality::mvalue(&values), modality::mvalue(&shuffled));
+        prop_assert_eq!(modality::mvalue(&values, 0.0), modality::mvalue(&shuffled, 0.0));
     }
 
     #[test]
@@ -132,9 +132,9 @@ proptest! {
 
     #[test]
     fn a_histogram_always_has_at_least_one_hump(values in timings()) {
-        prop_assert!(modality::mvalue(&values) >= 2.0);
+        prop_assert!(modality::mvalue(&values, 0.0) >= 2.0);
         if values.len() < MIN_SAMPLES {
-            prop_assert!(!modality::looks_multimodal(&values));
+            prop_assert!(!modality::looks_multimodal(&values, 0.0));
         }
     }
 
@@ -145,8 +145,8 @@ proptest! {
         let summary = summarize(&values);
         prop_assert!(summary.is_some());
         let _ = outliers::classify(&values);
-        let _ = modality::mvalue(&values);
-        let _ = modality::looks_multimodal(&values);
+        let _ = modality::mvalue(&values, 0.0);
+        let _ = modality::looks_multimodal(&values, 0.0);
         let _ = modality::bimodality_coefficient(&values);
     }
 }
