@@ -438,10 +438,7 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
     // One tick of the clock over a sample's iterations (the median count:
     // one short sample must not blur every mode): values closer than that
     // are the clock's, not modes.
-    let mut iters: Vec<u64> = measurement.samples.iter().map(|s| s.iters).collect();
-    iters.sort_unstable();
-    let typical = iters.get(iters.len() / 2).copied().unwrap_or(1).max(1);
-    let step = context.timer.resolution.0 / typical as f64;
+    let step = context.timer.resolution.0 / m.median_iters();
     if slices_hold_enough
         && modality::looks_multimodal(within, step)
         && practical_width(within, m.reference) >= MODES_APART
