@@ -187,10 +187,11 @@ pub(super) fn plan(
             lean(&mut jobs[overhead_job].config);
         }
     }
-    let longest = |jobs: &[run::Job]| {
-        (jobs.iter().map(|job| job.config.measure_time)).fold(Nanos::ZERO, Nanos::max)
-    };
-    let one_process = longest(&jobs) / MIN_ROUNDS as f64;
+    let one_process = jobs
+        .iter()
+        .map(|job| job.config.measure_time)
+        .fold(Nanos::ZERO, Nanos::max)
+        / MIN_ROUNDS as f64;
     // A child of several processes: each benchmark's share of the budgets,
     // and slices shortened with it, so that each process still takes its
     // measuring time in 60 rounds. In slices as long as one process's, a
@@ -203,8 +204,7 @@ pub(super) fn plan(
             share_budget(&mut job.config, share);
         }
     }
-    let slice =
-        Nanos((longest(&jobs).0 / MIN_ROUNDS as f64).max(one_process.0.min(MIN_SHARED_SLICE.0)));
+    let slice = Nanos((one_process.0 / share as f64).max(one_process.0.min(MIN_SHARED_SLICE.0)));
     let schedule = run::Plan {
         schedule: info.schedule,
         clock,
