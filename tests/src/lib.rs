@@ -187,6 +187,15 @@ fn build_bench(package: &str, name: &str, extra: &[&str], env: &[(&str, &str)]) 
         .unwrap_or_else(|| panic!("cargo reports the {name} executable"))
 }
 
+/// The JSON document a run wrote to `path`: a test that reads one expects
+/// it there and well formed, and fails naming the file if not.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|error| panic!("parsing {}: {error}", path.display()))
+}
+
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::{quick_bench, run, run_with_env, scratch_dir, Run, QUICK};
+use bench_tests::{quick_bench, read_json, run, run_with_env, scratch_dir, Run, QUICK};
 
 use crate::common::{fixture_binary, gone};
 
@@ -100,8 +100,7 @@ fn forked_processes_are_pooled_and_their_spread_reported() {
     let line = out.line_starting("  3 processes: ");
     assert!(line.contains("spread between processes"), "{line}");
 
-    let document: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let document = read_json(&json);
     let measurement = &document["benchmarks"][0]["measurement"];
     let forks = &measurement["forks"];
     let estimates: Vec<f64> = forks["process_estimates_ns"]
@@ -168,8 +167,7 @@ fn more_processes_run_only_within_the_benchmarks_max_time() {
             &[("BENCH_FIXTURE_PROCESSES", pids.as_os_str())],
         );
         assert_eq!(out.code, Some(0), "{out:?}");
-        let document: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let document = read_json(&json);
         let measurement = &document["benchmarks"][0]["measurement"];
         let spent = measurement["total_time_ns"].as_f64().unwrap() / 1e9;
         let limit: f64 = max_time.parse().unwrap();
@@ -223,8 +221,7 @@ fn each_process_takes_its_share_in_as_many_rounds_as_one_process() {
         ],
     );
     assert_eq!(out.code, Some(0), "{out:?}");
-    let document: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let document = read_json(&json);
     let measurement = &document["benchmarks"][0]["measurement"];
     let numbers = |value: &serde_json::Value| -> Vec<u64> {
         let all = value.as_array().unwrap().iter();

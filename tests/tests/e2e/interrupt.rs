@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::{scratch_dir, QUICK};
+use bench_tests::{read_json, scratch_dir, QUICK};
 
 use crate::common::fixture_binary;
 
@@ -115,8 +115,7 @@ fn ctrl_c_stops_at_a_sample_boundary_and_writes_partial_results() {
     for row in &rows {
         assert!(row.trim_end().ends_with("stopped"), "{row}");
     }
-    let document: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let document = read_json(&json);
     assert_eq!(document["partial"], true);
     let benchmarks = document["benchmarks"].as_array().unwrap();
     assert_eq!(benchmarks.len(), rows.len(), "{document}");

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use bench_tests::{alone, program_cost_binary, scratch_dir, Alone};
+use bench_tests::{alone, program_cost_binary, read_json, scratch_dir, Alone};
 
 /// The bodies of `tests/benches/program_cost.rs` whose cost varies and
 /// whose headline holds it. Not here: `cache_phases`, whose set-up builds
@@ -51,8 +51,7 @@ fn sitting(dir: &Path) -> (f64, Vec<(&'static str, f64, f64)>) {
         ],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let document: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let document = read_json(&json);
     let headline = |name: &str| {
         document["benchmarks"]
             .as_array()

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::{run_with_env, scratch_dir, Run, Scratch, QUICK};
+use bench_tests::{read_json, run_with_env, scratch_dir, Run, Scratch, QUICK};
 use serde_json::Value;
 
 use crate::common::fixture_binary;
@@ -200,8 +200,7 @@ fn a_save_keeps_an_old_baseline_it_cannot_compare_with_or_read() {
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let path = target.join("bench-harness/baselines/full/fixture.json");
-    let mut document: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut document = read_json(&path);
     document["benchmarks"][0]["measurement"]["estimate"]["block_means_ns"][0] = Value::from(-1e12);
     let edited = serde_json::to_string(&document).unwrap();
     for contents in [
@@ -1287,8 +1286,7 @@ fn every_output_format_escapes_control_and_bidi_characters_of_names() {
         assert_eq!(raw_hostile_char(&text), None, "{format}: {text:?}");
         assert_eq!(raw_hostile_char(&run.stdout), None, "{format}: stdout");
     }
-    let json: Value =
-        serde_json::from_str(&std::fs::read_to_string(scratch.join("out.json")).unwrap()).unwrap();
+    let json = read_json(&scratch.join("out.json"));
     let names: Vec<&str> = json["benchmarks"]
         .as_array()
         .unwrap()
@@ -1299,8 +1297,7 @@ fn every_output_format_escapes_control_and_bidi_characters_of_names() {
         names.contains(&"hostile::bidi_names/rtl\u{202e}txt.exe"),
         "{names:?}"
     );
-    let bmf: Value =
-        serde_json::from_str(&std::fs::read_to_string(scratch.join("out.bmf")).unwrap()).unwrap();
+    let bmf = read_json(&scratch.join("out.bmf"));
     assert!(
         bmf.get("hostile::bidi_names/nul\u{0}byte").is_some(),
         "{bmf}"
@@ -1754,7 +1751,7 @@ fn a_benchmark_that_calls_underscore_exit_fails_and_the_others_are_measured() {
         run.stdout
     );
     // The document holds both: the failure and the one measured.
-    let document: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let document = read_json(&json);
     let outcomes: Vec<&str> = document["benchmarks"]
         .as_array()
         .unwrap()
