@@ -456,8 +456,8 @@ fn benched_crate_dir() -> Option<PathBuf> {
 }
 
 /// Set (to anything but empty or `0`) to record no commit: git is not run
-/// at all. The `--forks` parent sets it in its children, whose documents'
-/// environment it does not use, so git runs once per run.
+/// at all. A run sets it in its workers, which record no environment, so
+/// git runs once per run.
 pub(crate) const NO_GIT_ENV: &str = "BENCH_HARNESS_NO_GIT";
 
 fn git_turned_off() -> bool {

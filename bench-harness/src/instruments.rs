@@ -13,7 +13,7 @@ use crate::analysis::BlockEvidence;
 use std::sync::{Arc, Mutex};
 
 /// Totals over a benchmark's recorded samples, and how it ran.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Extras {
     /// Iterations over the recorded samples: the divisor of per-iteration
     /// figures.
@@ -98,6 +98,22 @@ impl Extras {
                 overhead_per_sample.bytes_allocated,
             ),
         })
+    }
+
+    /// The harness's own allocations (`per_sample` of them) taken out of
+    /// the totals: for a process's figures pooled with others', which
+    /// share no one measurement of the harness's own.
+    pub(crate) fn without_harness(&mut self, per_sample: AllocRates) {
+        let samples = self.samples as f64;
+        if let Some(counts) = &mut self.allocations {
+            let less = |total: &mut u64, per_sample: f64| {
+                *total = (*total as f64 - per_sample * samples).max(0.0).round() as u64;
+            };
+            less(&mut counts.allocations, per_sample.allocations);
+            less(&mut counts.deallocations, per_sample.deallocations);
+            less(&mut counts.reallocations, per_sample.reallocations);
+            less(&mut counts.bytes_allocated, per_sample.bytes_allocated);
+        }
     }
 
     /// Allocations per sample: measured on the empty loop, the harness's

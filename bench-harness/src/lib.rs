@@ -47,7 +47,6 @@ mod console;
 mod document;
 mod environment;
 mod failure;
-mod forks;
 mod fs;
 mod history;
 mod instruments;

@@ -9,7 +9,7 @@
 //! scheduler need ([`Settings::sampler_config`] and the `*_or_default`
 //! readers). Each setting is defined once, as a row of [`settings_table!`],
 //! from which the struct, its merge, the command line's flags, their
-//! `--help` lines and the child command line of `--forks` are generated.
+//! `--help` lines and a worker's command line are generated.
 
 use std::fmt;
 use std::str::FromStr;
@@ -28,7 +28,7 @@ pub(crate) const DEFAULT_SCHEDULE: Schedule = Schedule::Interleaved;
 /// rows }`, and each surface generates its part from the rows: the struct,
 /// its merge and the bounds (below), the flags' parsing and `--help`
 /// (`cli/mod.rs`, `cli/help.rs`), the inverse, the command line of a
-/// `--forks` child (`cli/child.rs`), and in bench-macros the attribute's
+/// worker (`cli/worker.rs`), and in bench-macros the attribute's
 /// keys and checks, and the sampler's fields it sets (its `sampler`
 /// column, [`Settings::sampler_config`]). A new measuring setting is a row
 /// there.

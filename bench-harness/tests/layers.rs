@@ -44,7 +44,7 @@ const HARNESS: &[&[&str]] = &[
     &["environment", "profile", "cli", "run"],
     &["audit", "document"],
     &["baseline"],
-    &["history", "forks"],
+    &["history"],
     &["report"],
     &["session"],
 ];

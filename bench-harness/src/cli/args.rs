@@ -21,13 +21,10 @@ pub(crate) struct Args {
     pub(crate) output: OutputOptions,
     /// Saving and comparing baselines.
     pub(crate) baselines: BaselineOptions,
-    /// `--forks N`: the benchmarks are measured in N child processes (0: in
+    /// `--forks N`: the benchmarks are measured in N worker processes (0: in
     /// this one, as JMH's `-f 0`); `None` when not given (the run's default
     /// then applies).
     pub(crate) forks: Option<usize>,
-    /// Hidden, in a `--forks` child: it is one of this many processes, and
-    /// measures for its share of each benchmark's budget.
-    pub(crate) fork_share: usize,
     /// `--profile-time` and `--flamegraph`: profile instead of measuring.
     pub(crate) profile: ProfileOptions,
     /// `--quick`: short budgets, rough figures (the budgets are in

@@ -4,15 +4,15 @@
 //! then every benchmark body runs once as a smoke test. [`parse`] reads the
 //! arguments into [`Args`], which the session splits once into the parts
 //! the stages below it take: the [`Filter`], the [`Settings`], and the
-//! output and baseline options. [`child_args`] is the inverse for the
-//! measuring settings: the command line of a `--forks` child.
+//! output and baseline options. [`worker_args`] is the inverse for the
+//! measuring settings: the command line of a worker process.
 
 mod args;
-mod child;
 #[cfg(test)]
 mod fuzz;
 mod help;
 mod values;
+mod worker;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -21,10 +21,9 @@ use crate::select::Ignored;
 use crate::settings::{settings_table, BytesUnit, Schedule, Settings};
 
 pub(crate) use args::*;
-pub(crate) use child::{child_args, worker_args, write_names, FORK_TOKEN_FLAG, WORKER_TOKEN_FLAG};
-use child::{FORK_NAMES_FLAG, FORK_SHARE_FLAG};
 pub(crate) use help::HELP;
 use values::{bad_choice, baseline_name, choice, count, number, percentage, seconds, utf8};
+pub(crate) use worker::{worker_args, WORKER_TOKEN_FLAG};
 
 /// Generates [`SETTING_FLAGS`] and [`parse_setting`] from the settings'
 /// table.
@@ -232,23 +231,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Args, CliError> {
                     }
                 });
             }
-            // Hidden: a --forks child's token, read by `forks::is_child`.
-            Long(FORK_TOKEN_FLAG) => drop(parser.value()?),
-            // Hidden: the names a --forks child measures, in a file.
-            Long(FORK_NAMES_FLAG) => {
-                let path = PathBuf::from(parser.value()?);
-                parsed.filter.patterns = child::read_names(&path).map_err(CliError)?;
-                parsed.filter.exact = true;
-            }
-            // Hidden: a --forks child's share of the budgets.
-            Long(FORK_SHARE_FLAG) => {
-                let text = utf8("--fork-share", parser.value()?)?;
-                parsed.fork_share = match text.parse::<usize>() {
-                    Ok(n) if (1..=MAX_FORKS).contains(&n) => n,
-                    _ => return Err(CliError(format!("bad --fork-share '{text}'"))),
-                };
-            }
-            // Hidden: an --against worker's token, read by `against::is_worker`.
+            // Hidden: a worker's token, read by `worker::is_worker`.
             Long(WORKER_TOKEN_FLAG) => drop(parser.value()?),
             // libtest flags with no meaning here.
             Short('q') | Long("quiet") => output.quiet = true,

@@ -1,5 +1,5 @@
 //! A run's document, from the result model: the one place that decides
-//! what `--format json`, baselines and `--forks` children write.
+//! what `--format json` and baselines write.
 
 use std::collections::BTreeMap;
 
@@ -40,8 +40,8 @@ const PERCENTILES: &str =
     "linear interpolation between closest ranks: rank h = (n - 1) * p on the sorted values \
      (Hyndman & Fan type 7, R's and NumPy's default)";
 
-/// The document of a run, as `--format json` writes it, a baseline saves it
-/// and a `--forks` child sends it back: its environment and method, every
+/// The document of a run, as `--format json` writes it and a baseline
+/// saves it: its environment and method, every
 /// benchmark in `results`, the growth classes fitted over their `args`, and
 /// the harness's reference kernel when it was measured (for comparing the
 /// machine's speed between runs).

@@ -71,8 +71,8 @@ impl ConfigRecord {
         }
     }
 
-    /// The sampler's settings back: what a parent under `--forks` analyses
-    /// its children's measurements with.
+    /// The sampler's settings back: what a baseline's measurements are
+    /// analysed again with.
     pub(crate) fn sampler_config(&self) -> SamplerConfig {
         SamplerConfig {
             warm_up_time: Nanos::from_secs(self.warm_up_time_s),

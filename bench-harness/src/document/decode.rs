@@ -1,5 +1,5 @@
-//! The way back from a document to the result model: what a parent under
-//! `--forks` analyses of its children's documents.
+//! The way back from a document to the result model: a saved baseline's
+//! raw samples, analysed again with this build's estimator.
 
 use bench_runtime::{Measurement, Nanos, Sample, SamplerConfig, StopReason, WarmUp};
 
@@ -9,8 +9,7 @@ use crate::instruments::SliceEvidence;
 
 impl MeasurementRecord {
     /// The sampler's measurement back, as [`super::assemble()`] wrote it
-    /// (all but `wall_capped`, which the document does not carry): what a
-    /// parent under `--forks` analyses of its children's.
+    /// (all but `wall_capped`, which the document does not carry).
     pub(crate) fn raw(&self) -> Measurement {
         Measurement {
             samples: self

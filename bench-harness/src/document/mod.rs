@@ -3,11 +3,10 @@
 //! docs/json-schema.md describes every field and how to recompute the
 //! figures from the samples.
 //!
-//! One document serves three readers: `--format json`, saved baselines
-//! ([`crate::baseline`]) and the `--forks` channel (a child writes its
-//! results as a document, the parent loads it and decodes the samples back
-//! into measurements). It is built from a run in one place,
-//! [`assemble()`], so the three never drift apart. Its JSON is laid out
+//! One document serves two readers: `--format json` and saved baselines
+//! ([`crate::baseline`], whose samples are decoded back into measurements
+//! to compare). It is built from a run in one place, [`assemble()`], so
+//! the two never drift apart. Its JSON is laid out
 //! in `layout.rs` (each type's fields, in the order written) and read
 //! back in `load.rs`; the sampler's budgets and limits (`config.rs`) are
 //! recorded, laid out and decoded in one file.

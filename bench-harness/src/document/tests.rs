@@ -217,7 +217,7 @@ fn numbers_of_seventeen_digits_read_back_exactly() {
     assert_eq!(read, doc);
 }
 
-/// `--format json`, baselines and `--forks` children all write what
+/// `--format json` and baselines both write what
 /// `assemble` builds: complexity fits and the reference kernel included.
 #[test]
 fn the_assembled_document_carries_complexity_fits_and_the_machine_reference() {

@@ -13,7 +13,7 @@
 //! interrupted (Ctrl-C writes nothing: its figures stop short); a benchmark
 //! that failed or was ignored has no figures and no record, the others of
 //! the run do. Smoke tests (`cargo test --benches`), `--list`, `--against`,
-//! a `--forks` child and `--no-history` write nothing.
+//! a worker process and `--no-history` write nothing.
 
 mod change;
 #[cfg(target_os = "linux")]

@@ -1,5 +1,5 @@
 //! `--format json`: the run's results document ([`crate::document`]), the
-//! same document a baseline saves and a `--forks` child sends back.
+//! same document a baseline saves.
 
 use std::io::{self, Write};
 

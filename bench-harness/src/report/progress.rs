@@ -35,7 +35,7 @@ pub(crate) enum Mode {
     Live,
     /// stderr is a file or a pipe: a line per finished benchmark.
     Lines,
-    /// A `--forks` child: its status, whenever it changes, as one line the
+    /// A worker: its status, whenever it changes, as one line the
     /// parent reads from its stderr ([`relay_line`],
     /// [`relayed`](crate::run::status::relayed)) and shows in its own
     /// display.

@@ -1,6 +1,6 @@
 //! The run's state as the progress display reads it: each job's [`Phase`]
 //! and [`JobClock`], the [`Status`] a [`Source`] (`run::Watch`) gives the
-//! display (`report::progress`), and the line a `--forks` child relays it
+//! display (`report::progress`), and the line a worker relays it
 //! in. Here, not in the display, because the run computes them.
 //!
 //! The estimate of the time left (see [`remaining`]) works from each job's
@@ -14,7 +14,7 @@
 /// the ASCII record separator.
 const RELAY_MARK: char = '\u{1e}';
 
-/// The line a `--forks` child writes to relay `status`: the mark, then
+/// The line a worker writes to relay `status`: the mark, then
 /// counter, name and stage separated by the unit separator (any separator
 /// or line break inside them replaced).
 pub(crate) fn relay_line(status: &Status) -> String {

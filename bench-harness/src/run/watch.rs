@@ -38,7 +38,7 @@ pub(crate) struct Watch {
     /// Units: the durations of those finished, and when the one under way
     /// started.
     units: Mutex<(Vec<f64>, Option<Instant>)>,
-    /// Under `--forks`, the child under way's own status as it relays it
+    /// Under `--forks`, the worker under way's own status as it relays it
     /// (`counter`, `name`, `stage`).
     child: Mutex<Option<[String; 3]>>,
 }

@@ -1,5 +1,5 @@
 //! Collect and analyse: the plan's jobs measured (in this process on the
-//! schedule, or in child processes under `--forks`), the loop overhead taken
+//! schedule, or in worker processes under `--forks`), the loop overhead taken
 //! from its own job, and every measurement analysed into its row.
 
 use bench_runtime::Measurement;
@@ -10,9 +10,10 @@ use bench_runtime::Nanos;
 
 use std::time::Instant;
 
+use super::forks;
+use super::worker::Loop;
 use crate::analysis::{loop_overhead, Overhead};
 use crate::failure::Failure;
-use crate::forks::{self, ChildArgs};
 use crate::instruments::{self, Extras};
 use crate::report::format;
 use crate::report::progress::{self, Figure, Progress};
@@ -40,13 +41,13 @@ type Reported = Result<(Measurement, Extras), Failure>;
 
 /// Measures the plan's jobs and analyses them, showing progress in `mode`
 /// from `started` on. Under `--forks N` the user's benchmarks run in `N`
-/// child processes each (`child_args` says their command line), and only
+/// worker processes each (`worker_args` is their command line), and only
 /// the machine reference (with its loop) runs here, between them.
 pub(super) fn collect(
     plan: &Plan,
     selected: &Selection,
     forks: usize,
-    child_args: &ChildArgs<'_>,
+    worker_args: &[std::ffi::OsString],
     (mode, started): (progress::Mode, Instant),
 ) -> Collected {
     let jobs = &plan.jobs;
@@ -86,7 +87,7 @@ pub(super) fn collect(
         let display = Progress::start(mode, watch.clone());
         let context = context(&info);
         let forked = forks::measure(
-            child_args,
+            worker_args,
             user_jobs,
             processes,
             info.seed,
@@ -126,81 +127,16 @@ pub(super) fn collect(
         forked
     });
     if forked.is_none() {
-        let all: Vec<usize> = (0..jobs.len()).collect();
-        let names = all.iter().map(|&j| job_name(plan, j)).collect();
-        let shown = plan.job_rows.len();
-        let watch = run::Watch::scheduled(jobs, &plan.schedule, names, shown, started);
-        let display = Progress::start(mode, watch.clone());
-        run::measure(
-            jobs,
-            &plan.schedule,
-            Some(&watch),
-            |i, mut result, round_log| {
-                if let Ok((_, extras)) = &mut result {
-                    extras.rounds.clone_from(&round_log);
-                }
-                if let Some(done) = watch.finished(i) {
-                    let overhead = *plan
-                        .schedule
-                        .overhead
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner());
-                    let figure = match &result {
-                        Ok((m, extras)) => run::estimate_now(
-                            &m.samples,
-                            &m.slice_starts,
-                            overhead,
-                            extras.evidence(),
-                        )
-                        .map(|e| {
-                            let interval = e.interval.map(|ci| (ci.lower, ci.upper));
-                            Figure::Time(format::Headline::new(e.estimate, interval))
-                        }),
-                        Err(_) => Some(Figure::Failed),
-                    };
-                    if let Some(figure) = figure {
-                        display.finished(done, shown, &jobs[i].bench.full_name(), figure);
-                    }
-                }
-                round_logs[i] = round_log;
-                measured[i] = Some(result);
-            },
-        );
-        display.end();
+        let here = measure_here(plan, mode, started);
+        measured = here.measured;
+        round_logs = here.round_logs;
     }
 
-    // The speed probe's fast level over every slice of the run: what each
-    // block's probe is judged against.
-    let probe_level = instruments::probe_level(
-        measured
-            .iter()
-            .flatten()
-            .filter_map(|reported| reported.as_ref().ok())
-            .flat_map(|(_, extras)| &extras.slices),
-    );
+    let probe_level = probe_level(&measured);
+    let (of_loop, mut loop_measured) = of_the_loop(plan, &mut measured, probe_level);
+    info.overhead = of_loop.overhead;
+    let harness_allocations = of_loop.harness_allocations;
     let mut take = |job: usize| measured[job].take();
-    let mut harness_allocations = Default::default();
-    let mut loop_measured = None;
-    if let Some(Ok((empty, extras))) = take(plan.overhead_job) {
-        let evidence = extras.evidence();
-        let judge = |start, end| evidence.block(probe_level, start, end);
-        info.overhead = loop_overhead(&empty, info.overhead.per_sample, evidence.preempted, &judge);
-        harness_allocations = extras.allocations_per_sample();
-        if !empty.samples.is_empty() {
-            // Only the clock reads taken out: what remains is the loop.
-            let reads_only = Context {
-                overhead: Overhead {
-                    per_iter: Nanos::ZERO,
-                    per_iter_uncertainty: Nanos::ZERO,
-                    ..info.overhead
-                },
-                timer: info.precision,
-                probe_level,
-            };
-            let config = jobs[plan.overhead_job].config.clone();
-            loop_measured = Some(Measured::analyse(empty, config, &reads_only, evidence));
-        }
-    }
     let context = Context {
         probe_level,
         ..context(&info)
@@ -228,7 +164,7 @@ pub(super) fn collect(
         Err(failure) => Some(Err(failure)),
     };
     let machine_reference = plan.reference_job.and_then(|job| result(job)?.ok());
-    // Measured in this process only: `--forks` children run the user's jobs.
+    // Measured in this process only: workers run the user's jobs.
     let alone: Vec<(usize, Measured)> = plan
         .solo_probes
         .iter()
@@ -276,6 +212,126 @@ pub(super) fn collect(
         loop_overhead: loop_measured,
         round_logs,
     }
+}
+
+/// What the plan's jobs recorded, measured in this process.
+pub(super) struct Here {
+    /// Per job, its measurement, `None` if it was never reached (Ctrl-C).
+    pub(super) measured: Vec<Option<Reported>>,
+    /// Per job, the rounds an A/B group member took part in.
+    pub(super) round_logs: Vec<Option<run::RoundLog>>,
+}
+
+/// Measures every job of the plan in this process on its schedule, showing
+/// progress in `mode` from `started` on: a run in one process, or one of a
+/// run's worker processes.
+pub(super) fn measure_here(plan: &Plan, mode: progress::Mode, started: Instant) -> Here {
+    let jobs = &plan.jobs;
+    let mut measured: Vec<Option<Reported>> = vec![None; jobs.len()];
+    let mut round_logs: Vec<Option<run::RoundLog>> = vec![None; jobs.len()];
+    let all: Vec<usize> = (0..jobs.len()).collect();
+    let names = all.iter().map(|&j| job_name(plan, j)).collect();
+    let shown = plan.job_rows.len();
+    let watch = run::Watch::scheduled(jobs, &plan.schedule, names, shown, started);
+    let display = Progress::start(mode, watch.clone());
+    run::measure(
+        jobs,
+        &plan.schedule,
+        Some(&watch),
+        |i, mut result, round_log| {
+            if let Ok((_, extras)) = &mut result {
+                extras.rounds.clone_from(&round_log);
+            }
+            if let Some(done) = watch.finished(i) {
+                let overhead = *plan
+                    .schedule
+                    .overhead
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                let figure = match &result {
+                    Ok((m, extras)) => {
+                        run::estimate_now(&m.samples, &m.slice_starts, overhead, extras.evidence())
+                            .map(|e| {
+                                let interval = e.interval.map(|ci| (ci.lower, ci.upper));
+                                Figure::Time(format::Headline::new(e.estimate, interval))
+                            })
+                    }
+                    Err(_) => Some(Figure::Failed),
+                };
+                if let Some(figure) = figure {
+                    display.finished(done, shown, &jobs[i].bench.full_name(), figure);
+                }
+            }
+            round_logs[i] = round_log;
+            measured[i] = Some(result);
+        },
+    );
+    display.end();
+    Here {
+        measured,
+        round_logs,
+    }
+}
+
+/// The speed probe's fast level over every slice measured: what each
+/// block's probe is judged against.
+fn probe_level(measured: &[Option<Reported>]) -> Option<f64> {
+    instruments::probe_level(
+        measured
+            .iter()
+            .flatten()
+            .filter_map(|reported| reported.as_ref().ok())
+            .flat_map(|(_, extras)| &extras.slices),
+    )
+}
+
+/// The loop's overhead and the harness's own allocations per sample, from
+/// the plan's loop-overhead job (taken out of `measured`; the plan's
+/// provisional overhead when it recorded nothing), and the loop analysed
+/// like a benchmark.
+fn of_the_loop(
+    plan: &Plan,
+    measured: &mut [Option<Reported>],
+    probe_level: Option<f64>,
+) -> (Loop, Option<Measured>) {
+    let mut of_loop = Loop {
+        overhead: plan.info.overhead,
+        harness_allocations: Default::default(),
+    };
+    let mut loop_measured = None;
+    if let Some(Ok((empty, extras))) = measured[plan.overhead_job].take() {
+        let evidence = extras.evidence();
+        let judge = |start, end| evidence.block(probe_level, start, end);
+        of_loop.overhead = loop_overhead(
+            &empty,
+            of_loop.overhead.per_sample,
+            evidence.preempted,
+            &judge,
+        );
+        of_loop.harness_allocations = extras.allocations_per_sample();
+        if !empty.samples.is_empty() {
+            // Only the clock reads taken out: what remains is the loop.
+            let reads_only = Context {
+                overhead: Overhead {
+                    per_iter: Nanos::ZERO,
+                    per_iter_uncertainty: Nanos::ZERO,
+                    ..of_loop.overhead
+                },
+                timer: plan.info.precision,
+                probe_level,
+            };
+            let config = plan.jobs[plan.overhead_job].config.clone();
+            loop_measured = Some(Measured::analyse(empty, config, &reads_only, evidence));
+        }
+    }
+    (of_loop, loop_measured)
+}
+
+/// A worker's loop: what [`of_the_loop`] finds in what [`measure_here`]
+/// recorded.
+pub(super) fn the_loop(plan: &Plan, here: &mut Here) -> Loop {
+    let probe_level = probe_level(&here.measured);
+    of_the_loop(plan, &mut here.measured, probe_level).0
 }
 
 /// What the progress display calls job `job`: the user's benchmarks by

@@ -13,9 +13,9 @@ use crate::results::BenchResult;
 
 /// Where this run's report goes: `--report PATH`, else `report/` beside
 /// the baseline store (`target/bench-harness/report/`); `None` with
-/// `--no-report` or in a `--forks` child (its parent writes the report).
+/// `--no-report`.
 pub(super) fn place(output: &OutputOptions, store: &Store) -> Option<Place> {
-    if output.no_report || crate::forks::is_child() {
+    if output.no_report {
         return None;
     }
     Some(match &output.report {

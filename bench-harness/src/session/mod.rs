@@ -11,6 +11,7 @@
 
 mod against;
 mod collect;
+mod forks;
 mod html;
 mod list;
 mod outputs;
@@ -20,6 +21,7 @@ mod rows;
 mod show_history;
 mod smoke;
 mod verdicts;
+mod worker;
 
 /// The hidden flag that carries an `--against` worker's token.
 use std::ffi::OsString;
@@ -29,6 +31,7 @@ use std::time::Instant;
 use termcolor::{ColorChoice, NoColor, StandardStream, WriteColor};
 
 use crate::analysis::compare::Verdict;
+use crate::audit;
 use crate::baseline;
 use crate::cli::{self, Action, Args, Color, OutputFormat};
 use crate::console;
@@ -39,7 +42,6 @@ use crate::report::terminal::{text, Terminal};
 use crate::report::{self, progress};
 use crate::results::{BenchResult, Compared, Outcome};
 use crate::select;
-use crate::{audit, forks};
 use rows::{exit_code, Selection, EXIT_REGRESSED, EXIT_USAGE};
 
 /// Runs the command line `args` (after the program name), prints the
@@ -58,23 +60,14 @@ pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
     if !own_command_line && args.forks.is_none() {
         args.forks = Some(0);
     }
-    // The user's -q, not the one a --forks child sets below (which only
-    // turns its progress off: its parent shows that).
     console::set_quiet(args.output.quiet);
     for note in &args.notes {
         console::note(note);
     }
-    if against::is_worker() {
-        // Started by another build's --against: serve its requests.
-        return against::serve(&args.settings);
-    }
-    if forks::is_child() {
-        // Measuring for a parent's --forks: no forks of its own, and no
-        // life after the parent's.
-        // Its stderr is read by the parent, which shows the progress.
-        args.forks = Some(0);
-        args.output.quiet = true;
-        bench_runtime::signal::exit_with_parent();
+    if worker::is_worker() {
+        // Started by a run (its processes, or a paired comparison): serve
+        // its requests.
+        return worker::serve(&args.settings);
     }
     if args.action == Action::Help {
         return match console::help(&cli::HELP) {
@@ -272,26 +265,18 @@ fn bench(
     let compares = args.baselines.compare.is_some() || args.baselines.save.is_some();
     // The machine's reference kernel: for a baseline, and for the history,
     // where its runs show the machine's own drift.
-    let records_history = !args.output.no_history && !forks::is_child();
+    let records_history = !args.output.no_history;
     // Several processes unless told: each process has its own memory
     // layout, and only the spread between them makes the ± hold for the
     // next run.
     let forks = args.forks.unwrap_or(forks::DEFAULT_PROCESSES);
-    let shares = (forks, args.fork_share.max(1));
     let reference = match (compares, records_history) {
         (true, _) => plan::Reference::ForBaseline,
         (false, true) => plan::Reference::ForHistory,
         (false, false) => plan::Reference::Off,
     };
-    let plan = plan::plan(&args.settings, selected, cold_bytes, reference, shares)?;
-    let settings = args.settings;
-    let child_args = |seed, names: &std::path::Path, share, output: &std::path::Path| {
-        let settings = crate::settings::Settings {
-            seed: Some(seed),
-            ..settings
-        };
-        cli::child_args(&settings, names, share, output)
-    };
+    let plan = plan::plan(&args.settings, selected, cold_bytes, reference, (forks, 1))?;
+    let worker_args = cli::worker_args(&args.settings);
     let collect::Collected {
         info,
         results: measured,
@@ -302,8 +287,8 @@ fn bench(
         &plan,
         selected,
         forks,
-        &child_args,
-        (progress_mode(&args.output), started),
+        &worker_args,
+        (progress::Mode::for_stderr(args.output.quiet), started),
     );
     *results = measured;
     for result in results.iter_mut() {
@@ -681,16 +666,6 @@ fn describe_filters(args: &Args) -> String {
         0 => "the selection".to_string(),
         1 => format!("the filter {}", quoted[0]),
         _ => format!("the filters {}", quoted.join(", ")),
-    }
-}
-
-/// How the measured run shows its progress: a `--forks` child relays its
-/// status to the parent, which shows it.
-fn progress_mode(output: &cli::OutputOptions) -> progress::Mode {
-    if forks::is_child() {
-        progress::Mode::Relay
-    } else {
-        progress::Mode::for_stderr(output.quiet)
     }
 }
 

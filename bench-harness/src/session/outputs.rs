@@ -19,7 +19,6 @@ use crate::cli::{Args, OutputFormat, Samples};
 use crate::console;
 use crate::document::{self, Document};
 use crate::environment::Environment;
-use crate::forks;
 use crate::fs;
 use crate::report::terminal::{text, Layout, Terminal};
 use crate::report::{self, markdown};
@@ -89,7 +88,7 @@ pub(super) fn write(args: &Args, store: &Store, run: &Run<'_>) -> Vec<String> {
     if let Err(error) = write_output(args, run) {
         errors.push(error);
     }
-    if !run.info.partial && !forks::is_child() {
+    if !run.info.partial {
         errors.extend(append_step_summary(&|out| run.markdown(out)));
     }
     if let Some(name) = &args.baselines.save {
@@ -361,7 +360,7 @@ static RESULTS: OnceLock<Mutex<File>> = OnceLock::new();
 /// Before any benchmark runs, when the results go to stdout in a machine
 /// format: keeps the original standard output for them and points the
 /// process's stdout at stderr, so that nothing a benchmark prints (or a
-/// `--forks` child, which inherits it) can corrupt them, and a benchmark
+/// worker, which inherits it) can corrupt them, and a benchmark
 /// that closes its stdout cannot lose them. Refuses a closed stdout, where
 /// the results would be lost.
 pub(super) fn keep_stdout_for_results() -> Result<(), String> {

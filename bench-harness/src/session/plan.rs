@@ -157,7 +157,7 @@ pub(super) fn plan(
         }
         jobs.push(job);
     }
-    // After the user's jobs, which `--forks` children take by position.
+    // After the user's jobs.
     let solo_probes = paired_jobs
         .into_iter()
         .map(|member| {
@@ -298,7 +298,7 @@ const MIN_SHARED_SLICE: Nanos = Nanos(1e6);
 /// the processes' figures pooled reach it (√share: the pooled interval
 /// narrows as the square root of the processes, when they agree). The
 /// warm-up is each process's own.
-fn share_budget(config: &mut SamplerConfig, share: usize) {
+pub(super) fn share_budget(config: &mut SamplerConfig, share: usize) {
     let share = share as f64;
     config.measure_time = config.measure_time / share;
     config.max_time = config.max_time / share;

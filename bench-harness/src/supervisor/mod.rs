@@ -1,5 +1,5 @@
 //! The one place the harness starts a process of its own and ends it: the
-//! `--forks` children, both builds' `--against` workers, and the
+//! workers (a run's processes and both builds of `--against`), and the
 //! profiler's tools. Every such process
 //!
 //! - runs in a process group of its own: a terminal's Ctrl-C reaches it
@@ -200,6 +200,13 @@ impl Child {
     pub(crate) fn kill_all(&mut self) {
         if self.reaped.is_none() && !signal::kill_group(self.process.id()) {
             let _ = self.process.kill();
+        }
+    }
+
+    /// Sends it SIGINT: a worker stops at its next sample boundary.
+    pub(crate) fn interrupt(&mut self) {
+        if self.reaped.is_none() {
+            signal::interrupt(self.process.id());
         }
     }
 

@@ -107,7 +107,7 @@ pub(super) type SharedTail = Arc<(Mutex<Tail>, Condvar)>;
 
 /// Reads `stderr` into a shared [`Tail`] on a thread of its own, marking
 /// it closed at the end. A whole line that `relay` takes (a status line a
-/// `--forks` child relays) is not kept.
+/// worker relays) is not kept.
 pub(super) fn read_tail(stderr: impl Read + Send + 'static, relay: Option<Relay>) -> SharedTail {
     read_into(stderr, Tail::default(), relay)
 }

@@ -8,8 +8,7 @@ use std::sync::OnceLock;
 
 use crate::console;
 
-/// This run's token: random, the same for every child (and `--against`
-/// worker) of the run.
+/// This run's token: random, the same for every worker of the run.
 pub(crate) fn token() -> &'static str {
     static TOKEN: OnceLock<String> = OnceLock::new();
     TOKEN.get_or_init(|| {
@@ -26,8 +25,8 @@ pub(crate) fn token() -> &'static str {
 
 /// Whether this process was started by a run of this harness with this
 /// run's token both in variable `env` and after hidden flag `--FLAG` on the
-/// command line (before any `--`), and equal: how a `--forks` child and an
-/// `--against` worker know what they are. A variable left in a shell's
+/// command line (before any `--`), and equal: how a worker knows it is
+/// one. A variable left in a shell's
 /// environment alone changes nothing: it is ignored with a note, once;
 /// `by` names what sets it.
 pub(crate) fn started_with_token(env: &'static str, flag: &str, by: &str) -> bool {

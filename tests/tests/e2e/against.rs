@@ -175,7 +175,7 @@ fn the_gate_fails_on_a_slower_build_and_the_json_holds_the_ratio() {
     let (out, against) = against_json(&dir, longer, shorter, &["--fail-on-regression", "chain"]);
     assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
     assert_eq!(against["baseline"], shorter.to_str().unwrap());
-    assert_eq!(against["protocol_version"], 1);
+    assert_eq!(against["protocol_version"], 2);
     let chain = &against["benchmarks"][0];
     assert_eq!(chain["name"], "chain");
     assert_eq!(chain["verdict"], "slower");
@@ -365,7 +365,7 @@ fn a_worker_of_another_protocol_version_is_refused() {
     assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
     let error = out.stderr.lines().last().unwrap();
     assert!(error.contains("speaks worker protocol 99"), "{error}");
-    assert!(error.contains("this build speaks 1"), "{error}");
+    assert!(error.contains("this build speaks 1 to 2"), "{error}");
 }
 
 #[test]

@@ -337,20 +337,20 @@ fn benchmarks_of_one_name_are_refused_under_forks_instead_of_mixing() {
 }
 
 #[test]
-fn the_child_variable_alone_changes_nothing() {
+fn the_worker_variable_alone_changes_nothing_under_forks() {
     // Left in a shell's environment, with any value: --forks still forks,
     // and a note says the variable is ignored.
     let mut args = QUICK.to_vec();
     args.extend(["--forks", "2", "--exact", "passes"]);
     for value in ["1", "", "yes"] {
-        let child = [("BENCH_HARNESS_FORK_CHILD", OsStr::new(value))];
-        let out = run_with_env(fixture_binary(), &args, &child);
+        let env = [("BENCH_HARNESS_WORKER", OsStr::new(value))];
+        let out = run_with_env(fixture_binary(), &args, &env);
         assert_eq!(out.code, Some(0), "{out:?}");
         assert!(out.stdout.contains("2 processes: "), "{}", out.stdout);
         assert!(
             out.stderr.contains(
-                "BENCH_HARNESS_FORK_CHILD is set in the environment, but this process was not \
-                 started by --forks: the variable is ignored"
+                "BENCH_HARNESS_WORKER is set in the environment, but this process was not \
+                 started by --forks or --against: the variable is ignored"
             ),
             "{}",
             out.stderr
@@ -359,21 +359,32 @@ fn the_child_variable_alone_changes_nothing() {
 }
 
 #[test]
-fn a_child_is_one_whose_token_matches_on_both_sides() {
-    // What a parent's child sees: the token in the environment and on the
-    // command line. It measures in its own process.
-    let mut args = vec!["--fork-child-token", "5eed"];
-    args.extend(QUICK);
-    args.extend(["--forks", "3", "--exact", "passes"]);
-    let child = [("BENCH_HARNESS_FORK_CHILD", OsStr::new("5eed"))];
-    let out = run_with_env(fixture_binary(), &args, &child);
+fn a_worker_is_one_whose_token_matches_on_both_sides() {
+    // What a run's worker sees: the token in the environment and on the
+    // command line. It serves the protocol (its input here is empty: it
+    // says hello and ends).
+    let mut args = QUICK.to_vec();
+    args.extend([
+        "--forks",
+        "3",
+        "--exact",
+        "passes",
+        "--worker-token",
+        "5eed",
+    ]);
+    let env = [("BENCH_HARNESS_WORKER", OsStr::new("5eed"))];
+    let out = run_with_env(fixture_binary(), &args, &env);
     assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(out.stdout.contains("1 measured"), "{}", out.stdout);
-    assert!(!out.stdout.contains("processes"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .starts_with("{\"type\":\"hello\",\"worker\":\"bench-harness\""),
+        "{}",
+        out.stdout
+    );
     assert!(!out.stderr.contains("is ignored"), "{}", out.stderr);
 
-    // A token that differs is no child's.
-    let other = [("BENCH_HARNESS_FORK_CHILD", OsStr::new("other"))];
+    // A token that differs is no worker's.
+    let other = [("BENCH_HARNESS_WORKER", OsStr::new("other"))];
     let out = run_with_env(fixture_binary(), &args, &other);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(out.stdout.contains("3 processes: "), "{}", out.stdout);
@@ -408,8 +419,9 @@ fn start_in(binary: &Path, tmp: &Path, args: &[&str], env: &[(&str, &OsStr)]) ->
     command.spawn().expect("the binary starts")
 }
 
-/// The `--forks` scratch directories in `tmp`.
-fn scratch_dirs(tmp: &Path) -> Vec<PathBuf> {
+/// What a run left in `tmp` under the harness's name: workers write no
+/// files, so nothing.
+fn left_in(tmp: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(tmp)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -417,58 +429,45 @@ fn scratch_dirs(tmp: &Path) -> Vec<PathBuf> {
             p.file_name()
                 .unwrap()
                 .to_string_lossy()
-                .starts_with("bench-harness-forks-")
+                .starts_with("bench-harness")
         })
         .collect()
 }
 
-/// Waits until a run has made its scratch directory in `tmp`.
-fn wait_for_scratch(tmp: &Path) -> PathBuf {
-    let started = Instant::now();
-    loop {
-        if let Some(dir) = scratch_dirs(tmp).pop() {
-            return dir;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no scratch dir"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
-/// Waits until a run in `tmp` has a child running (its command line names
-/// the scratch directory) and has given it time to set up its Ctrl-C
-/// handling; the scratch directory's path.
-fn wait_for_child(tmp: &Path) -> String {
-    let scratch = wait_for_scratch(tmp).to_string_lossy().into_owned();
-    let started = Instant::now();
-    while processes_mentioning(&scratch).is_empty() {
-        assert!(started.elapsed() < Duration::from_secs(30), "no child");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    scratch
-}
-
-/// Live (not zombie) processes whose command line mentions `text`.
-fn processes_mentioning(text: &str) -> Vec<String> {
+/// The live (not zombie) workers `parent` started: its children with a
+/// worker's token on their command line.
+fn workers_of(parent: u32) -> Vec<u32> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let path = entry.path();
-        let Ok(cmdline) = std::fs::read(path.join("cmdline")) else {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
             continue;
         };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        let state = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
-        let zombie = state
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
-        if cmdline.contains(text) && !zombie {
-            found.push(cmdline);
+        let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+        let child = status
+            .lines()
+            .any(|l| l.strip_prefix("PPid:").map(str::trim) == Some(&parent.to_string()));
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let worker = String::from_utf8_lossy(&cmdline).contains("--worker-token");
+        if child && worker && !gone(pid) {
+            found.push(pid);
         }
     }
     found
+}
+
+/// Waits until `parent` has a worker running and has given it time to set
+/// up its Ctrl-C handling; the workers' pids.
+fn wait_for_worker(parent: u32) -> Vec<u32> {
+    let started = Instant::now();
+    loop {
+        let workers = workers_of(parent);
+        if !workers.is_empty() {
+            std::thread::sleep(Duration::from_millis(300));
+            return workers;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "no worker");
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 fn signal(pid: u32, name: &str) {
@@ -492,8 +491,8 @@ fn a_rebuilt_binary_is_not_pooled_with_the_one_running() {
     let mut args = QUICK.to_vec();
     args.extend(["--forks", "4", "--exact", "spins"]);
     let child = start_in(&program, &tmp, &args, &[]);
-    // The scratch directory is made after the parent opened its own file.
-    wait_for_scratch(&tmp);
+    // A worker is started after the parent opened its own file.
+    wait_for_worker(child.id());
     bench_tests::install_executable(crate::common::empty_binary(), &program);
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -624,7 +623,7 @@ fn a_flood_of_stderr_costs_the_parent_little_and_the_telling_line_is_quoted() {
 }
 
 #[test]
-fn sigterm_under_forks_leaves_no_scratch_directory_and_no_child() {
+fn sigterm_under_forks_leaves_no_file_and_no_worker() {
     let dir = scratch_dir("forks-sigterm");
     let args = [
         "--bench",
@@ -637,20 +636,20 @@ fn sigterm_under_forks_leaves_no_scratch_directory_and_no_child() {
         "sleeps_20s",
     ];
     let child = start_in(fixture_binary(), &dir, &args, &[]);
-    let scratch_text = wait_for_child(&dir);
+    let workers = wait_for_worker(child.id());
     let stopped = Instant::now();
     signal(child.id(), "-TERM");
     let output = child.wait_with_output().unwrap();
     assert!(stopped.elapsed() < Duration::from_secs(3));
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(output.status.signal(), Some(15), "{:?}", output.status);
-    assert_eq!(scratch_dirs(&dir), Vec::<PathBuf>::new());
-    assert_eq!(processes_mentioning(&scratch_text), Vec::<String>::new());
+    assert_eq!(left_in(&dir), Vec::<PathBuf>::new());
+    assert!(workers.iter().all(|&w| gone(w)), "{workers:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
-fn a_second_ctrl_c_under_forks_leaves_no_scratch_directory_and_no_child() {
+fn a_second_ctrl_c_under_forks_leaves_no_file_and_no_worker() {
     // The child hangs in a 20 s iteration: the first Ctrl-C cannot stop it
     // at a sample boundary, and the second ends the run at once.
     let dir = scratch_dir("forks-second-ctrl-c");
@@ -665,7 +664,7 @@ fn a_second_ctrl_c_under_forks_leaves_no_scratch_directory_and_no_child() {
         "sleeps_20s",
     ];
     let child = start_in(fixture_binary(), &dir, &args, &[]);
-    let scratch_text = wait_for_child(&dir);
+    let workers = wait_for_worker(child.id());
     let group = format!("-{}", child.id());
     signal_group(&group);
     std::thread::sleep(Duration::from_millis(300));
@@ -674,8 +673,8 @@ fn a_second_ctrl_c_under_forks_leaves_no_scratch_directory_and_no_child() {
     let output = child.wait_with_output().unwrap();
     assert!(stopped.elapsed() < Duration::from_secs(3));
     assert_eq!(output.status.code(), Some(130), "{:?}", output.status);
-    assert_eq!(scratch_dirs(&dir), Vec::<PathBuf>::new());
-    assert_eq!(processes_mentioning(&scratch_text), Vec::<String>::new());
+    assert_eq!(left_in(&dir), Vec::<PathBuf>::new());
+    assert!(workers.iter().all(|&w| gone(w)), "{workers:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -689,9 +688,9 @@ fn signal_group(group: &str) {
 }
 
 #[test]
-fn the_scratch_directory_of_a_killed_run_is_removed_by_the_next() {
-    // SIGKILL cannot be caught: the directory stays, until the next
-    // --forks run in the same temporary directory.
+fn a_killed_run_leaves_no_file_and_no_worker() {
+    // SIGKILL cannot be caught: the workers follow their parent (the
+    // parent-death signal), and there is nothing on disk to leave.
     let dir = scratch_dir("forks-killed");
     let args = [
         "--bench",
@@ -704,22 +703,15 @@ fn the_scratch_directory_of_a_killed_run_is_removed_by_the_next() {
         "sleeps_20s",
     ];
     let child = start_in(fixture_binary(), &dir, &args, &[]);
-    let left = PathBuf::from(wait_for_child(&dir));
+    let workers = wait_for_worker(child.id());
     signal(child.id(), "-KILL");
     let _ = child.wait_with_output().unwrap();
-    assert_eq!(scratch_dirs(&dir), std::slice::from_ref(&left));
-    // Its child followed it (the parent-death signal).
-    std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(
-        processes_mentioning(&left.to_string_lossy()),
-        Vec::<String>::new()
-    );
-
-    let mut args = QUICK.to_vec();
-    args.extend(["--forks", "1", "--exact", "passes"]);
-    let out = run_with_env(fixture_binary(), &args, &[("TMPDIR", dir.as_os_str())]);
-    assert_eq!(out.code, Some(0), "{out:?}");
-    assert_eq!(scratch_dirs(&dir), Vec::<PathBuf>::new());
+    assert_eq!(left_in(&dir), Vec::<PathBuf>::new());
+    let started = Instant::now();
+    while !workers.iter().all(|&w| gone(w)) {
+        assert!(started.elapsed() < Duration::from_secs(5), "{workers:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -739,7 +731,7 @@ fn ctrl_c_under_forks_reports_a_hung_benchmark() {
         "sleeps_20s",
     ];
     let child = start_in(fixture_binary(), &dir, &args, &[]);
-    wait_for_child(&dir);
+    wait_for_worker(child.id());
     signal_group(&format!("-{}", child.id()));
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -757,6 +749,6 @@ fn ctrl_c_under_forks_reports_a_hung_benchmark() {
         "{row}"
     );
     assert!(stderr.contains("interrupted"), "{stderr}");
-    assert_eq!(scratch_dirs(&dir), Vec::<PathBuf>::new());
+    assert_eq!(left_in(&dir), Vec::<PathBuf>::new());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -794,15 +794,15 @@ fn the_worker_variable_alone_changes_nothing() {
         let out = fixture(
             &target,
             &["--exact", "passes"],
-            &[("BENCH_HARNESS_AGAINST_WORKER", OsStr::new(value))],
+            &[("BENCH_HARNESS_WORKER", OsStr::new(value))],
         );
         assert_eq!(out.code, Some(0), "{}", out.stderr);
         assert!(!out.stdout.contains("\"hello\""), "{}", out.stdout);
         assert!(out.stdout.contains("passes"), "{}", out.stdout);
         assert!(
             out.stderr.contains(
-                "BENCH_HARNESS_AGAINST_WORKER is set in the environment, but this process was \
-                 not started by --against: the variable is ignored"
+                "BENCH_HARNESS_WORKER is set in the environment, but this process was \
+                 not started by --forks or --against: the variable is ignored"
             ),
             "{}",
             out.stderr
@@ -814,7 +814,7 @@ fn the_worker_variable_alone_changes_nothing() {
         &["--exact", "passes"],
         &[
             ("CARGO_TARGET_DIR", target.as_os_str()),
-            ("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("1")),
+            ("BENCH_HARNESS_WORKER", OsStr::new("1")),
         ],
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
@@ -828,8 +828,8 @@ fn a_worker_token_that_does_not_match_changes_nothing() {
     let target = scratch_dir("rel-worker-token");
     let out = fixture(
         &target,
-        &["--exact", "passes", "--against-worker-token", "abc"],
-        &[("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("abd"))],
+        &["--exact", "passes", "--worker-token", "abc"],
+        &[("BENCH_HARNESS_WORKER", OsStr::new("abd"))],
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stdout.contains("passes"), "{}", out.stdout);
@@ -1741,7 +1741,7 @@ fn a_benchmark_that_calls_underscore_exit_fails_and_the_others_are_measured() {
     assert_eq!(run.code, Some(101), "{}\n{}", run.stdout, run.stderr);
     assert!(
         run.stdout
-            .contains("exited with code 0 and wrote no results"),
+            .contains("exited with code 0 and sent no results"),
         "{}",
         run.stdout
     );

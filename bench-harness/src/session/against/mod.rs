@@ -2,8 +2,8 @@
 //! measured in one run, slice by slice in turn, so that the machine's drift
 //! cancels in each round's ratio.
 //!
-//! Both builds run as worker processes ([`worker`], speaking [`protocol`]
-//! over pipes, started and stopped by [`peer`]): this build from the file
+//! Both builds run as worker processes (`super::worker`, the run's one
+//! worker layer, which `--forks` measures with too): this build from the file
 //! this process runs, so that neither side carries the parent's heap. The
 //! parent only schedules and pairs. A comparison takes several pairs of
 //! fresh processes (one of each build, the start order alternated), since a
@@ -25,24 +25,20 @@
 //! [`MAX_PROCESS_PAIRS`]; what is not settled then is `unclear`, with the
 //! largest change its interval allows.
 
-mod peer;
-mod protocol;
-mod worker;
-
 use std::ffi::OsString;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use bench_runtime::{Nanos, StopRule};
+use bench_runtime::Nanos;
 
 use super::rows::{Selection, EXIT_FAILED, EXIT_REGRESSED, EXIT_USAGE};
+use super::worker::{Peer, Reply, Request, Side, PROTOCOL_VERSION};
 use crate::analysis::compare::{compare_replicated, PairedComparison};
 use crate::analysis::mean;
 use crate::baseline::Store;
 use crate::cli::{Against, Args};
 use crate::console;
 use crate::environment::Environment;
-use crate::registry;
 use crate::report::progress::{self, Figure, Progress};
 use crate::report::terminal::Terminal;
 use crate::results::against::{AgainstOutcome, AgainstReport, AgainstRow, Paired};
@@ -50,11 +46,6 @@ use crate::results::RunInfo;
 use crate::run::Watch;
 use crate::select::{self, Filter};
 use crate::settings::Settings;
-use peer::Peer;
-pub(crate) use protocol::PROTOCOL_VERSION;
-use protocol::{Reply, Request};
-use worker::Side;
-pub(crate) use worker::{is_worker, serve};
 
 /// Paired rounds before the verdict may settle.
 const MIN_PAIRS: usize = 10;
@@ -300,9 +291,7 @@ impl Builds<'_> {
     /// when `this_first`.
     fn start(&self, this_first: bool) -> Result<(Peer, Peer), String> {
         let start = |program: &crate::supervisor::Program| {
-            program.check()?;
-            let (run, path) = program.paths();
-            Peer::start(run, path, self.args)
+            Peer::start(program, self.args, None, crate::supervisor::CtrlC::Kill)
         };
         let this = || start(self.this);
         let other = || start(self.other);
@@ -669,15 +658,4 @@ fn per_iter(reply: Reply, side: &str) -> Result<Option<f64>, String> {
             other.kind()
         )),
     }
-}
-
-/// The sampler settings of one side's benchmark: the run's, with no stop
-/// of its own (the pairing decides when to stop).
-fn stepping_job(bench: registry::Benchmark, settings: &Settings, floor: Nanos) -> crate::run::Job {
-    let mut job = super::plan::job(bench, settings, floor);
-    job.config.stop_rule = StopRule::TimeBudget;
-    job.config.measure_time = Nanos(f64::INFINITY);
-    job.config.max_time = Nanos(f64::INFINITY);
-    job.counters = false;
-    job
 }

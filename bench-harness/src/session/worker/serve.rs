@@ -1,29 +1,26 @@
 //! The worker's side: a bench binary started with this run's token in
-//! [`WORKER_ENV`] and after `--`[`TOKEN_FLAG`] serves the protocol instead of running, timing each slice with its own
-//! clock and subtracting the loop overhead the parent sends (its own, when
-//! none is sent).
+//! [`super::WORKER_ENV`] and after `--`[`super::TOKEN_FLAG`] serves the
+//! protocol instead of running. A slice is timed with its own clock, the
+//! loop overhead the parent sends (its own, when none is sent) taken out;
+//! a `measure` runs the benchmarks named as a run in one process does, and
+//! sends back what it recorded, raw.
 
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
-use bench_runtime::{Clock, Nanos, TimerPrecision};
+use bench_runtime::{Clock, Nanos, StopRule, TimerPrecision};
 
-use super::protocol::{Reply, Request, PROTOCOL_VERSION, TOKEN_FLAG, WORKER_ENV, WORKER_NAME};
-use super::stepping_job;
+use super::protocol::{Reply, Request, PROTOCOL_VERSION, WORKER_NAME};
+use super::wire::Raw;
 use crate::analysis::{self, Overhead};
 use crate::registry;
+use crate::report::progress;
 use crate::results::RunInfo;
 use crate::run::{self, Stepper};
-use crate::session::plan;
+use crate::select::Selected;
+use crate::session::{collect, plan};
 use crate::settings::Settings;
-
-/// Whether this process was started as a worker by another build's
-/// `--against`: the run's token in [`WORKER_ENV`] and on the command line,
-/// the same. The variable alone (left in a shell, any value) is ignored
-/// with a note, as `--forks`'s is.
-pub(crate) fn is_worker() -> bool {
-    crate::supervisor::started_with_token(WORKER_ENV, TOKEN_FLAG, "--against")
-}
 
 /// Serves requests from standard input until it ends; the exit code.
 pub(crate) fn serve(settings: &Settings) -> i32 {
@@ -32,26 +29,23 @@ pub(crate) fn serve(settings: &Settings) -> i32 {
     let mut replies = match bench_runtime::stdio::divert_stdout() {
         Ok(file) => std::io::BufWriter::new(file),
         Err(error) => {
-            eprintln!("error: the --against worker cannot set up its output: {error}");
+            eprintln!("error: the worker cannot set up its output: {error}");
             return 2;
         }
     };
-    // A worker never outlives the run that started it.
+    // A worker never outlives the run that started it; the parent's
+    // Ctrl-C, passed on, stops a measure at a sample boundary.
     bench_runtime::signal::exit_with_parent();
-    let side = match Side::new(settings) {
-        Ok(side) => side,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return 2;
-        }
-    };
+    bench_runtime::signal::install();
     let hello = Reply::Hello {
         worker: WORKER_NAME.to_string(),
         protocol: PROTOCOL_VERSION,
         harness_version: env!("CARGO_PKG_VERSION").to_string(),
-        benchmarks: side.names(),
+        benchmarks: registry::all().iter().map(|b| b.full_name()).collect(),
     };
-    let mut side = side;
+    // Its clock and loop overhead are measured at the first slice's
+    // request: a `measure` plans its own.
+    let mut side: Option<Side> = None;
     let mut send = |reply: Reply| -> bool {
         replies.write_all(reply.line().as_bytes()).is_ok() && replies.flush().is_ok()
     };
@@ -60,22 +54,91 @@ pub(crate) fn serve(settings: &Settings) -> i32 {
     }
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        let reply = match crate::json::from_str::<Request>(&line) {
-            Ok(request) => side.handle(request),
-            Err(error) => Reply::Error {
-                message: format!("not a request of protocol {PROTOCOL_VERSION}: {error}"),
+        let sent = match crate::json::from_str::<Request>(&line) {
+            Ok(Request::Measure { names, seed, share }) => {
+                measure(settings, &names, seed, share, &mut send)
+            }
+            Ok(request) => match &mut side {
+                Some(side) => send(side.handle(request)),
+                None => match Side::new(settings) {
+                    Ok(new) => send(side.insert(new).handle(request)),
+                    Err(message) => send(Reply::Error { message }),
+                },
             },
+            Err(error) => send(Reply::Error {
+                message: format!("not a request of protocol {PROTOCOL_VERSION}: {error}"),
+            }),
         };
-        if !send(reply) {
+        if !sent {
             break;
         }
     }
     0
 }
 
+/// Measures the benchmarks named (every one this build has of them,
+/// ignored or not) as a run in one process does, with `seed`, each for its
+/// share of the budgets as one of `share` processes, showing progress as
+/// status lines for the parent; sends each one's [`Reply::Result`] and
+/// then [`Reply::Measured`]. False if a reply could not be sent.
+fn measure(
+    settings: &Settings,
+    names: &[String],
+    seed: u64,
+    share: usize,
+    send: &mut dyn FnMut(Reply) -> bool,
+) -> bool {
+    let selected: Vec<Selected<registry::Benchmark>> = registry::all()
+        .into_iter()
+        .filter(|bench| names.contains(&bench.full_name()))
+        .map(|bench| Selected {
+            name: bench.full_name(),
+            bench,
+            ignored: false,
+        })
+        .collect();
+    let settings = Settings {
+        seed: Some(seed),
+        ..*settings
+    };
+    let cold_bytes = (settings.cold_or_default())
+        .then(|| plan::cold_buffer_bytes(&crate::environment::Environment::capture()));
+    let plan = match plan::plan(
+        &settings,
+        &selected,
+        cold_bytes,
+        plan::Reference::Off,
+        (0, share.max(1)),
+    ) {
+        Ok(plan) => plan,
+        Err(message) => {
+            return send(Reply::Error { message });
+        }
+    };
+    let mut here = collect::measure_here(&plan, progress::Mode::Relay, Instant::now());
+    let measured = collect::the_loop(&plan, &mut here);
+    for (job, row) in plan.job_rows.iter().enumerate() {
+        // None: stopped by Ctrl-C before its first sample.
+        let result = match here.measured[job].take() {
+            None => continue,
+            Some(Ok((m, _))) if m.samples.is_empty() => continue,
+            Some(Ok((measurement, extras))) => Ok(Box::new(Raw {
+                measurement,
+                extras,
+            })),
+            Some(Err(failure)) => Err(failure),
+        };
+        let name = selected[*row].name.clone();
+        if !send(Reply::Result { name, result }) {
+            return false;
+        }
+    }
+    send(Reply::Measured(measured))
+}
+
 /// One side of a paired comparison: this process's benchmarks, clock and
 /// loop overhead, and the benchmark being measured.
-pub(super) struct Side {
+pub(crate) struct Side {
     settings: Settings,
     benchmarks: Vec<registry::Benchmark>,
     clock: Clock,
@@ -90,7 +153,7 @@ pub(super) struct Side {
 impl Side {
     /// The clock the settings ask for, its precision, and the loop overhead
     /// measured once, here.
-    pub(super) fn new(settings: &Settings) -> Result<Side, String> {
+    pub(crate) fn new(settings: &Settings) -> Result<Side, String> {
         let clock = Clock::select(settings.timer_or_default()).map_err(|e| e.to_string())?;
         let precision = TimerPrecision::measure(&clock);
         let floor = plan::sample_floor(precision);
@@ -118,15 +181,11 @@ impl Side {
 
     /// This side's loop overhead: the other side takes it out too, and
     /// its resolution says which times are too close to zero for a ratio.
-    pub(super) fn overhead(&self) -> Overhead {
+    pub(crate) fn overhead(&self) -> Overhead {
         self.overhead
     }
 
-    pub(super) fn names(&self) -> Vec<String> {
-        self.benchmarks.iter().map(|b| b.full_name()).collect()
-    }
-
-    pub(super) fn handle(&mut self, request: Request) -> Reply {
+    pub(crate) fn handle(&mut self, request: Request) -> Reply {
         match request {
             Request::Open { name, overhead } => {
                 let Some(bench) = self.benchmarks.iter().find(|b| b.full_name() == name) else {
@@ -180,11 +239,14 @@ impl Side {
                 self.open = None;
                 Reply::Closed
             }
+            Request::Measure { .. } => Reply::Error {
+                message: "a measure was asked of a benchmark's side".into(),
+            },
         }
     }
 
     /// What the document's methodology says of this side's measuring.
-    pub(super) fn info(&self) -> RunInfo {
+    pub(crate) fn info(&self) -> RunInfo {
         RunInfo {
             harness_version: env!("CARGO_PKG_VERSION"),
             clock_name: self.clock.name(),
@@ -201,6 +263,17 @@ impl Side {
     }
 }
 
+/// The sampler settings of one side's benchmark: the run's, with no stop
+/// of its own (the pairing decides when to stop).
+fn stepping_job(bench: registry::Benchmark, settings: &Settings, floor: Nanos) -> crate::run::Job {
+    let mut job = plan::job(bench, settings, floor);
+    job.config.stop_rule = StopRule::TimeBudget;
+    job.config.measure_time = Nanos(f64::INFINITY);
+    job.config.max_time = Nanos(f64::INFINITY);
+    job.counters = false;
+    job
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,7 +288,7 @@ mod tests {
             arg: None,
             args_failed: None,
         }];
-        let name = side.names().remove(0);
+        let name = side.benchmarks[0].full_name();
         // A per-iteration overhead 1 µs larger than the loop costs.
         let mut parents = side.overhead();
         parents.per_iter = Nanos(parents.per_iter.0 + 1_000.0);

@@ -3,9 +3,10 @@
 //! print goes to its standard error instead).
 //!
 //! The worker speaks first, with [`Reply::Hello`]: its protocol version and
-//! its benchmarks. Then each request gets exactly one reply.
+//! its benchmarks. Then each request gets exactly one reply, except
+//! `measure`, which gets one `result` per benchmark and then `measured`.
 //!
-//! Version 1:
+//! Version 2 (version 1 had no `measure`):
 //!
 //! | request | reply |
 //! |---|---|
@@ -13,6 +14,7 @@
 //! | `{"type":"open","name":"…","overhead_per_sample_ns":21.0,"overhead_per_iter_ns":0.25}` | `{"type":"opened","shared_overhead":true}` or `{"type":"error","message":"…"}` |
 //! | `{"type":"slice","nanos":15000000.0}` | `{"type":"slice","per_iter_ns":12.3,"samples":812}` (`per_iter_ns` null while warming up), `{"type":"stopped"}` or `{"type":"failed","message":"…"}` |
 //! | `{"type":"close"}` | `{"type":"closed"}` |
+//! | `{"type":"measure","names":["…"],"seed":7,"share":3}` | per benchmark `{"type":"result","name":"…","measurement":{…},"extras":{…}}` or `{"type":"result","name":"…","failed":{"message":"…","location":"…"}}` (none for one stopped by Ctrl-C before its first sample), then `{"type":"measured","overhead":{…},"harness_allocations":{…}}` |
 //!
 //! End of input ends the worker.
 //!
@@ -23,22 +25,27 @@
 //! "difference" between a sub-nanosecond benchmark and itself). A worker
 //! of an earlier build ignores them, and says so by leaving
 //! `shared_overhead` out of its `opened`.
+//!
+//! `measure` is what a run's own processes answer (`--forks`, and the
+//! default run): the benchmarks named, interleaved as a run in one process
+//! measures them, with the seed given, each for its share of the budgets
+//! (one of `share` processes), beside the worker's own loop-overhead job.
+//! Each `result` carries the sampler's whole measurement and everything
+//! measured beside it ([`super::wire`]), raw: the parent analyses them.
+//! Ctrl-C (SIGINT, from the parent) stops the measuring at a sample
+//! boundary, and what was recorded is sent as usual.
 
 use serde_json::Value;
 
 use bench_runtime::Nanos;
 
+use super::wire::{Loop, Raw};
 use crate::analysis::Overhead;
+use crate::failure::Failure;
 use crate::json::{self, Fields, Json, Writer};
 
 /// The version this build speaks; a worker that says another is refused.
-pub(crate) const PROTOCOL_VERSION: u32 = 1;
-
-/// Set in a worker's environment, to the run's token: the bench binary
-/// serves the protocol instead of running.
-pub(crate) const WORKER_ENV: &str = "BENCH_HARNESS_AGAINST_WORKER";
-
-pub(crate) use crate::cli::WORKER_TOKEN_FLAG as TOKEN_FLAG;
+pub(crate) const PROTOCOL_VERSION: u32 = 2;
 
 /// The `worker` field of a hello: what tells a bench-harness worker from a
 /// program that happens to print JSON.
@@ -56,6 +63,13 @@ pub(crate) enum Request {
     Slice { nanos: f64 },
     /// Stop the open benchmark.
     Close,
+    /// Measure these benchmarks (by full name) interleaved, with this
+    /// seed, each for its share of the budgets as one of `share` processes.
+    Measure {
+        names: Vec<String>,
+        seed: u64,
+        share: usize,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -89,6 +103,15 @@ pub(crate) enum Reply {
     Error {
         message: String,
     },
+    /// One benchmark of a `measure`: what the sampler recorded and what
+    /// was measured beside it, or why it failed.
+    Result {
+        name: String,
+        result: Result<Box<Raw>, Failure>,
+    },
+    /// The end of a `measure`: the loop overhead the worker measured
+    /// beside its benchmarks, to take out of their samples.
+    Measured(Loop),
 }
 
 impl Request {
@@ -113,6 +136,8 @@ impl Reply {
             Reply::Failed { .. } => "failed",
             Reply::Closed => "closed",
             Reply::Error { .. } => "error",
+            Reply::Result { .. } => "result",
+            Reply::Measured(_) => "measured",
         }
     }
 }
@@ -152,6 +177,11 @@ impl Json for Request {
                 nanos: fields.req("nanos")?,
             },
             "close" => Request::Close,
+            "measure" => Request::Measure {
+                names: fields.req("names")?,
+                seed: fields.req("seed")?,
+                share: fields.req("share")?,
+            },
             other => return Err(unknown(other)),
         })
     }
@@ -177,6 +207,15 @@ impl Json for Request {
                 w.f64(*nanos);
             }
             Request::Close => w.str("close"),
+            Request::Measure { names, seed, share } => {
+                w.str("measure");
+                w.key("names");
+                names.write(w);
+                w.key("seed");
+                seed.write(w);
+                w.key("share");
+                share.write(w);
+            }
         }
         w.end_object();
     }
@@ -207,6 +246,17 @@ impl Json for Reply {
             "error" => Reply::Error {
                 message: fields.req("message")?,
             },
+            "result" => Reply::Result {
+                name: fields.req("name")?,
+                result: match fields.req::<Option<Failure>>("failed")? {
+                    Some(failure) => Err(failure),
+                    None => Ok(Box::new(Raw {
+                        measurement: fields.req("measurement")?,
+                        extras: fields.req("extras")?,
+                    })),
+                },
+            },
+            "measured" => Reply::Measured(Loop::read(value)?),
             other => return Err(unknown(other)),
         })
     }
@@ -259,6 +309,30 @@ impl Json for Reply {
                 w.str("error");
                 w.key("message");
                 w.str(message);
+            }
+            Reply::Result { name, result } => {
+                w.str("result");
+                w.key("name");
+                w.str(name);
+                match result {
+                    Ok(raw) => {
+                        w.key("measurement");
+                        raw.measurement.write(w);
+                        w.key("extras");
+                        raw.extras.write(w);
+                    }
+                    Err(failure) => {
+                        w.key("failed");
+                        failure.write(w);
+                    }
+                }
+            }
+            Reply::Measured(measured) => {
+                w.str("measured");
+                w.key("overhead");
+                measured.overhead.write(w);
+                w.key("harness_allocations");
+                measured.harness_allocations.write(w);
             }
         }
         w.end_object();
