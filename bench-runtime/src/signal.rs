@@ -6,9 +6,9 @@
 //! The handler itself is in `sys::signal`: it only counts, and calls
 //! `_exit` the second time, both async-signal-safe.
 //!
-//! Under `--forks` the parent has more to do before it ends: kill the
-//! child's process group (a benchmark's background processes are in it)
-//! and remove its scratch directory. [`defer_exit`] lets it: while its
+//! A parent of worker processes has more to do before it ends: kill each
+//! worker's process group (a benchmark's background processes are in it)
+//! and report what it has. [`defer_exit`] lets it: while its
 //! guard lives, a second Ctrl-C or a SIGTERM kills the children's groups
 //! ([`add_child_group`]) and is recorded ([`ending`]) for the parent to end
 //! with ([`end`]) once it has cleaned up. A third Ctrl-C, or a second
@@ -35,7 +35,7 @@ pub fn install() -> bool {
     imp::count_sigints()
 }
 
-/// Sends SIGINT to process `pid` (a child measuring under `--forks`, which
+/// Sends SIGINT to process `pid` (a worker measuring for its parent, which
 /// runs in a process group of its own, so a terminal's Ctrl-C reaches it
 /// only through its parent). False where that is not possible.
 pub fn interrupt(pid: u32) -> bool {
@@ -43,8 +43,8 @@ pub fn interrupt(pid: u32) -> bool {
 }
 
 /// Has this process, and its process group with whatever its benchmarks
-/// started in it, end when its parent ends: a child measuring under
-/// `--forks` (or an `--against` worker) must not outlive a parent that a
+/// started in it, end when its parent ends: a worker measuring for a run
+/// must not outlive a parent that a
 /// second Ctrl-C, a SIGTERM or a SIGKILL ended. The parent's supervisor
 /// already set a parent-death SIGKILL before exec (so a parent that died
 /// before this call is covered); this widens it to the group. False where

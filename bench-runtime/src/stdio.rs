@@ -28,6 +28,27 @@ pub fn divert_stdout() -> io::Result<File> {
     }
 }
 
+/// From now on, standard input is empty (a benchmark that reads it sees
+/// its end at once, as with `/dev/null`); the returned file reads from
+/// where standard input came from before. A process that takes requests
+/// on its standard input calls this first, so that nothing a benchmark
+/// reads (or a program it starts) can take them.
+///
+/// Fails where there are no POSIX descriptors (nothing is changed then).
+pub fn take_stdin() -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        crate::sys::stdio::take_stdin()
+    }
+    #[cfg(not(unix))]
+    {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "standard input cannot be taken over on this platform",
+        ))
+    }
+}
+
 /// The width, in columns, of the terminal standard output is, or `None`
 /// when it is not a terminal (a pipe, a file) or the platform cannot say.
 pub fn stdout_columns() -> Option<usize> {

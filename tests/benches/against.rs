@@ -58,7 +58,7 @@ fn prints(b: &mut Bencher) {
 #[benchmark]
 fn dies_in_worker() -> u64 {
     if std::env::var_os("AGAINST_FIXTURE_DIE").is_some()
-        && std::env::var_os("BENCH_HARNESS_WORKER").is_some()
+        && std::env::var_os("BENCH_HARNESS_AGAINST_WORKER").is_some()
     {
         std::process::abort();
     }
@@ -70,7 +70,7 @@ fn dies_in_worker() -> u64 {
 #[benchmark]
 fn hangs_in_worker() -> u64 {
     if std::env::var_os("AGAINST_FIXTURE_HANG").is_some()
-        && std::env::var_os("BENCH_HARNESS_WORKER").is_some()
+        && std::env::var_os("BENCH_HARNESS_AGAINST_WORKER").is_some()
     {
         loop {
             std::thread::sleep(std::time::Duration::from_secs(1));

@@ -205,5 +205,10 @@ fn main() {
         }
         return;
     }
+    // What a bench target's own `main` may print before it hands over:
+    // its processes print it too, before their worker's hello.
+    if let Some(banner) = std::env::var_os("BENCH_FIXTURE_BANNER") {
+        println!("{}", banner.to_string_lossy());
+    }
     bench_harness::main();
 }

@@ -16,7 +16,7 @@ use crate::settings::{settings_table, Settings};
 /// environment (`session::worker::WORKER_ENV`) on its command line: a
 /// process is a worker only when both are there and equal, so the variable
 /// alone changes nothing.
-pub(crate) const WORKER_TOKEN_FLAG: &str = "worker-token";
+pub(crate) const WORKER_TOKEN_FLAG: &str = "against-worker-token";
 
 /// The command line of a worker: a measured run with `settings` (the
 /// worker takes its requests on standard input).

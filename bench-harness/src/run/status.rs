@@ -27,7 +27,7 @@ pub(crate) fn relay_line(status: &Status) -> String {
     )
 }
 
-/// The status a child relayed in `line` (without its line break), or
+/// The status a worker relayed in `line` (without its line break), or
 /// `None` for any other line.
 pub(crate) fn relayed(line: &str) -> Option<[String; 3]> {
     let mut fields = line.strip_prefix(RELAY_MARK)?.split('\u{1f}');

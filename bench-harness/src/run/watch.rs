@@ -152,11 +152,11 @@ impl Watch {
         Watch::new(jobs, names, shown, how, started)
     }
 
-    /// Jobs measured in `processes` child processes, each of which
+    /// Jobs measured in `processes` worker processes, each of which
     /// measures every job, interleaved, for its share of the budgets.
     pub(crate) fn forked(jobs: &[Job], processes: usize, started: Instant) -> Arc<Watch> {
         let names = jobs.iter().map(|job| job.bench.full_name()).collect();
-        // A child starts up, then measures its benchmarks (warm-up, then
+        // A worker starts up, then measures its benchmarks (warm-up, then
         // its share of the measuring time, often more to reach its
         // precision target).
         let prior = 0.5
@@ -217,7 +217,7 @@ impl Watch {
         *self.child.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
-    /// The child under way says where it is: one line it relayed
+    /// The worker under way says where it is: one line it relayed
     /// ([`progress::relayed`]).
     pub(crate) fn child_status(&self, status: [String; 3]) {
         *self.child.lock().unwrap_or_else(PoisonError::into_inner) = Some(status);

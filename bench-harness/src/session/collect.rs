@@ -172,7 +172,7 @@ pub(super) fn collect(
         .collect();
     info.partial = bench_runtime::signal::interrupted();
     if let Some(overhead) = forked.as_ref().and_then(|forked| forked.overhead) {
-        // The header shows what the children subtracted; this process's
+        // The header shows what the workers subtracted; this process's
         // own measurement of the loop (beside the machine reference) is
         // not what was taken out.
         info.overhead = overhead;

@@ -47,8 +47,10 @@ use crate::supervisor::{self, CtrlC, Program};
 
 /// The processes a measured run spreads its benchmarks over when
 /// `--forks` does not say: see docs/ARCHITECTURE.md for the coverage and
-/// wall time it was chosen on.
-pub(crate) const DEFAULT_PROCESSES: usize = 3;
+/// wall time it was chosen on. Where there are no POSIX descriptors a
+/// worker cannot keep its replies apart from what benchmarks print or
+/// read (`bench_runtime::stdio`): one process there.
+pub(crate) const DEFAULT_PROCESSES: usize = if cfg!(unix) { 3 } else { 0 };
 
 /// What the forked processes measured.
 #[derive(Debug)]
@@ -56,7 +58,7 @@ pub(crate) struct Forked {
     /// One per job, in job order: the processes' samples pooled, the first
     /// failure, or `None` when no process finished (Ctrl-C).
     pub outcomes: Vec<Option<Result<Measured, Failure>>>,
-    /// The children's loop overhead, averaged: what the header shows.
+    /// The workers' loop overhead, averaged: what the header shows.
     pub overhead: Option<Overhead>,
 }
 
@@ -67,7 +69,7 @@ pub(crate) struct Forked {
 /// with one (docs/ARCHITECTURE.md).
 const EXTRA_PROCESSES: usize = 1;
 
-/// A child may run this long past twice its share of `--max-time` (summed
+/// A worker may run this long past twice its share of `--max-time` (summed
 /// over its benchmarks) before it is killed: process start, clock
 /// calibration and its loop-overhead job.
 const SLACK: Duration = Duration::from_secs(10);
@@ -76,7 +78,7 @@ const SLACK: Duration = Duration::from_secs(10);
 /// send what it recorded before it is killed.
 const GRACE: Duration = Duration::from_secs(5);
 
-/// Measures the jobs in `processes` child processes of this binary (and
+/// Measures the jobs in `processes` worker processes of this binary (and
 /// up to [`EXTRA_PROCESSES`] more for a job whose processes disagree beyond
 /// its precision target), one after another, each measuring every job
 /// (interleaved, as a run in one process does) for its share of the
@@ -86,7 +88,7 @@ const GRACE: Duration = Duration::from_secs(5);
 /// hears which process runs; `between` is called before each process
 /// starts.
 ///
-/// A child that dies (abort, segfault, `exit`) or hangs takes down every
+/// A worker that dies (abort, segfault, `exit`) or hangs takes down every
 /// benchmark it was measuring, not only the one at fault: its benchmarks
 /// are then measured again one process each, so that only the one at fault
 /// fails and the others keep their figures.
@@ -111,7 +113,7 @@ pub(crate) fn measure(
             .collect(),
         overhead: None,
     };
-    // Opened before anything else: the children run this very file, even
+    // Opened before anything else: the workers run this very file, even
     // if the path is rebuilt while they run.
     let program = match Program::open() {
         Ok(program) => program,
@@ -122,7 +124,7 @@ pub(crate) fn measure(
     let deferred = signal::defer_exit();
     let names: Vec<String> = jobs.iter().map(|job| job.bench.full_name()).collect();
     let mut runs: Vec<Vec<Measured>> = jobs.iter().map(|_| Vec::new()).collect();
-    // A child selects its benchmarks by name: two of one name cannot be
+    // A worker selects its benchmarks by name: two of one name cannot be
     // told apart there.
     let mut failures: Vec<Option<Failure>> = names
         .iter()
@@ -281,9 +283,9 @@ fn ended(who: &str, why: String) -> Failure {
     }
 }
 
-/// One job's result from one child: its measurement with the child's loop
+/// One job's result from one worker: its measurement with the worker's loop
 /// overhead, `None` when it recorded no sample (Ctrl-C), or why it failed:
-/// the benchmark's own failure (a panic), or what ended the child (`Err`
+/// the benchmark's own failure (a panic), or what ended the worker (`Err`
 /// of [`Children::run`]).
 type ChildResult = Result<Option<(Measured, Overhead)>, Failure>;
 
@@ -317,8 +319,12 @@ impl Children<'_> {
             None => false,
         });
         let ctrl_c = CtrlC::Forward(GRACE);
-        let mut worker = Peer::start(self.program, self.worker_args, Some(relay), ctrl_c)
-            .map_err(|why| format!(" could not be started: {why}"))?;
+        let mut worker = match Peer::start(self.program, self.worker_args, Some(relay), ctrl_c) {
+            Ok(worker) => worker,
+            // Ctrl-C while it started: nothing measured, nothing failed.
+            Err(_) if signal::stopping() => return Ok(None),
+            Err(why) => return Err(format!(" could not be started: {why}")),
+        };
         // Interleaved, its benchmarks share its time: its bound is theirs
         // added up, each at its share.
         let bound: f64 = live
@@ -327,9 +333,15 @@ impl Children<'_> {
             .sum::<f64>()
             / self.processes as f64;
         let limit = Duration::from_secs_f64(bound * 2e-9) + SLACK;
-        let names = live.iter().map(|&job| self.names[job].clone()).collect();
+        let benchmarks = live
+            .iter()
+            .map(|&job| {
+                let ignore = self.jobs[job].bench.entry.options.ignore;
+                (self.names[job].clone(), ignore)
+            })
+            .collect();
         let request = Request::Measure {
-            names,
+            benchmarks,
             seed,
             share: self.processes,
         };
@@ -338,10 +350,20 @@ impl Children<'_> {
             return Err(why_it_ended(&mut worker));
         }
         let mut raws = Vec::new();
+        // A long measurement's samples come first, in lines of their own.
+        let mut leading = Vec::new();
         let of_loop = loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let gone = match worker.reply(left) {
-                Ok(Reply::Result { name, result }) => {
+                Ok(Reply::Samples(mut samples)) => {
+                    leading.append(&mut samples);
+                    continue;
+                }
+                Ok(Reply::Result { name, mut result }) => {
+                    if let Ok(raw) = &mut result {
+                        raw.put_back(std::mem::take(&mut leading));
+                    }
+                    leading.clear();
                     raws.push((name, result));
                     continue;
                 }

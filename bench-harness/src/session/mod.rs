@@ -270,6 +270,13 @@ fn bench(
     // layout, and only the spread between them makes the ± hold for the
     // next run.
     let forks = args.forks.unwrap_or(forks::DEFAULT_PROCESSES);
+    if forks > 0 && !cfg!(unix) {
+        return Err(
+            "--forks needs worker processes, which this platform cannot run (they keep their \
+             replies apart from what benchmarks print by POSIX descriptors): run with --forks 0"
+                .into(),
+        );
+    }
     let reference = match (compares, records_history) {
         (true, _) => plan::Reference::ForBaseline,
         (false, true) => plan::Reference::ForHistory,

@@ -360,7 +360,7 @@ static RESULTS: OnceLock<Mutex<File>> = OnceLock::new();
 /// Before any benchmark runs, when the results go to stdout in a machine
 /// format: keeps the original standard output for them and points the
 /// process's stdout at stderr, so that nothing a benchmark prints (or a
-/// worker, which inherits it) can corrupt them, and a benchmark
+/// program it starts, which inherits it) can corrupt them, and a benchmark
 /// that closes its stdout cannot lose them. Refuses a closed stdout, where
 /// the results would be lost.
 pub(super) fn keep_stdout_for_results() -> Result<(), String> {

@@ -103,7 +103,7 @@ pub(super) fn cold_buffer_bytes(environment: &Environment) -> usize {
 /// The plan for `selected` under the command line's `settings`;
 /// `reference`: whether the machine reference kernel is measured too, and
 /// for what ([`Reference`]). `forks`: the processes the run measures in; `share`: in
-/// a child, how many processes share each benchmark's budgets.
+/// a worker, how many processes share each benchmark's budgets.
 pub(super) fn plan(
     settings: &Settings,
     selected: &Selection,
@@ -192,7 +192,7 @@ pub(super) fn plan(
         .map(|job| job.config.measure_time)
         .fold(Nanos::ZERO, Nanos::max)
         / MIN_ROUNDS as f64;
-    // A child of several processes: each benchmark's share of the budgets,
+    // A worker of several processes: each benchmark's share of the budgets,
     // and slices shortened with it, so that each process still takes its
     // measuring time in 60 rounds. In slices as long as one process's, a
     // process had 1/N of the blocks, and the fast regime kept few of them:
@@ -286,7 +286,7 @@ fn lean(config: &mut SamplerConfig) {
 /// The reference kernel's measuring time when it is for the history.
 const LEAN_SECS: f64 = 0.1;
 
-/// The shortest slice a child of several processes is given: a sample
+/// The shortest slice a worker of several processes is given: a sample
 /// shorter than the sampler's re-warm limit (1 ms) is discarded after each
 /// pause, and the notes that read the spread within a slice need 5
 /// samples in it. At 100 processes slices would be 50 µs, one discarded

@@ -485,3 +485,12 @@ fn differs_by_process(b: &mut Bencher) {
     });
     b.iter(|| (0..black_box(rounds)).fold(0u64, |acc, x| acc.wrapping_mul(31).wrapping_add(x)))
 }
+
+/// Reads its standard input to the end in every iteration: under a
+/// worker it must see it empty, not the worker's requests.
+#[benchmark(ignore)]
+fn reads_stdin() -> usize {
+    let mut text = String::new();
+    let _ = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text);
+    text.len()
+}

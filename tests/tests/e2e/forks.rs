@@ -3,11 +3,13 @@
 //! benchmark.
 
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bench_tests::{quick_bench, read_json, run, run_with_env, scratch_dir, Run, QUICK};
+use bench_tests::{
+    program_cost_binary, quick_bench, read_json, run, run_with_env, scratch_dir, Run, QUICK,
+};
 
 use crate::common::{fixture_binary, gone};
 
@@ -343,13 +345,13 @@ fn the_worker_variable_alone_changes_nothing_under_forks() {
     let mut args = QUICK.to_vec();
     args.extend(["--forks", "2", "--exact", "passes"]);
     for value in ["1", "", "yes"] {
-        let env = [("BENCH_HARNESS_WORKER", OsStr::new(value))];
+        let env = [("BENCH_HARNESS_AGAINST_WORKER", OsStr::new(value))];
         let out = run_with_env(fixture_binary(), &args, &env);
         assert_eq!(out.code, Some(0), "{out:?}");
         assert!(out.stdout.contains("2 processes: "), "{}", out.stdout);
         assert!(
             out.stderr.contains(
-                "BENCH_HARNESS_WORKER is set in the environment, but this process was not \
+                "BENCH_HARNESS_AGAINST_WORKER is set in the environment, but this process was not \
                  started by --forks or --against: the variable is ignored"
             ),
             "{}",
@@ -369,10 +371,10 @@ fn a_worker_is_one_whose_token_matches_on_both_sides() {
         "3",
         "--exact",
         "passes",
-        "--worker-token",
+        "--against-worker-token",
         "5eed",
     ]);
-    let env = [("BENCH_HARNESS_WORKER", OsStr::new("5eed"))];
+    let env = [("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("5eed"))];
     let out = run_with_env(fixture_binary(), &args, &env);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(
@@ -384,7 +386,7 @@ fn a_worker_is_one_whose_token_matches_on_both_sides() {
     assert!(!out.stderr.contains("is ignored"), "{}", out.stderr);
 
     // A token that differs is no worker's.
-    let other = [("BENCH_HARNESS_WORKER", OsStr::new("other"))];
+    let other = [("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("other"))];
     let out = run_with_env(fixture_binary(), &args, &other);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(out.stdout.contains("3 processes: "), "{}", out.stdout);
@@ -419,21 +421,6 @@ fn start_in(binary: &Path, tmp: &Path, args: &[&str], env: &[(&str, &OsStr)]) ->
     command.spawn().expect("the binary starts")
 }
 
-/// What a run left in `tmp` under the harness's name: workers write no
-/// files, so nothing.
-fn left_in(tmp: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(tmp)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("bench-harness")
-        })
-        .collect()
-}
-
 /// The live (not zombie) workers `parent` started: its children with a
 /// worker's token on their command line.
 fn workers_of(parent: u32) -> Vec<u32> {
@@ -447,7 +434,7 @@ fn workers_of(parent: u32) -> Vec<u32> {
             .lines()
             .any(|l| l.strip_prefix("PPid:").map(str::trim) == Some(&parent.to_string()));
         let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        let worker = String::from_utf8_lossy(&cmdline).contains("--worker-token");
+        let worker = String::from_utf8_lossy(&cmdline).contains("--against-worker-token");
         if child && worker && !gone(pid) {
             found.push(pid);
         }
@@ -623,7 +610,7 @@ fn a_flood_of_stderr_costs_the_parent_little_and_the_telling_line_is_quoted() {
 }
 
 #[test]
-fn sigterm_under_forks_leaves_no_file_and_no_worker() {
+fn sigterm_under_forks_leaves_no_worker() {
     let dir = scratch_dir("forks-sigterm");
     let args = [
         "--bench",
@@ -643,13 +630,12 @@ fn sigterm_under_forks_leaves_no_file_and_no_worker() {
     assert!(stopped.elapsed() < Duration::from_secs(3));
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(output.status.signal(), Some(15), "{:?}", output.status);
-    assert_eq!(left_in(&dir), Vec::<PathBuf>::new());
     assert!(workers.iter().all(|&w| gone(w)), "{workers:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
-fn a_second_ctrl_c_under_forks_leaves_no_file_and_no_worker() {
+fn a_second_ctrl_c_under_forks_leaves_no_worker() {
     // The child hangs in a 20 s iteration: the first Ctrl-C cannot stop it
     // at a sample boundary, and the second ends the run at once.
     let dir = scratch_dir("forks-second-ctrl-c");
@@ -673,7 +659,6 @@ fn a_second_ctrl_c_under_forks_leaves_no_file_and_no_worker() {
     let output = child.wait_with_output().unwrap();
     assert!(stopped.elapsed() < Duration::from_secs(3));
     assert_eq!(output.status.code(), Some(130), "{:?}", output.status);
-    assert_eq!(left_in(&dir), Vec::<PathBuf>::new());
     assert!(workers.iter().all(|&w| gone(w)), "{workers:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -688,9 +673,9 @@ fn signal_group(group: &str) {
 }
 
 #[test]
-fn a_killed_run_leaves_no_file_and_no_worker() {
+fn a_killed_run_leaves_no_worker() {
     // SIGKILL cannot be caught: the workers follow their parent (the
-    // parent-death signal), and there is nothing on disk to leave.
+    // parent-death signal).
     let dir = scratch_dir("forks-killed");
     let args = [
         "--bench",
@@ -706,7 +691,6 @@ fn a_killed_run_leaves_no_file_and_no_worker() {
     let workers = wait_for_worker(child.id());
     signal(child.id(), "-KILL");
     let _ = child.wait_with_output().unwrap();
-    assert_eq!(left_in(&dir), Vec::<PathBuf>::new());
     let started = Instant::now();
     while !workers.iter().all(|&w| gone(w)) {
         assert!(started.elapsed() < Duration::from_secs(5), "{workers:?}");
@@ -749,6 +733,38 @@ fn ctrl_c_under_forks_reports_a_hung_benchmark() {
         "{row}"
     );
     assert!(stderr.contains("interrupted"), "{stderr}");
-    assert_eq!(left_in(&dir), Vec::<PathBuf>::new());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn what_a_bench_main_prints_before_the_harness_does_not_stop_its_workers() {
+    // Each process prints the banner too, before its worker's hello; one
+    // that looks like a reply changes nothing.
+    let mut args = QUICK.to_vec();
+    args.extend(["--forks", "2", "--exact", "reference"]);
+    let banner = "started {\"type\":\"hello\",\"worker\":\"other\"}";
+    let env = [("BENCH_FIXTURE_BANNER", OsStr::new(banner))];
+    let out = run_with_env(program_cost_binary(), &args, &env);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.starts_with(banner), "{}", out.stdout);
+    assert!(out.stdout.contains("2 processes: "), "{}", out.stdout);
+    assert!(!out.stdout.contains("FAILED"), "{}", out.stdout);
+}
+
+#[test]
+fn a_benchmark_that_reads_stdin_sees_it_empty_in_its_worker() {
+    // The worker's requests come on its standard input: a body that reads
+    // it must not take them, nor wait for them.
+    let mut args = QUICK.to_vec();
+    args.extend(["--forks", "2", "--ignored", "--exact", "reads_stdin"]);
+    let started = Instant::now();
+    let out = run(fixture_binary(), &args);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("2 processes: "), "{}", out.stdout);
+    assert!(!out.stdout.contains("FAILED"), "{}", out.stdout);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
 }

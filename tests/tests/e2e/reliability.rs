@@ -794,14 +794,14 @@ fn the_worker_variable_alone_changes_nothing() {
         let out = fixture(
             &target,
             &["--exact", "passes"],
-            &[("BENCH_HARNESS_WORKER", OsStr::new(value))],
+            &[("BENCH_HARNESS_AGAINST_WORKER", OsStr::new(value))],
         );
         assert_eq!(out.code, Some(0), "{}", out.stderr);
         assert!(!out.stdout.contains("\"hello\""), "{}", out.stdout);
         assert!(out.stdout.contains("passes"), "{}", out.stdout);
         assert!(
             out.stderr.contains(
-                "BENCH_HARNESS_WORKER is set in the environment, but this process was \
+                "BENCH_HARNESS_AGAINST_WORKER is set in the environment, but this process was \
                  not started by --forks or --against: the variable is ignored"
             ),
             "{}",
@@ -814,7 +814,7 @@ fn the_worker_variable_alone_changes_nothing() {
         &["--exact", "passes"],
         &[
             ("CARGO_TARGET_DIR", target.as_os_str()),
-            ("BENCH_HARNESS_WORKER", OsStr::new("1")),
+            ("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("1")),
         ],
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
@@ -828,8 +828,8 @@ fn a_worker_token_that_does_not_match_changes_nothing() {
     let target = scratch_dir("rel-worker-token");
     let out = fixture(
         &target,
-        &["--exact", "passes", "--worker-token", "abc"],
-        &[("BENCH_HARNESS_WORKER", OsStr::new("abd"))],
+        &["--exact", "passes", "--against-worker-token", "abc"],
+        &[("BENCH_HARNESS_AGAINST_WORKER", OsStr::new("abd"))],
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stdout.contains("passes"), "{}", out.stdout);
@@ -847,7 +847,10 @@ fn the_protocol_claim_variable_changes_nothing() {
             "--against-exe",
             fixture_binary().to_str().unwrap(),
         ],
-        &[("BENCH_HARNESS_WORKER_CLAIMS_PROTOCOL", OsStr::new("7"))],
+        &[(
+            "BENCH_HARNESS_AGAINST_WORKER_CLAIMS_PROTOCOL",
+            OsStr::new("7"),
+        )],
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(!out.stderr.contains("protocol 7"), "{}", out.stderr);

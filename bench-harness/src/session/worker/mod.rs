@@ -27,8 +27,11 @@ pub(crate) use wire::{Loop, Raw};
 
 /// Set in a worker's environment, to the run's token: the bench binary
 /// serves the protocol instead of running. A worker does not start workers
-/// of its own, and ends when the run that started it does.
-pub(crate) const WORKER_ENV: &str = "BENCH_HARNESS_WORKER";
+/// of its own, and ends when the run that started it does. Named for
+/// `--against`, whose workers came first: a build of an earlier
+/// bench-harness answers to this name and [`TOKEN_FLAG`], and serves a
+/// comparison with protocol 1.
+pub(crate) const WORKER_ENV: &str = "BENCH_HARNESS_AGAINST_WORKER";
 
 pub(crate) use crate::cli::WORKER_TOKEN_FLAG as TOKEN_FLAG;
 

@@ -22,6 +22,16 @@ const HELLO_LIMIT: Duration = Duration::from_secs(30);
 /// bench-harness still serves `--against`.
 const OLDEST_PROTOCOL: u32 = 1;
 
+/// The lines of output a worker may print before its hello (what a bench
+/// target's `main` prints before it hands over to the harness).
+const PRELUDE_LINES: usize = 100;
+
+/// How long after a line that is no hello the hello may still come: a
+/// worker says it as soon as the harness starts, so a program that prints
+/// something else and then nothing is refused at once, not after
+/// [`HELLO_LIMIT`].
+const PRELUDE_WAIT: Duration = Duration::from_secs(3);
+
 /// How often a wait for a reply looks at Ctrl-C.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -75,44 +85,68 @@ impl Peer {
                  target with harness = false"
             )
         };
-        let hello = match peer.next_line(HELLO_LIMIT) {
-            Ok(line) => line,
-            Err(Gone::Interrupted | Gone::Ending) => {
-                return Err(format!("interrupted while {shown} was starting"))
-            }
-            Err(Gone::TimedOut) => {
-                return Err(not_a_worker(&format!(
-                    "no answer within {:.0} s",
-                    HELLO_LIMIT.as_secs_f64()
-                )))
-            }
-            Err(Gone::Closed | Gone::Garbled(_)) => {
-                let (how, said) = peer.exit_status();
-                return Err(not_a_worker(&format!("it {how}{said}")));
-            }
-        };
-        match crate::json::from_str::<Reply>(&hello) {
-            Ok(Reply::Hello {
+        // What a bench target's own `main` printed before it handed over to
+        // the harness comes first: the hello is the first line that is one.
+        // A Ctrl-C before it ends the worker: it cannot stop at a sample
+        // boundary yet.
+        peer.ctrl_c = CtrlC::Kill;
+        let started = Instant::now();
+        let mut deadline = started + HELLO_LIMIT;
+        for _ in 0..PRELUDE_LINES {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match peer.next_line(left) {
+                Ok(line) => line,
+                Err(Gone::Interrupted | Gone::Ending) => {
+                    return Err(format!("interrupted while {shown} was starting"))
+                }
+                Err(Gone::TimedOut) if deadline < started + HELLO_LIMIT => {
+                    return Err(not_a_worker(&format!(
+                        "no hello within {:.0} s of its first line of output",
+                        PRELUDE_WAIT.as_secs_f64()
+                    )))
+                }
+                Err(Gone::TimedOut) => {
+                    return Err(not_a_worker(&format!(
+                        "no answer within {:.0} s",
+                        HELLO_LIMIT.as_secs_f64()
+                    )))
+                }
+                Err(Gone::Closed | Gone::Garbled(_)) => {
+                    let (how, said) = peer.exit_status();
+                    return Err(not_a_worker(&format!("it {how}{said}")));
+                }
+            };
+            let Ok(Reply::Hello {
                 worker,
                 protocol,
                 harness_version,
                 benchmarks,
-            }) if worker == WORKER_NAME => {
-                // Version 1 is version 2 without `measure`, which only a
-                // run's own processes (this very program) are asked.
-                if !(OLDEST_PROTOCOL..=PROTOCOL_VERSION).contains(&protocol) {
-                    return Err(format!(
-                        "{shown} speaks worker protocol {protocol} (bench-harness \
-                         {harness_version}); this build speaks {OLDEST_PROTOCOL} to \
-                         {PROTOCOL_VERSION}: build both with the same bench-harness version"
-                    ));
-                }
-                peer.benchmarks = benchmarks;
-                peer.harness_version = harness_version;
-                Ok(peer)
+            }) = crate::json::from_str::<Reply>(&line)
+            else {
+                deadline = deadline.min(Instant::now() + PRELUDE_WAIT);
+                continue;
+            };
+            if worker != WORKER_NAME {
+                deadline = deadline.min(Instant::now() + PRELUDE_WAIT);
+                continue;
             }
-            _ => Err(not_a_worker("its first line was not a hello")),
+            // Version 1 is version 2 without `measure`, which only a run's
+            // own processes (this very program) are asked.
+            if !(OLDEST_PROTOCOL..=PROTOCOL_VERSION).contains(&protocol) {
+                return Err(format!(
+                    "{shown} speaks worker protocol {protocol} (bench-harness \
+                     {harness_version}); this build speaks {OLDEST_PROTOCOL} to \
+                     {PROTOCOL_VERSION}: build both with the same bench-harness version"
+                ));
+            }
+            peer.benchmarks = benchmarks;
+            peer.harness_version = harness_version;
+            peer.ctrl_c = ctrl_c;
+            return Ok(peer);
         }
+        Err(not_a_worker(&format!(
+            "no hello in its first {PRELUDE_LINES} lines of output"
+        )))
     }
 
     /// Sends `request` and waits up to `limit` for its reply; `doing` says

@@ -10,11 +10,11 @@
 //!
 //! | request | reply |
 //! |---|---|
-//! | (none: the worker starts) | `{"type":"hello","worker":"bench-harness","protocol":1,"harness_version":"…","benchmarks":["…"]}` |
+//! | (none: the worker starts) | `{"type":"hello","worker":"bench-harness","protocol":2,"harness_version":"…","benchmarks":["…"]}` |
 //! | `{"type":"open","name":"…","overhead_per_sample_ns":21.0,"overhead_per_iter_ns":0.25}` | `{"type":"opened","shared_overhead":true}` or `{"type":"error","message":"…"}` |
 //! | `{"type":"slice","nanos":15000000.0}` | `{"type":"slice","per_iter_ns":12.3,"samples":812}` (`per_iter_ns` null while warming up), `{"type":"stopped"}` or `{"type":"failed","message":"…"}` |
 //! | `{"type":"close"}` | `{"type":"closed"}` |
-//! | `{"type":"measure","names":["…"],"seed":7,"share":3}` | per benchmark `{"type":"result","name":"…","measurement":{…},"extras":{…}}` or `{"type":"result","name":"…","failed":{"message":"…","location":"…"}}` (none for one stopped by Ctrl-C before its first sample), then `{"type":"measured","overhead":{…},"harness_allocations":{…}}` |
+//! | `{"type":"measure","benchmarks":[["…",false]],"seed":7,"share":3}` | per benchmark `{"type":"result","name":"…","measurement":{…},"extras":{…}}` or `{"type":"result","name":"…","failed":{"message":"…","location":"…"}}` (none for one stopped by Ctrl-C before its first sample; a long one's samples first in lines of `{"type":"samples","samples":[[iters,ns],…]}`), then `{"type":"measured","overhead":{…},"harness_allocations":{…}}` |
 //!
 //! End of input ends the worker.
 //!
@@ -63,10 +63,12 @@ pub(crate) enum Request {
     Slice { nanos: f64 },
     /// Stop the open benchmark.
     Close,
-    /// Measure these benchmarks (by full name) interleaved, with this
-    /// seed, each for its share of the budgets as one of `share` processes.
+    /// Measure these benchmarks (by full name, and whether the benchmark
+    /// is one `#[benchmark(ignore)]` marks: two of one name differ there)
+    /// interleaved, with this seed, each for its share of the budgets as
+    /// one of `share` processes.
     Measure {
-        names: Vec<String>,
+        benchmarks: Vec<(String, bool)>,
         seed: u64,
         share: usize,
     },
@@ -103,6 +105,10 @@ pub(crate) enum Reply {
     Error {
         message: String,
     },
+    /// The next of a `measure` result's samples, in order, before the
+    /// `result` that holds the rest: a long measurement is sent in lines
+    /// of at most [`super::wire::SAMPLES_PER_LINE`] samples.
+    Samples(Vec<bench_runtime::Sample>),
     /// One benchmark of a `measure`: what the sampler recorded and what
     /// was measured beside it, or why it failed.
     Result {
@@ -136,6 +142,7 @@ impl Reply {
             Reply::Failed { .. } => "failed",
             Reply::Closed => "closed",
             Reply::Error { .. } => "error",
+            Reply::Samples(_) => "samples",
             Reply::Result { .. } => "result",
             Reply::Measured(_) => "measured",
         }
@@ -178,7 +185,7 @@ impl Json for Request {
             },
             "close" => Request::Close,
             "measure" => Request::Measure {
-                names: fields.req("names")?,
+                benchmarks: fields.req("benchmarks")?,
                 seed: fields.req("seed")?,
                 share: fields.req("share")?,
             },
@@ -207,10 +214,14 @@ impl Json for Request {
                 w.f64(*nanos);
             }
             Request::Close => w.str("close"),
-            Request::Measure { names, seed, share } => {
+            Request::Measure {
+                benchmarks,
+                seed,
+                share,
+            } => {
                 w.str("measure");
-                w.key("names");
-                names.write(w);
+                w.key("benchmarks");
+                benchmarks.write(w);
                 w.key("seed");
                 seed.write(w);
                 w.key("share");
@@ -257,6 +268,7 @@ impl Json for Reply {
                 },
             },
             "measured" => Reply::Measured(Loop::read(value)?),
+            "samples" => Reply::Samples(fields.req("samples")?),
             other => return Err(unknown(other)),
         })
     }
@@ -327,6 +339,11 @@ impl Json for Reply {
                     }
                 }
             }
+            Reply::Samples(samples) => {
+                w.str("samples");
+                w.key("samples");
+                samples.write(w);
+            }
             Reply::Measured(measured) => {
                 w.str("measured");
                 w.key("overhead");
@@ -360,6 +377,19 @@ mod tests {
             },
             Request::Slice { nanos: 1.5e7 },
             Request::Close,
+            // Names no command line could carry (a NUL), a line break, one
+            // that looks like a flag, a long one: still one line each.
+            Request::Measure {
+                benchmarks: vec![
+                    ("a::x".into(), false),
+                    ("nul\0byte".into(), true),
+                    ("two\nlines\r".into(), false),
+                    ("--list".into(), false),
+                    ("n".repeat(200_000), true),
+                ],
+                seed: u64::MAX,
+                share: 3,
+            },
         ];
         for request in requests {
             let line = request.line();

@@ -33,6 +33,15 @@ pub(crate) fn serve(settings: &Settings) -> i32 {
             return 2;
         }
     };
+    // Requests come from the real standard input; a benchmark that reads
+    // it (or a program it starts) sees it empty.
+    let requests = match bench_runtime::stdio::take_stdin() {
+        Ok(file) => std::io::BufReader::new(file),
+        Err(error) => {
+            eprintln!("error: the worker cannot set up its input: {error}");
+            return 2;
+        }
+    };
     // A worker never outlives the run that started it; the parent's
     // Ctrl-C, passed on, stops a measure at a sample boundary.
     bench_runtime::signal::exit_with_parent();
@@ -52,12 +61,14 @@ pub(crate) fn serve(settings: &Settings) -> i32 {
     if !send(hello) {
         return 2;
     }
-    for line in std::io::stdin().lock().lines() {
+    for line in requests.lines() {
         let Ok(line) = line else { break };
         let sent = match crate::json::from_str::<Request>(&line) {
-            Ok(Request::Measure { names, seed, share }) => {
-                measure(settings, &names, seed, share, &mut send)
-            }
+            Ok(Request::Measure {
+                benchmarks,
+                seed,
+                share,
+            }) => measure(settings, &benchmarks, seed, share, &mut send),
             Ok(request) => match &mut side {
                 Some(side) => send(side.handle(request)),
                 None => match Side::new(settings) {
@@ -76,21 +87,27 @@ pub(crate) fn serve(settings: &Settings) -> i32 {
     0
 }
 
-/// Measures the benchmarks named (every one this build has of them,
-/// ignored or not) as a run in one process does, with `seed`, each for its
+/// Measures the benchmarks asked for (by name, and whether
+/// `#[benchmark(ignore)]` marks it; the first of each, ignored or not) as
+/// a run in one process does, with `seed`, each for its
 /// share of the budgets as one of `share` processes, showing progress as
 /// status lines for the parent; sends each one's [`Reply::Result`] and
 /// then [`Reply::Measured`]. False if a reply could not be sent.
 fn measure(
     settings: &Settings,
-    names: &[String],
+    asked: &[(String, bool)],
     seed: u64,
     share: usize,
     send: &mut dyn FnMut(Reply) -> bool,
 ) -> bool {
+    let mut found = vec![false; asked.len()];
     let selected: Vec<Selected<registry::Benchmark>> = registry::all()
         .into_iter()
-        .filter(|bench| names.contains(&bench.full_name()))
+        .filter(|bench| {
+            let this = (bench.full_name(), bench.entry.options.ignore);
+            let at = asked.iter().position(|a| *a == this);
+            at.is_some_and(|at| !std::mem::replace(&mut found[at], true))
+        })
         .map(|bench| Selected {
             name: bench.full_name(),
             bench,
@@ -122,10 +139,18 @@ fn measure(
         let result = match here.measured[job].take() {
             None => continue,
             Some(Ok((m, _))) if m.samples.is_empty() => continue,
-            Some(Ok((measurement, extras))) => Ok(Box::new(Raw {
-                measurement,
-                extras,
-            })),
+            Some(Ok((measurement, extras))) => {
+                let mut raw = Raw {
+                    measurement,
+                    extras,
+                };
+                for samples in raw.take_leading_samples() {
+                    if !send(Reply::Samples(samples)) {
+                        return false;
+                    }
+                }
+                Ok(Box::new(raw))
+            }
             Some(Err(failure)) => Err(failure),
         };
         let name = selected[*row].name.clone();

@@ -25,6 +25,35 @@ pub(crate) struct Raw {
     pub extras: Extras,
 }
 
+/// The most samples one line carries: at the longest a sample is written
+/// (`[18446744073709551615,1.2345678901234567e300]`, 46 bytes and a comma)
+/// 100,000 of them are 4.7 MB, well inside the 16 MiB a line of a
+/// worker's output may hold; the sampler keeps up to 1,000,000.
+pub(crate) const SAMPLES_PER_LINE: usize = 100_000;
+
+impl Raw {
+    /// Takes all but the last [`SAMPLES_PER_LINE`] (or fewer) samples out,
+    /// in lines of that many, to be sent before the rest: put back in
+    /// order with [`Raw::put_back`].
+    pub(crate) fn take_leading_samples(&mut self) -> Vec<Vec<Sample>> {
+        let samples = &mut self.measurement.samples;
+        let lines = samples.len().saturating_sub(1) / SAMPLES_PER_LINE;
+        let rest = samples.split_off(lines * SAMPLES_PER_LINE);
+        let leading = std::mem::replace(samples, rest);
+        leading
+            .chunks(SAMPLES_PER_LINE)
+            .map(<[Sample]>::to_vec)
+            .collect()
+    }
+
+    /// Puts the samples that came before it (`leading`, in order) back in
+    /// front of its own.
+    pub(crate) fn put_back(&mut self, mut leading: Vec<Sample>) {
+        leading.append(&mut self.measurement.samples);
+        self.measurement.samples = leading;
+    }
+}
+
 /// What a worker's measurement of the loop left for its benchmarks: the
 /// overhead to take out of their samples, and the harness's own
 /// allocations per sample, to take out of theirs.
@@ -34,6 +63,10 @@ pub(crate) struct Loop {
     pub harness_allocations: AllocRates,
 }
 
+json_struct!(Raw {
+    measurement,
+    extras
+});
 json_struct!(Loop {
     overhead,
     harness_allocations
@@ -151,24 +184,36 @@ impl Json for StopReason {
         let name = String::read(value)?;
         STOPS
             .into_iter()
-            .find(|(_, n)| *n == name)
-            .map(|(stop, _)| stop)
+            .find(|stop| stop_name(*stop) == name)
             .ok_or_else(|| json::Error::new(format!("unknown stop `{name}`")))
     }
     fn write(&self, w: &mut Writer) {
-        let name = STOPS.iter().find(|(stop, _)| stop == self).map(|(_, n)| *n);
-        w.str(name.unwrap_or("?"));
+        w.str(stop_name(*self));
     }
 }
 
-const STOPS: [(StopReason, &str); 6] = [
-    (StopReason::Precise, "precise"),
-    (StopReason::TimeBudget, "time_budget"),
-    (StopReason::SampleCap, "sample_cap"),
-    (StopReason::MaxTime, "max_time"),
-    (StopReason::Abandoned, "abandoned"),
-    (StopReason::ProcessCap, "process_cap"),
+/// Every [`StopReason`], for reading one back.
+const STOPS: [StopReason; 6] = [
+    StopReason::Precise,
+    StopReason::TimeBudget,
+    StopReason::SampleCap,
+    StopReason::MaxTime,
+    StopReason::Abandoned,
+    StopReason::ProcessCap,
 ];
+
+/// A stop's name on the wire (a new variant does not compile until it has
+/// one).
+fn stop_name(stop: StopReason) -> &'static str {
+    match stop {
+        StopReason::Precise => "precise",
+        StopReason::TimeBudget => "time_budget",
+        StopReason::SampleCap => "sample_cap",
+        StopReason::MaxTime => "max_time",
+        StopReason::Abandoned => "abandoned",
+        StopReason::ProcessCap => "process_cap",
+    }
+}
 
 /// What the body set, as `{"bytes": N}` or `{"items": N}`.
 impl Json for Throughput {
@@ -272,8 +317,31 @@ mod tests {
             } => assert_eq!(*back, raw),
             other => panic!("{other:?}"),
         }
-        let stops = STOPS.map(|(stop, _)| stop);
-        for stop in stops {
+        // A long measurement goes in lines of a bounded size, and back.
+        let mut long = raw.clone();
+        long.measurement.samples = (0..2 * SAMPLES_PER_LINE as u64 + 7)
+            .map(|i| Sample {
+                iters: u64::MAX - i,
+                elapsed: Nanos(1.234_567_890_123_456_7e300 / (i + 1) as f64),
+            })
+            .collect();
+        let whole = long.clone();
+        let leading = long.take_leading_samples();
+        assert_eq!(leading.len(), 2);
+        assert_eq!(long.measurement.samples.len(), 7);
+        let mut back = json::from_str::<Raw>(&json::to_string(&long)).unwrap();
+        let mut before = Vec::new();
+        for line in leading {
+            let reply = super::super::protocol::Reply::Samples(line).line();
+            assert!(reply.len() < 16 << 20, "{}", reply.len());
+            match json::from_str(&reply).unwrap() {
+                super::super::protocol::Reply::Samples(mut chunk) => before.append(&mut chunk),
+                other => panic!("{other:?}"),
+            }
+        }
+        back.put_back(before);
+        assert_eq!(back, whole);
+        for stop in STOPS {
             assert_eq!(
                 json::from_str::<StopReason>(&json::to_string(&stop)),
                 Ok(stop)
