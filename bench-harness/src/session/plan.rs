@@ -229,6 +229,22 @@ pub(super) fn plan(
     })
 }
 
+impl Plan {
+    /// The plan without its A/B members' solo probes: for a worker, whose
+    /// results are only its benchmarks' (the probes would take its time
+    /// and be dropped). The probes sit after the user's jobs and before
+    /// the hidden ones.
+    pub(super) fn without_solo_probes(&mut self) {
+        let probes = std::mem::take(&mut self.solo_probes);
+        for &(_, probe) in probes.iter().rev() {
+            self.jobs.remove(probe);
+        }
+        let below = |job: usize| probes.iter().filter(|&&(_, p)| p < job).count();
+        self.overhead_job -= below(self.overhead_job);
+        self.reference_job = self.reference_job.map(|job| job - below(job));
+    }
+}
+
 /// A solo probe's settings: the member's, measured alone (samples of the
 /// usual size) for a third of its measuring time, no precision target.
 fn solo_probe_config(member: &SamplerConfig, floor: Nanos) -> SamplerConfig {
@@ -482,6 +498,31 @@ mod tests {
             (slice - MIN_SHARED_SLICE.0 / 1e9).abs() < 1e-12,
             "{slice} s"
         );
+    }
+
+    /// A worker measures its benchmarks and the loop, not the members'
+    /// solo probes; the hidden jobs keep what they measure.
+    #[test]
+    fn a_plan_without_solo_probes_keeps_every_other_job() {
+        let selection = [selected(&SORT, None), selected(&SORT_UNSTABLE, None)];
+        for reference in [Reference::Off, Reference::ForBaseline] {
+            let mut plan = plan(&Settings::NONE, &selection, None, reference, (0, 3)).unwrap();
+            assert_eq!(plan.solo_probes.len(), 2);
+            let jobs = plan.jobs.len();
+            plan.without_solo_probes();
+            assert_eq!(plan.jobs.len(), jobs - 2);
+            assert!(plan.solo_probes.is_empty());
+            let name = |job: usize| plan.jobs[job].bench.entry.name;
+            assert_eq!(name(0), "sort");
+            assert_eq!(name(1), "sort_unstable");
+            assert!(plan.jobs[plan.overhead_job].publishes_overhead);
+            assert_eq!(name(plan.overhead_job), registry::LOOP_OVERHEAD.name);
+            assert_eq!(
+                plan.reference_job.map(name),
+                (reference != Reference::Off).then_some(registry::MACHINE_REFERENCE.name)
+            );
+            assert_eq!(plan.overhead_job, plan.jobs.len() - 1);
+        }
     }
 
     #[test]

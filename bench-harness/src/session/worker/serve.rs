@@ -120,7 +120,7 @@ fn measure(
     };
     let cold_bytes = (settings.cold_or_default())
         .then(|| plan::cold_buffer_bytes(&crate::environment::Environment::capture()));
-    let plan = match plan::plan(
+    let mut plan = match plan::plan(
         &settings,
         &selected,
         cold_bytes,
@@ -132,6 +132,7 @@ fn measure(
             return send(Reply::Error { message });
         }
     };
+    plan.without_solo_probes();
     let mut here = collect::measure_here(&plan, progress::Mode::Relay, Instant::now());
     let measured = collect::the_loop(&plan, &mut here);
     for (job, row) in plan.job_rows.iter().enumerate() {
