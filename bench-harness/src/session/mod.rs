@@ -282,7 +282,8 @@ fn bench(
         (false, true) => plan::Reference::ForHistory,
         (false, false) => plan::Reference::Off,
     };
-    let plan = plan::plan(&args.settings, selected, cold_bytes, reference, (forks, 1))?;
+    let processes = plan::Processes::forks(forks);
+    let plan = plan::plan(&args.settings, selected, cold_bytes, reference, processes)?;
     let worker_args = cli::worker_args(&args.settings);
     let collect::Collected {
         info,

@@ -100,17 +100,47 @@ pub(super) fn cold_buffer_bytes(environment: &Environment) -> usize {
         .map_or(64 << 20, |bytes| (2 * bytes).min(256 << 20) as usize)
 }
 
+/// Where a plan's jobs are measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Processes {
+    /// All of them in this process (`--forks 0`).
+    Here,
+    /// The user's benchmarks in this many worker processes; here only the
+    /// machine reference and the loop beside it.
+    Workers(usize),
+    /// This process is a worker, one of `share` processes that share each
+    /// benchmark's budgets; it sends back its benchmarks' measurements and
+    /// nothing else.
+    Worker { share: usize },
+}
+
+impl Processes {
+    /// What `--forks N` asks for.
+    pub(super) fn forks(n: usize) -> Processes {
+        if n == 0 {
+            Processes::Here
+        } else {
+            Processes::Workers(n)
+        }
+    }
+}
+
 /// The plan for `selected` under the command line's `settings`;
 /// `reference`: whether the machine reference kernel is measured too, and
-/// for what ([`Reference`]). `forks`: the processes the run measures in; `share`: in
-/// a worker, how many processes share each benchmark's budgets.
+/// for what ([`Reference`]); `processes`: where the jobs are measured. The
+/// A/B members' solo probes are planned only where they are measured and
+/// read: in a run of one process.
 pub(super) fn plan(
     settings: &Settings,
     selected: &Selection,
     cold_bytes: Option<usize>,
     reference: Reference,
-    (forks, share): (usize, usize),
+    processes: Processes,
 ) -> Result<Plan, String> {
+    let share = match processes {
+        Processes::Worker { share } => share.max(1),
+        _ => 1,
+    };
     let clock = Clock::select(settings.timer_or_default()).map_err(|e| e.to_string())?;
     let timer = TimerPrecision::measure(&clock);
     let floor = sample_floor(timer);
@@ -127,7 +157,10 @@ pub(super) fn plan(
         target_precision: settings.precision_or_default(),
         seed: settings.seed.unwrap_or_else(|| fastrand::u64(..)),
         partial: false,
-        forks: (forks > 0).then_some(forks),
+        forks: match processes {
+            Processes::Workers(n) => Some(n),
+            _ => None,
+        },
     };
 
     // Ignored benchmarks are settled at once; the others become jobs.
@@ -157,7 +190,12 @@ pub(super) fn plan(
         }
         jobs.push(job);
     }
-    // After the user's jobs.
+    // After the user's jobs; measured and read only in a run of one
+    // process (a parent of workers measures none of the user's jobs, and a
+    // worker sends back only its benchmarks).
+    if processes != Processes::Here {
+        paired_jobs.clear();
+    }
     let solo_probes = paired_jobs
         .into_iter()
         .map(|member| {
@@ -183,7 +221,7 @@ pub(super) fn plan(
         lean(&mut jobs[job].config);
         // Measured in processes, the benchmarks take their loop's cost
         // from their own; here the loop serves the kernel alone.
-        if forks > 0 {
+        if let Processes::Workers(_) = processes {
             lean(&mut jobs[overhead_job].config);
         }
     }
@@ -227,22 +265,6 @@ pub(super) fn plan(
         paired_groups,
         solo_probes,
     })
-}
-
-impl Plan {
-    /// The plan without its A/B members' solo probes: for a worker, whose
-    /// results are only its benchmarks' (the probes would take its time
-    /// and be dropped). The probes sit after the user's jobs and before
-    /// the hidden ones.
-    pub(super) fn without_solo_probes(&mut self) {
-        let probes = std::mem::take(&mut self.solo_probes);
-        for &(_, probe) in probes.iter().rev() {
-            self.jobs.remove(probe);
-        }
-        let below = |job: usize| probes.iter().filter(|&&(_, p)| p < job).count();
-        self.overhead_job -= below(self.overhead_job);
-        self.reference_job = self.reference_job.map(|job| job - below(job));
-    }
 }
 
 /// A solo probe's settings: the member's, measured alone (samples of the
@@ -456,7 +478,8 @@ mod tests {
     fn the_reference_kernel_is_measured_briefly_for_the_history_alone() {
         let selection = [selected(&SORT, None)];
         let measure = |reference, forks| {
-            let plan = plan(&Settings::NONE, &selection, None, reference, (forks, 1)).unwrap();
+            let processes = Processes::forks(forks);
+            let plan = plan(&Settings::NONE, &selection, None, reference, processes).unwrap();
             let secs = |job: usize| plan.jobs[job].config.measure_time.0 / 1e9;
             (plan.reference_job.map(secs), secs(plan.overhead_job))
         };
@@ -480,7 +503,7 @@ mod tests {
                 &selection,
                 None,
                 Reference::Off,
-                (0, share),
+                Processes::Worker { share },
             );
             let plan = plan.unwrap();
             let measure = plan.jobs[0].config.measure_time;
@@ -501,27 +524,31 @@ mod tests {
     }
 
     /// A worker measures its benchmarks and the loop, not the members'
-    /// solo probes; the hidden jobs keep what they measure.
+    /// solo probes, and neither does a parent of workers; the hidden jobs
+    /// keep what they measure.
     #[test]
-    fn a_plan_without_solo_probes_keeps_every_other_job() {
+    fn only_a_run_of_one_process_plans_solo_probes() {
         let selection = [selected(&SORT, None), selected(&SORT_UNSTABLE, None)];
         for reference in [Reference::Off, Reference::ForBaseline] {
-            let mut plan = plan(&Settings::NONE, &selection, None, reference, (0, 3)).unwrap();
-            assert_eq!(plan.solo_probes.len(), 2);
-            let jobs = plan.jobs.len();
-            plan.without_solo_probes();
-            assert_eq!(plan.jobs.len(), jobs - 2);
-            assert!(plan.solo_probes.is_empty());
-            let name = |job: usize| plan.jobs[job].bench.entry.name;
-            assert_eq!(name(0), "sort");
-            assert_eq!(name(1), "sort_unstable");
-            assert!(plan.jobs[plan.overhead_job].publishes_overhead);
-            assert_eq!(name(plan.overhead_job), registry::LOOP_OVERHEAD.name);
-            assert_eq!(
-                plan.reference_job.map(name),
-                (reference != Reference::Off).then_some(registry::MACHINE_REFERENCE.name)
-            );
-            assert_eq!(plan.overhead_job, plan.jobs.len() - 1);
+            let here =
+                |processes| plan(&Settings::NONE, &selection, None, reference, processes).unwrap();
+            let jobs = here(Processes::Here).jobs.len();
+            assert_eq!(here(Processes::Here).solo_probes.len(), 2);
+            for processes in [Processes::Worker { share: 3 }, Processes::Workers(3)] {
+                let plan = here(processes);
+                assert_eq!(plan.jobs.len(), jobs - 2);
+                assert!(plan.solo_probes.is_empty());
+                let name = |job: usize| plan.jobs[job].bench.entry.name;
+                assert_eq!(name(0), "sort");
+                assert_eq!(name(1), "sort_unstable");
+                assert!(plan.jobs[plan.overhead_job].publishes_overhead);
+                assert_eq!(name(plan.overhead_job), registry::LOOP_OVERHEAD.name);
+                assert_eq!(
+                    plan.reference_job.map(name),
+                    (reference != Reference::Off).then_some(registry::MACHINE_REFERENCE.name)
+                );
+                assert_eq!(plan.overhead_job, plan.jobs.len() - 1);
+            }
         }
     }
 

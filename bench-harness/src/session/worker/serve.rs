@@ -120,19 +120,17 @@ fn measure(
     };
     let cold_bytes = (settings.cold_or_default())
         .then(|| plan::cold_buffer_bytes(&crate::environment::Environment::capture()));
-    let mut plan = match plan::plan(
+    let processes = plan::Processes::Worker { share };
+    let plan = match plan::plan(
         &settings,
         &selected,
         cold_bytes,
         plan::Reference::Off,
-        (0, share.max(1)),
+        processes,
     ) {
         Ok(plan) => plan,
-        Err(message) => {
-            return send(Reply::Error { message });
-        }
+        Err(message) => return send(Reply::Error { message }),
     };
-    plan.without_solo_probes();
     let mut here = collect::measure_here(&plan, progress::Mode::Relay, Instant::now());
     let measured = collect::the_loop(&plan, &mut here);
     for (job, row) in plan.job_rows.iter().enumerate() {
