@@ -133,7 +133,7 @@ pub(super) fn collect(
     }
 
     let probe_level = probe_level(&measured);
-    let (of_loop, mut loop_measured) = of_the_loop(plan, &mut measured, probe_level);
+    let (of_loop, recorded) = of_the_loop(plan, &mut measured, probe_level);
     info.overhead = of_loop.overhead;
     let harness_allocations = of_loop.harness_allocations;
     let mut take = |job: usize| measured[job].take();
@@ -171,13 +171,16 @@ pub(super) fn collect(
         .filter_map(|&(member, probe)| Some((member, result(probe)?.ok()?)))
         .collect();
     info.partial = bench_runtime::signal::interrupted();
-    if let Some(overhead) = forked.as_ref().and_then(|forked| forked.overhead) {
+    let loop_measured = match forked.as_ref().and_then(|forked| forked.overhead) {
         // The header shows what the workers subtracted; this process's
         // own measurement of the loop (beside the machine reference) is
-        // not what was taken out.
-        info.overhead = overhead;
-        loop_measured = None;
-    }
+        // not what was taken out, and is not analysed.
+        Some(overhead) => {
+            info.overhead = overhead;
+            None
+        }
+        None => recorded.map(|empty| loop_analysed(plan, empty, of_loop.overhead, probe_level)),
+    };
     let mut forked_outcomes = forked.map(|forked| forked.outcomes);
     let mut rows = plan.rows.clone();
     for (job, &row) in plan.job_rows.iter().enumerate() {
@@ -287,44 +290,53 @@ fn probe_level(measured: &[Option<Reported>]) -> Option<f64> {
 
 /// The loop's overhead and the harness's own allocations per sample, from
 /// the plan's loop-overhead job (taken out of `measured`; the plan's
-/// provisional overhead when it recorded nothing), and the loop analysed
-/// like a benchmark.
+/// provisional overhead when it recorded nothing), and that job's
+/// measurement when it has samples.
 fn of_the_loop(
     plan: &Plan,
     measured: &mut [Option<Reported>],
     probe_level: Option<f64>,
-) -> (Loop, Option<Measured>) {
+) -> (Loop, Option<(Measurement, Extras)>) {
     let mut of_loop = Loop {
         overhead: plan.info.overhead,
         harness_allocations: Default::default(),
     };
-    let mut loop_measured = None;
-    if let Some(Ok((empty, extras))) = measured[plan.overhead_job].take() {
-        let evidence = extras.evidence();
-        let judge = |start, end| evidence.block(probe_level, start, end);
-        of_loop.overhead = loop_overhead(
-            &empty,
-            of_loop.overhead.per_sample,
-            evidence.preempted,
-            &judge,
-        );
-        of_loop.harness_allocations = extras.allocations_per_sample();
-        if !empty.samples.is_empty() {
-            // Only the clock reads taken out: what remains is the loop.
-            let reads_only = Context {
-                overhead: Overhead {
-                    per_iter: Nanos::ZERO,
-                    per_iter_uncertainty: Nanos::ZERO,
-                    ..of_loop.overhead
-                },
-                timer: plan.info.precision,
-                probe_level,
-            };
-            let config = plan.jobs[plan.overhead_job].config.clone();
-            loop_measured = Some(Measured::analyse(empty, config, &reads_only, evidence));
-        }
-    }
-    (of_loop, loop_measured)
+    let Some(Ok((empty, extras))) = measured[plan.overhead_job].take() else {
+        return (of_loop, None);
+    };
+    let evidence = extras.evidence();
+    let judge = |start, end| evidence.block(probe_level, start, end);
+    of_loop.overhead = loop_overhead(
+        &empty,
+        of_loop.overhead.per_sample,
+        evidence.preempted,
+        &judge,
+    );
+    of_loop.harness_allocations = extras.allocations_per_sample();
+    let recorded = (!empty.samples.is_empty()).then_some((empty, extras));
+    (of_loop, recorded)
+}
+
+/// The empty loop analysed like a benchmark, only the clock reads taken
+/// out (what remains is the loop): how the report shows the subtraction
+/// was measured.
+fn loop_analysed(
+    plan: &Plan,
+    (empty, extras): (Measurement, Extras),
+    overhead: Overhead,
+    probe_level: Option<f64>,
+) -> Measured {
+    let reads_only = Context {
+        overhead: Overhead {
+            per_iter: Nanos::ZERO,
+            per_iter_uncertainty: Nanos::ZERO,
+            ..overhead
+        },
+        timer: plan.info.precision,
+        probe_level,
+    };
+    let config = plan.jobs[plan.overhead_job].config.clone();
+    Measured::analyse(empty, config, &reads_only, extras.evidence())
 }
 
 /// A worker's loop: what [`of_the_loop`] finds in what [`measure_here`]
