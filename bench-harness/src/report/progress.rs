@@ -256,11 +256,21 @@ impl Progress {
 
     /// Benchmark `done` of `total` finished (lines mode: its line is written
     /// now, or folded into the next one within a second of the last).
-    pub(crate) fn finished(&self, done: usize, total: usize, name: &str, figure: Figure) {
+    /// `figure` is asked for only there, the one mode that shows it (an
+    /// estimate is not computed for nothing on the schedule's time); none
+    /// writes no line.
+    pub(crate) fn finished(
+        &self,
+        done: usize,
+        total: usize,
+        name: &str,
+        figure: impl FnOnce() -> Option<Figure>,
+    ) {
         let Some(shared) = &self.shared else { return };
         if shared.mode != Mode::Lines {
             return;
         }
+        let Some(figure) = figure() else { return };
         let mut screen = shared.lock();
         if screen.pending.take().is_some() {
             screen.folded += 1;

@@ -104,18 +104,16 @@ pub(super) fn collect(
             },
         );
         for (job, outcome) in forked.outcomes.iter().enumerate() {
-            let figure = match outcome {
-                Some(Ok(m)) => Figure::Time(format::Headline::of(m)),
-                Some(Err(_)) => Figure::Failed,
-                None => continue,
+            let Some(outcome) = outcome else { continue };
+            let figure = || {
+                Some(match outcome {
+                    Ok(m) => Figure::Time(format::Headline::of(m)),
+                    Err(_) => Figure::Failed,
+                })
             };
             if let Some(done) = watch.finished(job) {
-                display.finished(
-                    done,
-                    user_jobs.len(),
-                    &user_jobs[job].bench.full_name(),
-                    figure,
-                );
+                let name = user_jobs[job].bench.full_name();
+                display.finished(done, user_jobs.len(), &name, figure);
             }
         }
         display.end();
@@ -246,13 +244,13 @@ pub(super) fn measure_here(plan: &Plan, mode: progress::Mode, started: Instant) 
                 extras.rounds.clone_from(&round_log);
             }
             if let Some(done) = watch.finished(i) {
-                let overhead = *plan
-                    .schedule
-                    .overhead
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
-                let figure = match &result {
+                let figure = || match &result {
                     Ok((m, extras)) => {
+                        let overhead = *plan
+                            .schedule
+                            .overhead
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner());
                         run::estimate_now(&m.samples, &m.slice_starts, overhead, extras.evidence())
                             .map(|e| {
                                 let interval = e.interval.map(|ci| (ci.lower, ci.upper));
@@ -261,9 +259,7 @@ pub(super) fn measure_here(plan: &Plan, mode: progress::Mode, started: Instant) 
                     }
                     Err(_) => Some(Figure::Failed),
                 };
-                if let Some(figure) = figure {
-                    display.finished(done, shown, &jobs[i].bench.full_name(), figure);
-                }
+                display.finished(done, shown, &jobs[i].bench.full_name(), figure);
             }
             round_logs[i] = round_log;
             measured[i] = Some(result);

@@ -252,13 +252,15 @@ fn report_finished(
         return;
     }
     if let Some(done) = watch.finished(index) {
-        let figure = match state.outcome(request.noise_threshold, limits) {
-            AgainstOutcome::Compared(paired) => Figure::Ratio {
-                ratio: paired.comparison.ratio,
-                verdict: paired.verdict.to_string(),
-            },
-            AgainstOutcome::Failed(_) => Figure::Failed,
-            _ => Figure::TooFast,
+        let figure = || {
+            Some(match state.outcome(request.noise_threshold, limits) {
+                AgainstOutcome::Compared(paired) => Figure::Ratio {
+                    ratio: paired.comparison.ratio,
+                    verdict: paired.verdict.to_string(),
+                },
+                AgainstOutcome::Failed(_) => Figure::Failed,
+                _ => Figure::TooFast,
+            })
         };
         display.finished(done, watch.shown(), name, figure);
     }
