@@ -122,26 +122,13 @@ pub(crate) fn measure(
     // From here a second Ctrl-C or a SIGTERM kills the worker in flight
     // and ends the process when the guard is dropped, below.
     let deferred = signal::defer_exit();
+    // A worker is asked for its benchmarks by name: two of one name were
+    // refused before anything ran (`registry::check_unique`).
     let names: Vec<String> = jobs.iter().map(|job| job.bench.full_name()).collect();
     let mut runs: Vec<Vec<Measured>> = jobs.iter().map(|_| Vec::new()).collect();
-    // A worker selects its benchmarks by name: two of one name cannot be
-    // told apart there.
-    let mut failures: Vec<Option<Failure>> = names
-        .iter()
-        .map(|name| {
-            let same = names.iter().filter(|n| *n == name).count();
-            (same > 1).then(|| Failure {
-                message: format!(
-                    "{same} benchmarks are named '{name}', and --forks selects a benchmark by \
-                     its name in each process: give their args distinct names (Display), or \
-                     run with --forks 1"
-                ),
-                location: None,
-            })
-        })
-        .collect();
+    let mut failures: Vec<Option<Failure>> = vec![None; jobs.len()];
     let mut overheads = Vec::new();
-    let mut children = Children {
+    let mut workers = Workers {
         program: &program,
         worker_args,
         jobs,
@@ -183,7 +170,7 @@ pub(crate) fn measure(
         } else {
             format!("process {} (for precision)", fork + 1)
         };
-        let measured = match children.run(seed, &live) {
+        let measured = match workers.run(seed, &live) {
             Ok(Some(measured)) => measured,
             // Stopped by Ctrl-C with nothing written.
             Ok(None) => Vec::new(),
@@ -195,7 +182,7 @@ pub(crate) fn measure(
                     if signal::stopping() {
                         break;
                     }
-                    match children.run(seed, &[job]) {
+                    match workers.run(seed, &[job]) {
                         Ok(Some(mut one)) => each.append(&mut one),
                         Ok(None) => {}
                         Err(why) => each.push((job, Err(ended(&who, why)))),
@@ -286,11 +273,11 @@ fn ended(who: &str, why: String) -> Failure {
 /// One job's result from one worker: its measurement with the worker's loop
 /// overhead, `None` when it recorded no sample (Ctrl-C), or why it failed:
 /// the benchmark's own failure (a panic), or what ended the worker (`Err`
-/// of [`Children::run`]).
-type ChildResult = Result<Option<(Measured, Overhead)>, Failure>;
+/// of [`Workers::run`]).
+type WorkerResult = Result<Option<(Measured, Overhead)>, Failure>;
 
 /// What starting a worker needs.
-struct Children<'a> {
+struct Workers<'a> {
     program: &'a Program,
     worker_args: &'a [OsString],
     jobs: &'a [Job],
@@ -300,7 +287,7 @@ struct Children<'a> {
     watch: &'a Arc<Watch>,
 }
 
-impl Children<'_> {
+impl Workers<'_> {
     /// Runs one worker measuring the jobs `live`: per job its result, or
     /// (`Err`) why the worker as a whole failed, to follow "process K of
     /// N"; `Ok(None)` when a second Ctrl-C or a SIGTERM is ending the run.
@@ -308,7 +295,7 @@ impl Children<'_> {
         &mut self,
         seed: u64,
         live: &[usize],
-    ) -> Result<Option<Vec<(usize, ChildResult)>>, String> {
+    ) -> Result<Option<Vec<(usize, WorkerResult)>>, String> {
         // The status lines it relays go to `watch`, not into the kept tail.
         let watch = self.watch.clone();
         let relay: supervisor::Relay = Box::new(move |line| match status::relayed(line) {
