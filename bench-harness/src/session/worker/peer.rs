@@ -14,8 +14,9 @@ use super::protocol::{Reply, Request, PROTOCOL_VERSION, WORKER_NAME};
 use super::{PAD_ENV, TOKEN_FLAG, WORKER_ENV};
 use crate::supervisor::{self, Child, CtrlC, Program, Relay, Sink};
 
-/// How long a worker may take to start: load, pick its clock, measure its
-/// loop overhead.
+/// How long a worker may take to start: load and list its benchmarks (a
+/// build of an earlier bench-harness also picks its clock and measures its
+/// loop overhead first).
 const HELLO_LIMIT: Duration = Duration::from_secs(30);
 
 /// The oldest protocol a worker may speak: a build of an earlier
@@ -44,7 +45,6 @@ pub(crate) struct Peer {
     told: Option<Instant>,
     /// The worker's benchmarks, from its hello.
     pub(crate) benchmarks: Vec<String>,
-    pub(crate) harness_version: String,
 }
 
 impl Peer {
@@ -76,7 +76,6 @@ impl Peer {
             ctrl_c,
             told: None,
             benchmarks: Vec::new(),
-            harness_version: String::new(),
         };
         let not_a_worker = |how: &str| {
             format!(
@@ -116,20 +115,18 @@ impl Peer {
                     return Err(not_a_worker(&format!("it {how}{said}")));
                 }
             };
-            let Ok(Reply::Hello {
-                worker,
-                protocol,
-                harness_version,
-                benchmarks,
-            }) = crate::json::from_str::<Reply>(&line)
-            else {
-                deadline = deadline.min(Instant::now() + PRELUDE_WAIT);
-                continue;
+            let (protocol, harness_version, benchmarks) = match crate::json::from_str(&line) {
+                Ok(Reply::Hello {
+                    worker,
+                    protocol,
+                    harness_version,
+                    benchmarks,
+                }) if worker == WORKER_NAME => (protocol, harness_version, benchmarks),
+                _ => {
+                    deadline = deadline.min(Instant::now() + PRELUDE_WAIT);
+                    continue;
+                }
             };
-            if worker != WORKER_NAME {
-                deadline = deadline.min(Instant::now() + PRELUDE_WAIT);
-                continue;
-            }
             // Version 1 is version 2 without `measure`, which only a run's
             // own processes (this very program) are asked.
             if !(OLDEST_PROTOCOL..=PROTOCOL_VERSION).contains(&protocol) {
@@ -140,7 +137,6 @@ impl Peer {
                 ));
             }
             peer.benchmarks = benchmarks;
-            peer.harness_version = harness_version;
             peer.ctrl_c = ctrl_c;
             return Ok(peer);
         }
@@ -247,7 +243,7 @@ impl Peer {
 
     /// Why the worker is gone: its exit status and the last line it wrote
     /// to standard error.
-    pub(crate) fn ended(&mut self, doing: &str) -> String {
+    fn ended(&mut self, doing: &str) -> String {
         let (how, said) = self.exit_status();
         format!(
             "the worker ({}) {how} while {doing}{said}",
@@ -259,12 +255,9 @@ impl Peer {
     /// standard error, if any (` (its last words: …)`). Its output has
     /// closed: it has ended or is about to, and is killed if it has not
     /// within a moment.
-    pub(crate) fn exit_status(&mut self) -> (String, String) {
-        let how = match self.child.finish_within(supervisor::PIPE_GRACE) {
-            Ok(status) => supervisor::how_it_ended(status),
-            Err(_) => "ended".to_string(),
-        };
-        let stderr = self.child.stderr(supervisor::PIPE_GRACE);
+    fn exit_status(&mut self) -> (String, String) {
+        let (status, stderr) = self.end();
+        let how = status.map_or("ended".to_string(), supervisor::how_it_ended);
         let said = supervisor::last_words(&stderr)
             .map_or(String::new(), |line| format!(" (its last words: {line})"));
         (how, said)

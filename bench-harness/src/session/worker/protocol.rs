@@ -261,10 +261,7 @@ impl Json for Reply {
                 name: fields.req("name")?,
                 result: match fields.req::<Option<Failure>>("failed")? {
                     Some(failure) => Err(failure),
-                    None => Ok(Box::new(Raw {
-                        measurement: fields.req("measurement")?,
-                        extras: fields.req("extras")?,
-                    })),
+                    None => Ok(Box::new(Raw::read(value)?)),
                 },
             },
             "measured" => Reply::Measured(Loop::read(value)?),
