@@ -403,7 +403,8 @@ fn summary(s: &Summary) -> SummaryRecord {
     }
 }
 
-fn stop_kind(stop: StopReason) -> StopKind {
+/// A stop as the document names it (the worker protocol names it so too).
+pub(crate) fn stop_kind(stop: StopReason) -> StopKind {
     match stop {
         StopReason::Precise => StopKind::Precise,
         StopReason::TimeBudget => StopKind::TimeBudget,

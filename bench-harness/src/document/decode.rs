@@ -74,7 +74,8 @@ impl OverheadRecord {
     }
 }
 
-fn stop_reason(stop: StopKind) -> StopReason {
+/// The stop a document's name says.
+pub(crate) fn stop_reason(stop: StopKind) -> StopReason {
     match stop {
         StopKind::Precise => StopReason::Precise,
         StopKind::TimeBudget => StopReason::TimeBudget,

@@ -40,8 +40,9 @@ use serde_json::Value;
 
 use crate::environment::Environment;
 
-pub(crate) use assemble::{assemble, assemble_against};
+pub(crate) use assemble::{assemble, assemble_against, stop_kind};
 pub(crate) use config::ConfigRecord;
+pub(crate) use decode::stop_reason;
 pub(crate) use layout::write;
 pub(crate) use load::{load, load_baseline, summarize, LoadError, Summary};
 pub(crate) use samples::SamplesRecord;

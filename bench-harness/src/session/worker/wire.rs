@@ -14,6 +14,7 @@ use bench_runtime::counter::{Event, Refusal};
 use bench_runtime::{Measurement, Nanos, Sample, StopReason, Throughput, WarmUp};
 
 use crate::analysis::Overhead;
+use crate::document::{self, StopKind};
 use crate::failure::Failure;
 use crate::instruments::{AllocRates, Extras, SliceEvidence};
 use crate::json::{self, json_struct, Fields, Json, Writer};
@@ -178,40 +179,13 @@ impl Json for Event {
     }
 }
 
-/// Why the sampler stopped, by its variant's name.
+/// Why the sampler stopped, by the name the results document gives it.
 impl Json for StopReason {
     fn read(value: &Value) -> Result<StopReason, json::Error> {
-        let name = String::read(value)?;
-        STOPS
-            .into_iter()
-            .find(|stop| stop_name(*stop) == name)
-            .ok_or_else(|| json::Error::new(format!("unknown stop `{name}`")))
+        StopKind::read(value).map(document::stop_reason)
     }
     fn write(&self, w: &mut Writer) {
-        w.str(stop_name(*self));
-    }
-}
-
-/// Every [`StopReason`], for reading one back.
-const STOPS: [StopReason; 6] = [
-    StopReason::Precise,
-    StopReason::TimeBudget,
-    StopReason::SampleCap,
-    StopReason::MaxTime,
-    StopReason::Abandoned,
-    StopReason::ProcessCap,
-];
-
-/// A stop's name on the wire (a new variant does not compile until it has
-/// one).
-fn stop_name(stop: StopReason) -> &'static str {
-    match stop {
-        StopReason::Precise => "precise",
-        StopReason::TimeBudget => "time_budget",
-        StopReason::SampleCap => "sample_cap",
-        StopReason::MaxTime => "max_time",
-        StopReason::Abandoned => "abandoned",
-        StopReason::ProcessCap => "process_cap",
+        document::stop_kind(*self).write(w);
     }
 }
 
@@ -341,7 +315,15 @@ mod tests {
         }
         back.put_back(before);
         assert_eq!(back, whole);
-        for stop in STOPS {
+        let stops = [
+            StopReason::Precise,
+            StopReason::TimeBudget,
+            StopReason::SampleCap,
+            StopReason::MaxTime,
+            StopReason::Abandoned,
+            StopReason::ProcessCap,
+        ];
+        for stop in stops {
             assert_eq!(
                 json::from_str::<StopReason>(&json::to_string(&stop)),
                 Ok(stop)
