@@ -639,10 +639,17 @@ impl Measured {
         let judge = |start, end| evidence.block(context.probe_level, start, end);
         let preempted = evidence.preempted;
         let offset = overhead.per_iter.0;
-        let estimate =
-            analysis::block_estimate(&per_iter, &iters, preempted, slices, offset, &judge)
-                .expect(no_samples)
-                .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
+        let estimate = analysis::block_estimate(
+            analysis::Body::Program,
+            &per_iter,
+            &iters,
+            preempted,
+            slices,
+            offset,
+            &judge,
+        )
+        .expect(no_samples)
+        .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
         let reference = overhead.reference(estimate.estimate);
         let summary = analysis::summarize(&per_iter).expect(no_samples);
         let outliers = analysis::outliers::classify(&per_iter);

@@ -100,7 +100,15 @@ pub(crate) fn loop_overhead_of(
         .map(|s| (s.elapsed.0 - per_sample.0) / s.iters as f64)
         .collect();
     let iters: Vec<u64> = samples.iter().map(|s| s.iters).collect();
-    let estimate = super::block_estimate(&values, &iters, preempted, slice_starts, 0.0, evidence);
+    let estimate = super::block_estimate(
+        super::Body::Loop,
+        &values,
+        &iters,
+        preempted,
+        slice_starts,
+        0.0,
+        evidence,
+    );
     let per_iter = estimate.as_ref().map_or(0.0, |e| e.estimate.max(0.0));
     let uncertainty = estimate.and_then(|e| e.half_width()).unwrap_or(0.0);
     Overhead {

@@ -279,6 +279,7 @@ pub(crate) fn estimate_now(
     // overhead's uncertainty (as known while measuring) in it.
     Some(
         analysis::block_estimate(
+            analysis::Body::Program,
             &values,
             &iters,
             evidence.preempted,

@@ -12,10 +12,10 @@ use bench_tests::{alone, program_cost_binary, read_json, scratch_dir, Alone};
 /// whose headline holds it. Not here: `cache_phases`, whose set-up builds
 /// a 128 MiB table (about 3 s a process, more than the default
 /// `--max-time`: with `--max-time 30` it read 0.98× its plain loop, too
-/// long for this test), and, not yet within 10%, `growing_map` and `growing_vec` (0.64–0.87× and 0.69–0.93× in six runs
-/// here, with their preempted samples timed by CPU time; the map's plain
-/// loop itself read 115 ns in one sitting and 158 ns in another); issue
-/// 24's closing note has the figures.
+/// long for this test), and, not yet within 10%, `growing_map` (0.64–0.87×
+/// in six runs here; its thread's allocator arena is not the plain loop's)
+/// and `growing_vec` (0.88–1.02× in four runs of the whole file, 0.85–1.02×
+/// in four on its own); issue 24's closing notes have the figures.
 const VARYING: [&str; 2] = ["every_tenth_call_ten_times", "random_cost_per_call"];
 
 /// The fixed-cost body: how far the machine itself moved between the
