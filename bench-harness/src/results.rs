@@ -23,7 +23,7 @@ mod notes;
 use bench_runtime::{Measurement, Nanos, SamplerConfig, StopReason, Throughput, TimerPrecision};
 
 use crate::analysis::compare::{Comparison, PairedComparison};
-use crate::analysis::{self, outliers::Outliers, BlockEstimate, Overhead, Summary};
+use crate::analysis::{self, outliers::Outliers, BlockEstimate, Body, Overhead, Summary};
 use crate::instruments::{self, AllocRates, Evidence, Extras, SliceEvidence};
 use crate::settings::Schedule;
 pub(crate) use notes::differs_alone;
@@ -424,13 +424,35 @@ impl Measured {
         context: &Context,
         evidence: Evidence<'_>,
     ) -> Measured {
+        Measured::analyse_body(Body::Program, measurement, config, context, evidence)
+    }
+
+    /// [`Measured::analyse`] of the empty loop, read as the overhead is
+    /// (always steady: [`Body::Loop`]), so that the loop's row shows what
+    /// every row had taken out.
+    pub(crate) fn analyse_loop(
+        measurement: Measurement,
+        config: SamplerConfig,
+        context: &Context,
+        evidence: Evidence<'_>,
+    ) -> Measured {
+        Measured::analyse_body(Body::Loop, measurement, config, context, evidence)
+    }
+
+    fn analyse_body(
+        body: Body,
+        measurement: Measurement,
+        config: SamplerConfig,
+        context: &Context,
+        evidence: Evidence<'_>,
+    ) -> Measured {
         let overhead = context.overhead;
         let per_iter: Vec<f64> = measurement
             .samples
             .iter()
             .map(|s| overhead.corrected_per_iter(s))
             .collect();
-        Measured::of_per_iter(measurement, per_iter, config, context, evidence)
+        Measured::of_per_iter(body, measurement, per_iter, config, context, evidence)
     }
 
     /// One benchmark measured in several processes (`--forks`), as one:
@@ -515,7 +537,14 @@ impl Measured {
             slices: &evidence_slices,
             preempted: &preempted,
         };
-        let mut pooled = Measured::of_per_iter(measurement, per_iter, config, &context, evidence);
+        let mut pooled = Measured::of_per_iter(
+            Body::Program,
+            measurement,
+            per_iter,
+            config,
+            &context,
+            evidence,
+        );
         let mut spread = ForkSpread::of(&processes, pooled.reference);
         // The processes the headline rests on: not one the machine slowed
         // throughout (its speed probe's fast level more than
@@ -626,6 +655,7 @@ impl Measured {
     /// The analysis of `per_iter`, the overhead-corrected time per
     /// iteration of each of `measurement`'s samples.
     fn of_per_iter(
+        body: Body,
         measurement: Measurement,
         per_iter: Vec<f64>,
         config: SamplerConfig,
@@ -639,17 +669,10 @@ impl Measured {
         let judge = |start, end| evidence.block(context.probe_level, start, end);
         let preempted = evidence.preempted;
         let offset = overhead.per_iter.0;
-        let estimate = analysis::block_estimate(
-            analysis::Body::Program,
-            &per_iter,
-            &iters,
-            preempted,
-            slices,
-            offset,
-            &judge,
-        )
-        .expect(no_samples)
-        .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
+        let estimate =
+            analysis::block_estimate(body, &per_iter, &iters, preempted, slices, offset, &judge)
+                .expect(no_samples)
+                .with_subtracted_uncertainty(overhead.per_iter_uncertainty.0);
         let reference = overhead.reference(estimate.estimate);
         let summary = analysis::summarize(&per_iter).expect(no_samples);
         let outliers = analysis::outliers::classify(&per_iter);

@@ -332,7 +332,7 @@ fn loop_analysed(
         probe_level,
     };
     let config = plan.jobs[plan.overhead_job].config.clone();
-    Measured::analyse(empty, config, &reads_only, extras.evidence())
+    Measured::analyse_loop(empty, config, &reads_only, extras.evidence())
 }
 
 /// A worker's loop: what [`of_the_loop`] finds in what [`measure_here`]

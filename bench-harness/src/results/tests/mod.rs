@@ -6,3 +6,4 @@
 mod fake_clock_analysis;
 mod forks_pooling;
 mod group_vs_alone;
+mod loop_reading;
