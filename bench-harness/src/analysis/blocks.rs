@@ -501,16 +501,7 @@ mod tests {
         let preempted: Vec<usize> = (0..40).collect();
         let starts: Vec<usize> = (0..8).map(|b| b * 5).collect();
         let quiet = |_: usize, _: usize| BlockEvidence::default();
-        let e = block_estimate(
-            Body::Program,
-            &values,
-            &iters,
-            &preempted,
-            &starts,
-            0.0,
-            &quiet,
-        )
-        .unwrap();
+        let e = program(&values, &iters, &preempted, &starts, &quiet);
         let mean = values.iter().sum::<f64>() / 40.0;
         assert!(!e.steady, "{e:?}");
         assert!((e.estimate - mean).abs() < 1e-9, "{e:?}");
@@ -559,6 +550,26 @@ mod tests {
     }
 
     /// No evidence either way.
+    /// The estimate of a benchmark's body, the loop's cost already out.
+    fn program(
+        values: &[f64],
+        iters: &[u64],
+        preempted: &[usize],
+        starts: &[usize],
+        evidence: &dyn Fn(usize, usize) -> BlockEvidence,
+    ) -> BlockEstimate {
+        block_estimate(
+            Body::Program,
+            values,
+            iters,
+            preempted,
+            starts,
+            0.0,
+            evidence,
+        )
+        .unwrap()
+    }
+
     fn unprobed(_: usize, _: usize) -> BlockEvidence {
         BlockEvidence::default()
     }
@@ -590,16 +601,7 @@ mod tests {
         let probes = [1.0, 1.02, 1.0, 1.6, 1.62, 1.01, 1.0, 1.0];
         let (values, starts) = run(&levels, 5);
         let iters = vec![1; values.len()];
-        let e = block_estimate(
-            Body::Program,
-            &values,
-            &iters,
-            &[],
-            &starts,
-            0.0,
-            &probed(&probes, 5),
-        )
-        .unwrap();
+        let e = program(&values, &iters, &[], &starts, &probed(&probes, 5));
         assert_eq!(e.block_means, levels);
         assert_eq!(
             e.disturbed,
@@ -611,8 +613,7 @@ mod tests {
         // benchmark's own speed is never the evidence.
         // Without the probe's word, a body steady within its slices keeps
         // its fast regime: the slow slices are left out all the same.
-        let e =
-            block_estimate(Body::Program, &values, &iters, &[], &starts, 0.0, &unprobed).unwrap();
+        let e = program(&values, &iters, &[], &starts, &unprobed);
         assert!(e.steady);
         assert_eq!(e.kept_blocks, 6);
         assert!((e.estimate - 101.0).abs() < 1e-9, "{}", e.estimate);
@@ -628,8 +629,7 @@ mod tests {
         let slice = [(100.0, 1000), (300.0, 333), (300.0, 333), (300.0, 334)];
         let (values, iters): (Vec<f64>, Vec<u64>) = (0..6).flat_map(|_| slice).unzip();
         let starts: Vec<usize> = (0..6).map(|s| 4 * s).collect();
-        let e =
-            block_estimate(Body::Program, &values, &iters, &[], &starts, 0.0, &unprobed).unwrap();
+        let e = program(&values, &iters, &[], &starts, &unprobed);
         assert!(!e.steady);
         assert!((e.estimate - 200.0).abs() < 1e-9, "{}", e.estimate);
         // Phases longer than a slice look like the machine's speed moving:
@@ -638,16 +638,7 @@ mod tests {
         // (docs/statistics.md says so).
         let values = [100.0, 250.0, 250.0, 250.0];
         let iters = [1000, 400, 400, 400];
-        let e = block_estimate(
-            Body::Program,
-            &values,
-            &iters,
-            &[],
-            &[0, 1, 2, 3],
-            0.0,
-            &unprobed,
-        )
-        .unwrap();
+        let e = program(&values, &iters, &[], &[0, 1, 2, 3], &unprobed);
         assert!(e.steady);
         // Beyond 3× no spell of the machine's explains them: the mean cost
         // of a call (a pointer chase in and out of the cache, 6 ns and
@@ -666,23 +657,13 @@ mod tests {
             .flat_map(phase)
             .unzip();
         let starts: Vec<usize> = (0..values.len()).collect();
-        let e =
-            block_estimate(Body::Program, &values, &iters, &[], &starts, 0.0, &unprobed).unwrap();
+        let e = program(&values, &iters, &[], &starts, &unprobed);
         assert!(!e.steady);
         assert!((e.estimate - 103.0).abs() < 1e-9, "{}", e.estimate);
         // A stray slow block, under 5% of the calls, changes nothing.
         let values = [100.0, 100.0, 100.0, 100.0, 100.0, 400.0];
         let iters = [1000, 1000, 1000, 1000, 1000, 200];
-        let e = block_estimate(
-            Body::Program,
-            &values,
-            &iters,
-            &[],
-            &[0, 1, 2, 3, 4, 5],
-            0.0,
-            &unprobed,
-        )
-        .unwrap();
+        let e = program(&values, &iters, &[], &[0, 1, 2, 3, 4, 5], &unprobed);
         assert!(e.steady);
     }
 
@@ -694,7 +675,7 @@ mod tests {
             .map(|i| if i % 10 == 9 { 1000.0 } else { 100.0 })
             .collect();
         let iters = vec![1; 200];
-        let e = block_estimate(Body::Program, &values, &iters, &[], &[0], 0.0, &unprobed).unwrap();
+        let e = program(&values, &iters, &[], &[0], &unprobed);
         assert_eq!(e.block_means.len(), 20);
         assert!((e.estimate - 190.0).abs() < 1e-9, "{}", e.estimate);
     }
@@ -710,8 +691,7 @@ mod tests {
             .collect();
         let iters = vec![10; 400];
         let starts: Vec<usize> = (0..20).map(|s| 20 * s).collect();
-        let e =
-            block_estimate(Body::Program, &values, &iters, &[], &starts, 0.0, &unprobed).unwrap();
+        let e = program(&values, &iters, &[], &starts, &unprobed);
         assert!(!e.steady);
         assert!((e.estimate - 111.0).abs() < 1e-9, "{}", e.estimate);
         // The same times from the empty loop are interrupts: it has no state
@@ -733,30 +713,12 @@ mod tests {
         }
         let (values, starts) = run(&levels, 5);
         let iters = vec![1; values.len()];
-        let e = block_estimate(
-            Body::Program,
-            &values,
-            &iters,
-            &[],
-            &starts,
-            0.0,
-            &probed(&probes, 5),
-        )
-        .unwrap();
+        let e = program(&values, &iters, &[], &starts, &probed(&probes, 5));
         assert!(e.kept_all_disturbed);
         assert_eq!((e.kept_blocks, e.left_out()), (20, 0));
         // 8 of 20 are enough.
         probes[19] = 1.0;
-        let e = block_estimate(
-            Body::Program,
-            &values,
-            &iters,
-            &[],
-            &starts,
-            0.0,
-            &probed(&probes, 5),
-        )
-        .unwrap();
+        let e = program(&values, &iters, &[], &starts, &probed(&probes, 5));
         assert!(!e.kept_all_disturbed);
         assert_eq!(e.kept_blocks, 8);
     }
@@ -769,31 +731,13 @@ mod tests {
         let iters = vec![200; 25];
         values[7] = 20_100.0;
         values[12] = 20_100.0;
-        let e = block_estimate(
-            Body::Program,
-            &values,
-            &iters,
-            &[7, 12],
-            &[0, 5, 10, 15, 20],
-            0.0,
-            &unprobed,
-        )
-        .unwrap();
+        let e = program(&values, &iters, &[7, 12], &[0, 5, 10, 15, 20], &unprobed);
         assert_eq!(e.block_means, [100.0; 5]);
         assert_eq!(e.block_iters, [1000.0, 800.0, 800.0, 1000.0, 1000.0]);
         assert_eq!(e.estimate, 100.0);
         // A block whose every sample was preempted is the machine's.
         let preempted: Vec<usize> = (5..10).collect();
-        let e = block_estimate(
-            Body::Program,
-            &values,
-            &iters,
-            &preempted,
-            &[0, 5, 10, 15, 20],
-            0.0,
-            &unprobed,
-        )
-        .unwrap();
+        let e = program(&values, &iters, &preempted, &[0, 5, 10, 15, 20], &unprobed);
         assert_eq!(e.disturbed, [false, true, false, false, false]);
         assert_eq!(e.kept_blocks, 4);
     }
@@ -827,9 +771,7 @@ mod tests {
         let hits = (0..reps)
             .filter(|_| {
                 let (values, iters) = expand(&series(&mut rng, k));
-                let e =
-                    block_estimate(Body::Program, &values, &iters, &[], &starts, 0.0, &unprobed)
-                        .unwrap();
+                let e = program(&values, &iters, &[], &starts, &unprobed);
                 assert!(!e.steady);
                 e.interval.unwrap().contains(truth)
             })
