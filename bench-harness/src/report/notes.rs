@@ -10,6 +10,7 @@ use std::fmt;
 
 use super::format::{escape, percent, time, Headline};
 use crate::results::{BenchResult, Measured, Missed, Note};
+use bench_runtime::StopRule;
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -367,27 +368,43 @@ pub(crate) fn bound_text(m: &Measured) -> Option<String> {
              loop's own cost is taken out"
             .to_string(),
     };
-    let why = if below_the_loop(m) {
+    let why = if for_want_of_resolution(m) {
         "the body costs about as little as the harness resolves: give it more work, or \
          compare it within an A/B group"
+            .to_string()
     } else {
-        "the body's time varied between slices by more than the time itself (its notes say \
-         how): raise --max-time, so that the run averages more of it"
+        format!(
+            "the body's own cost varied between slices by more than the time itself: raise \
+             {}, so that the run averages more of it",
+            more_time(m)
+        )
     };
     Some(format!("{what}; {why}"))
 }
 
-/// Whether a row printed as a bound costs less than the loop around it,
-/// so that its interval reaches zero for want of resolution; otherwise it
-/// reaches zero for the spread of the body's own time (a pointer chase in
-/// and out of the cache, 3 ns and 290 ns a call in phases of 2^18 calls,
-/// read `<1.176 µs` over the 2 or 3 cycles of its state each process
-/// measured), and more work in the body would not help.
-fn below_the_loop(m: &Measured) -> bool {
-    m.headline() < m.overhead.per_iter.0
+/// Whether a row printed as a bound reaches zero for want of resolution:
+/// it costs less than the loop around it, or it is steady (its blocks
+/// agree, so only the scale of what the harness resolves, the loop's
+/// uncertainty or the clock, can take the interval to zero). Otherwise
+/// its interval reaches zero for the spread of the body's own cost (a
+/// pointer chase in and out of the cache, 3 ns and 290 ns a call in
+/// phases of 2^18 calls, read `<1.176 µs` over the 2 or 3 cycles of its
+/// state each process measured), and more work in the body would not help.
+fn for_want_of_resolution(m: &Measured) -> bool {
+    m.estimate.steady || m.headline() < m.overhead.per_iter.0
 }
 
-/// The notes of `results` by kind: one group per kind that occurs, rows
+/// The flag that gives `m` more time: `--max-time` under the precision
+/// rule, which stops there, `--measure-time` under a time budget.
+fn more_time(m: &Measured) -> &'static str {
+    match m.config.stop_rule {
+        StopRule::TimeBudget => "--measure-time",
+        _ => "--max-time",
+    }
+}
+
+/// The notes of `results` by kind: one group per kind that occurs (two
+/// for rows printed as a bound, by cause), rows
 /// whose ± is not reliable first, then rows printed as a bound, then the
 /// kinds in a fixed order.
 pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
@@ -409,26 +426,29 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
             remedy: "rerun when quieter, or raise --forks".to_string(),
         });
     }
-    for (cheap, remedy) in [
-        (true, "give the body more work"),
-        (
-            false,
-            "its time varied by more than itself: raise --max-time",
-        ),
-    ] {
-        let bounds: Vec<String> = measured
+    // One group for each cause: two lines of the one kind when both occur.
+    for cheap in [true, false] {
+        let bounds: Vec<&(String, &Measured)> = measured
             .iter()
-            .filter(|(_, m)| Headline::of(m).is_bound() && below_the_loop(m) == cheap)
-            .map(|(name, _)| name.clone())
+            .filter(|(_, m)| Headline::of(m).is_bound() && for_want_of_resolution(m) == cheap)
             .collect();
-        if !bounds.is_empty() {
-            groups.push(NoteGroup {
-                kind: "upper_bound",
-                summary: "a bound, not a time (the interval reaches zero)".to_string(),
-                names: bounds,
-                remedy: remedy.to_string(),
-            });
-        }
+        let Some((_, first)) = bounds.first() else {
+            continue;
+        };
+        let remedy = if cheap {
+            "give the body more work".to_string()
+        } else {
+            format!(
+                "its cost varied by more than itself: raise {}",
+                more_time(first)
+            )
+        };
+        groups.push(NoteGroup {
+            kind: "upper_bound",
+            summary: "a bound, not a time (the interval reaches zero)".to_string(),
+            names: bounds.iter().map(|(name, _)| name.clone()).collect(),
+            remedy,
+        });
     }
     for kind in ORDER {
         let mut notes = Vec::new();
@@ -1028,24 +1048,35 @@ mod tests {
         assert_eq!(bound_text(noted("fine", vec![]).measured().unwrap()), None);
     }
 
-    /// A body far above the loop's cost whose interval reaches zero (its
-    /// own time spread over phases longer than the run averaged) is not
-    /// told to do more work: more time is what narrows it.
+    /// A varying body far above the loop's cost whose interval reaches zero
+    /// (its own cost spread over phases longer than the run averaged) is
+    /// not told to do more work: more time is what narrows it, named by
+    /// the flag that gives it under its stop rule.
     #[test]
     fn a_bound_from_the_bodys_own_spread_asks_for_more_time_not_more_work() {
-        let mut phased = noted("cache_phases", vec![]);
-        if let crate::results::Outcome::Measured(m) = &mut phased.outcome {
-            m.estimate.estimate = 149.85;
-            m.estimate.interval = Some(crate::analysis::Interval {
-                lower: -875.96,
-                upper: 1175.66,
-                confidence: 0.95,
-            });
-        }
-        let text = bound_text(phased.measured().unwrap()).unwrap();
+        let phased = |steady: bool, stop_rule: StopRule| {
+            let mut phased = noted("cache_phases", vec![]);
+            if let crate::results::Outcome::Measured(m) = &mut phased.outcome {
+                m.estimate.estimate = 149.85;
+                m.estimate.steady = steady;
+                m.estimate.interval = Some(crate::analysis::Interval {
+                    lower: -875.96,
+                    upper: 1175.66,
+                    confidence: 0.95,
+                });
+                m.config.stop_rule = stop_rule;
+            }
+            phased
+        };
+        let precise = StopRule::Precision { target: 0.01 };
+        let varying = phased(false, precise);
+        let text = bound_text(varying.measured().unwrap()).unwrap();
         assert!(text.starts_with("at most 1.176 µs: "), "{text}");
-        assert!(text.ends_with("raise --max-time, so that the run averages more of it"));
-        let groups = grouped(&[phased, empty_body()]);
+        assert!(
+            text.ends_with("raise --max-time, so that the run averages more of it"),
+            "{text}"
+        );
+        let groups = grouped(&[varying, empty_body()]);
         let remedies: Vec<(&[String], &str)> = groups
             .iter()
             .map(|g| (g.names.as_slice(), g.remedy.as_str()))
@@ -1056,10 +1087,20 @@ mod tests {
                 (&["empty".to_string()][..], "give the body more work"),
                 (
                     &["cache_phases".to_string()][..],
-                    "its time varied by more than itself: raise --max-time"
+                    "its cost varied by more than itself: raise --max-time"
                 ),
             ]
         );
+        // Under a time budget the flag that gives it more time is another.
+        let budget = grouped(&[phased(false, StopRule::TimeBudget)]);
+        assert_eq!(
+            budget[0].remedy,
+            "its cost varied by more than itself: raise --measure-time"
+        );
+        // A steady body's blocks agree: only the harness's resolution takes
+        // its interval to zero, whatever it costs.
+        let steady = grouped(&[phased(true, precise)]);
+        assert_eq!(steady[0].remedy, "give the body more work");
     }
 
     /// Of every kind, only the informational ones leave a row unmarked.
