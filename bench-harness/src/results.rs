@@ -424,22 +424,14 @@ impl Measured {
         context: &Context,
         evidence: Evidence<'_>,
     ) -> Measured {
-        Measured::analyse_body(Body::Program, measurement, config, context, evidence)
+        Measured::analyse_as(Body::Program, measurement, config, context, evidence)
     }
 
-    /// [`Measured::analyse`] of the empty loop, read as the overhead is
-    /// (always steady: [`Body::Loop`]), so that the loop's row shows what
-    /// every row had taken out.
-    pub(crate) fn analyse_loop(
-        measurement: Measurement,
-        config: SamplerConfig,
-        context: &Context,
-        evidence: Evidence<'_>,
-    ) -> Measured {
-        Measured::analyse_body(Body::Loop, measurement, config, context, evidence)
-    }
-
-    fn analyse_body(
+    /// [`Measured::analyse`] of a measurement of `body`: the harness's own
+    /// kernels (the empty loop, the machine reference) are read as
+    /// [`Body::Stateless`], as the overhead is, so that the loop's row shows
+    /// what every row had taken out.
+    pub(crate) fn analyse_as(
         body: Body,
         measurement: Measurement,
         config: SamplerConfig,

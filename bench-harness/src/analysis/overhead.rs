@@ -67,10 +67,11 @@ impl Overhead {
 }
 
 /// The loop's cost per iteration from a measurement of the empty routine
-/// taken in the run's own schedule: its headline estimate (the same
-/// estimator as every benchmark's, so that both are taken in the same
-/// regime of the machine) with the per-sample cost taken out, and that
-/// estimate's 95% half-width.
+/// taken in the run's own schedule: its headline estimate (a steady
+/// benchmark's, the fast regime of its block medians, so that both are
+/// taken in the same regime of the machine; the loop has no state of its
+/// own, so it is always read as steady) with the per-sample cost taken
+/// out, and that estimate's 95% half-width.
 pub(crate) fn loop_overhead(
     empty: &Measurement,
     per_sample: Nanos,
@@ -101,7 +102,7 @@ pub(crate) fn loop_overhead_of(
         .collect();
     let iters: Vec<u64> = samples.iter().map(|s| s.iters).collect();
     let estimate = super::block_estimate(
-        super::Body::Loop,
+        super::Body::Stateless,
         &values,
         &iters,
         preempted,

@@ -28,8 +28,9 @@ const HEADLINE: &str = "per-iteration times with the overhead subtracted, the sa
      `disturbed_blocks` (the speed probe beside them over 15% slower than its 2nd \
      percentile in the run, or every sample preempted) unless fewer than 5% of the \
      blocks, or 8, would remain; a steady body (its candidates' time over their \
-     iterations within 25% of their medians, weighted by calls, and under 5% of the calls \
-     in blocks over 3 times its fast regime) is timed by the mean of \
+     iterations within 10% of their medians, weighted by calls, and under 5% of the calls \
+     in blocks over 3 times its fast regime; the harness's empty loop and machine \
+     reference always) is timed by the mean of \
      the candidates' medians within 10% of their 5th percentile; any other by its mean \
      cost of a call, every block's time over its iterations but the blocks whose every \
      sample was preempted; 95% interval over those medians, or the blocks' \

@@ -701,7 +701,7 @@ fn figures_recompute_from_the_raw_samples_as_documented() {
             / (medians.iter().zip(&calls))
                 .map(|(m, c)| c * (m + o))
                 .sum::<f64>();
-        let steady = (skew - 1.0).abs() <= 0.25;
+        let steady = (skew - 1.0).abs() <= 0.10;
         assert_eq!(m.estimate.steady, steady, "{name}: steady");
         // 5. The headline and the series its interval is drawn from: the
         //    fast regime's medians (in time order), or each block's

@@ -21,6 +21,7 @@ mod watch;
 
 use std::sync::{Arc, Mutex};
 
+use crate::analysis;
 use bench_runtime::{Bencher, Clock, Driver, Nanos, Routine, SamplerConfig, Throughput};
 
 use crate::analysis::Overhead;
@@ -48,6 +49,9 @@ pub(crate) struct Job {
     /// The harness's empty loop: after each slice it publishes the loop
     /// overhead measured so far to [`Plan::overhead`].
     pub publishes_overhead: bool,
+    /// Whether its cost may vary by its own state: the harness's own
+    /// kernels never do ([`analysis::Body::Stateless`]).
+    pub body: analysis::Body,
 }
 
 /// Settings every job shares.

@@ -260,7 +260,7 @@ impl Worker {
         let clock = plan.clock;
         // A job that stops at its time budget never asks for the check.
         let target = job.config.stop_rule.precision_target().unwrap_or(0.0);
-        let precision = PrecisionCheck::sharing(target, plan.overhead.clone());
+        let precision = PrecisionCheck::sharing(target, plan.overhead.clone(), job.body);
         let publish = job.publishes_overhead.then(|| plan.overhead.clone());
         let (pin, cold) = (plan.pin, plan.cold.clone());
         let thread = thread::Builder::new()

@@ -191,6 +191,8 @@ fn run_slice(
 #[derive(Debug, Clone)]
 pub(crate) struct PrecisionCheck {
     target: f64,
+    /// What the job times (the harness's own kernels are read as stateless).
+    body: analysis::Body,
     /// The loop overhead as known now (see `run::Plan::overhead`).
     overhead: Arc<Mutex<Overhead>>,
     next_at: usize,
@@ -202,13 +204,20 @@ impl PrecisionCheck {
     /// A check against a fixed loop overhead.
     #[cfg(test)]
     pub(crate) fn new(target: f64, overhead: Overhead) -> PrecisionCheck {
-        PrecisionCheck::sharing(target, Arc::new(Mutex::new(overhead)))
+        let overhead = Arc::new(Mutex::new(overhead));
+        PrecisionCheck::sharing(target, overhead, analysis::Body::Program)
     }
 
-    /// A check against the loop overhead as the run learns it.
-    pub(crate) fn sharing(target: f64, overhead: Arc<Mutex<Overhead>>) -> PrecisionCheck {
+    /// A check of a job timing `body` against the loop overhead as the run
+    /// learns it.
+    pub(crate) fn sharing(
+        target: f64,
+        overhead: Arc<Mutex<Overhead>>,
+        body: analysis::Body,
+    ) -> PrecisionCheck {
         PrecisionCheck {
             target,
+            body,
             overhead,
             next_at: 0,
             last: None,
@@ -238,7 +247,7 @@ impl PrecisionCheck {
         self.next_at = samples.len() + (samples.len() / 10).max(1);
         let overhead = *self.overhead.lock().unwrap_or_else(|e| e.into_inner());
         let half_width =
-            headline_now(samples, slice_starts, overhead, evidence).and_then(|(_, h)| h);
+            headline_now(self.body, samples, slice_starts, overhead, evidence).and_then(|(_, h)| h);
         self.last = half_width;
         half_width.is_some_and(|h| h <= self.target)
     }
@@ -250,12 +259,13 @@ impl PrecisionCheck {
 /// (against this benchmark's own probe level, as the run knows it yet):
 /// the figures the report prints, as far as the run knows them yet.
 fn headline_now(
+    body: analysis::Body,
     samples: &[Sample],
     slice_starts: &[usize],
     overhead: Overhead,
     evidence: Evidence<'_>,
 ) -> Option<(f64, Option<f64>)> {
-    let estimate = estimate_now(samples, slice_starts, overhead, evidence)?;
+    let estimate = estimate_now(body, samples, slice_starts, overhead, evidence)?;
     let half_width = estimate.half_width_relative_to(overhead.reference(estimate.estimate));
     Some((estimate.estimate, half_width))
 }
@@ -263,6 +273,7 @@ fn headline_now(
 /// [`headline_now`]'s estimate with its interval (ns), as the report's row
 /// reads it.
 pub(crate) fn estimate_now(
+    body: analysis::Body,
     samples: &[Sample],
     slice_starts: &[usize],
     overhead: Overhead,
@@ -279,7 +290,7 @@ pub(crate) fn estimate_now(
     // overhead's uncertainty (as known while measuring) in it.
     Some(
         analysis::block_estimate(
-            analysis::Body::Program,
+            body,
             &values,
             &iters,
             evidence.preempted,

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use super::forks;
 use super::worker::Loop;
-use crate::analysis::{loop_overhead, Overhead};
+use crate::analysis::{loop_overhead, Body, Overhead};
 use crate::failure::Failure;
 use crate::instruments::{self, Extras};
 use crate::report::format;
@@ -150,8 +150,8 @@ pub(super) fn collect(
         } else {
             &context
         };
-        let mut measured =
-            Measured::analyse(m, jobs[job].config.clone(), context, extras.evidence());
+        let (body, config) = (jobs[job].body, jobs[job].config.clone());
+        let mut measured = Measured::analyse_as(body, m, config, context, extras.evidence());
         measured.attach(extras, harness_allocations);
         measured
     };
@@ -251,11 +251,17 @@ pub(super) fn measure_here(plan: &Plan, mode: progress::Mode, started: Instant) 
                             .overhead
                             .lock()
                             .unwrap_or_else(|e| e.into_inner());
-                        run::estimate_now(&m.samples, &m.slice_starts, overhead, extras.evidence())
-                            .map(|e| {
-                                let interval = e.interval.map(|ci| (ci.lower, ci.upper));
-                                Figure::Time(format::Headline::new(e.estimate, interval))
-                            })
+                        run::estimate_now(
+                            jobs[i].body,
+                            &m.samples,
+                            &m.slice_starts,
+                            overhead,
+                            extras.evidence(),
+                        )
+                        .map(|e| {
+                            let interval = e.interval.map(|ci| (ci.lower, ci.upper));
+                            Figure::Time(format::Headline::new(e.estimate, interval))
+                        })
                     }
                     Err(_) => Some(Figure::Failed),
                 };
@@ -332,7 +338,13 @@ fn loop_analysed(
         probe_level,
     };
     let config = plan.jobs[plan.overhead_job].config.clone();
-    Measured::analyse_loop(empty, config, &reads_only, extras.evidence())
+    Measured::analyse_as(
+        Body::Stateless,
+        empty,
+        config,
+        &reads_only,
+        extras.evidence(),
+    )
 }
 
 /// A worker's loop: what [`of_the_loop`] finds in what [`measure_here`]

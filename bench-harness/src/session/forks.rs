@@ -451,7 +451,8 @@ fn analysed(job: &Job, raw: Raw, of_loop: &Loop, processes: usize, context: &Con
     if processes > 1 {
         super::plan::share_budget(&mut config, processes);
     }
-    let mut measured = Measured::analyse(measurement, config, &context, extras.evidence());
+    let evidence = extras.evidence();
+    let mut measured = Measured::analyse_as(job.body, measurement, config, &context, evidence);
     measured.extras = extras;
     measured
 }

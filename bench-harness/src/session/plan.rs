@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use bench_runtime::{Clock, Nanos, SamplerConfig, StopRule, TimerPrecision};
 
 use super::rows::{result_of, Selection};
+use crate::analysis;
 use crate::environment::Environment;
 use crate::registry::{self, BenchEntry};
 use crate::results::{BenchResult, Outcome, RunInfo};
@@ -209,6 +210,7 @@ pub(super) fn plan(
     let mut hidden_job = |entry: &'static BenchEntry| {
         jobs.push(run::Job {
             counters: false,
+            body: analysis::Body::Stateless,
             ..job(entry.plain(), settings, floor)
         });
         jobs.len() - 1
@@ -294,6 +296,7 @@ pub(super) fn job(bench: registry::Benchmark, command_line: &Settings, floor: Na
         paired_group: None,
         counters: settings.counters_or_default(),
         publishes_overhead: false,
+        body: analysis::Body::Program,
         bench,
     }
 }
@@ -542,6 +545,17 @@ mod tests {
                 assert_eq!(name(0), "sort");
                 assert_eq!(name(1), "sort_unstable");
                 assert!(plan.jobs[plan.overhead_job].publishes_overhead);
+                // The harness's own kernels are read as stateless, the
+                // user's benchmarks as programs.
+                let stateless: Vec<usize> = (0..plan.jobs.len())
+                    .filter(|&job| plan.jobs[job].body == crate::analysis::Body::Stateless)
+                    .collect();
+                let hidden: Vec<usize> = plan
+                    .reference_job
+                    .into_iter()
+                    .chain([plan.overhead_job])
+                    .collect();
+                assert_eq!(stateless, hidden);
                 assert_eq!(name(plan.overhead_job), registry::LOOP_OVERHEAD.name);
                 assert_eq!(
                     plan.reference_job.map(name),

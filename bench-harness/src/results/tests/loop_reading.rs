@@ -6,7 +6,7 @@ use bench_runtime::{
     Measurement, Nanos, Sample, SamplerConfig, StopReason, TimerPrecision, WarmUp,
 };
 
-use crate::analysis::{loop_overhead_of, Overhead};
+use crate::analysis::{loop_overhead_of, Body, Overhead};
 use crate::instruments::Evidence;
 use crate::results::{Context, Measured};
 
@@ -54,7 +54,13 @@ fn the_loops_row_reads_what_was_taken_out_where_a_body_would_read_its_mean() {
         "{:?}",
         body.estimate
     );
-    let the_loop = Measured::analyse_loop(lifted(), config(), &context, Evidence::default());
+    let the_loop = Measured::analyse_as(
+        Body::Stateless,
+        lifted(),
+        config(),
+        &context,
+        Evidence::default(),
+    );
     let taken_out = loop_overhead_of(
         &lifted().samples,
         &lifted().slice_starts,

@@ -62,6 +62,7 @@ fn job(entry: &'static BenchEntry, n: u64, unit: Option<usize>) -> run::Job {
         paired_group: unit,
         counters: false,
         publishes_overhead: false,
+        body: crate::analysis::Body::Program,
     }
 }
 
