@@ -401,7 +401,7 @@ pub(crate) const PHASE_SHARE: f64 = 0.05;
 /// out of the mean cost of a call: a `Vec` growing by a push a call read
 /// 1.14–1.33 here (its reallocations and frees), 0.70–0.75× its cost as a
 /// steady body under the 0.25 this was. Every benchmark of the example,
-/// anchor and calibration suites read 0.98–1.05 (quiet, two busy loops, a
+/// anchor and calibration suites read 0.98–1.06 (quiet, two busy loops, a
 /// build beside it); the empty loop up to 1.07, and it is never the
 /// program's ([`Body::Stateless`]).
 pub(crate) const PROGRAM_SKEW: f64 = 0.10;
