@@ -21,10 +21,9 @@ mod watch;
 
 use std::sync::{Arc, Mutex};
 
-use crate::analysis;
 use bench_runtime::{Bencher, Clock, Driver, Nanos, Routine, SamplerConfig, Throughput};
 
-use crate::analysis::Overhead;
+use crate::analysis::{Body, Overhead};
 use crate::failure::{catching_panics, Failure};
 use crate::registry::Benchmark;
 use crate::settings::Schedule;
@@ -50,8 +49,8 @@ pub(crate) struct Job {
     /// overhead measured so far to [`Plan::overhead`].
     pub publishes_overhead: bool,
     /// Whether its cost may vary by its own state: the harness's own
-    /// kernels never do ([`analysis::Body::Stateless`]).
-    pub body: analysis::Body,
+    /// kernels never do ([`Body::Stateless`]).
+    pub body: Body,
 }
 
 /// Settings every job shares.

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use bench_runtime::{Clock, Nanos, SamplerConfig, StopRule, TimerPrecision};
 
 use super::rows::{result_of, Selection};
-use crate::analysis;
+use crate::analysis::Body;
 use crate::environment::Environment;
 use crate::registry::{self, BenchEntry};
 use crate::results::{BenchResult, Outcome, RunInfo};
@@ -210,7 +210,7 @@ pub(super) fn plan(
     let mut hidden_job = |entry: &'static BenchEntry| {
         jobs.push(run::Job {
             counters: false,
-            body: analysis::Body::Stateless,
+            body: Body::Stateless,
             ..job(entry.plain(), settings, floor)
         });
         jobs.len() - 1
@@ -296,7 +296,7 @@ pub(super) fn job(bench: registry::Benchmark, command_line: &Settings, floor: Na
         paired_group: None,
         counters: settings.counters_or_default(),
         publishes_overhead: false,
-        body: analysis::Body::Program,
+        body: Body::Program,
         bench,
     }
 }
@@ -548,7 +548,7 @@ mod tests {
                 // The harness's own kernels are read as stateless, the
                 // user's benchmarks as programs.
                 let stateless: Vec<usize> = (0..plan.jobs.len())
-                    .filter(|&job| plan.jobs[job].body == crate::analysis::Body::Stateless)
+                    .filter(|&job| plan.jobs[job].body == Body::Stateless)
                     .collect();
                 let hidden: Vec<usize> = plan
                     .reference_job
