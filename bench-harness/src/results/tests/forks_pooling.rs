@@ -547,3 +547,46 @@ fn not_precise(m: &Measured) -> Vec<(Missed, Option<f64>)> {
         })
         .collect()
 }
+
+/// One process whose every tenth sample costs ten times its level: two
+/// levels of the program's own, in every process.
+fn two_level_process(level: f64) -> Measured {
+    let mut process = process_of(4, level, Overhead::NONE, StopReason::TimeBudget);
+    for (i, sample) in process.measurement.samples.iter_mut().enumerate() {
+        if i % 10 == 9 {
+            sample.elapsed = Nanos(sample.elapsed.0 * 10.0);
+        }
+    }
+    let measurement = process.measurement.clone();
+    Measured::analyse(
+        measurement,
+        config(),
+        &context(Overhead::NONE),
+        Evidence::default(),
+    )
+}
+
+#[test]
+fn two_levels_only_between_processes_are_the_processes_not_the_program() {
+    let is_levels = |n: &Note| matches!(n, Note::Levels { .. });
+    // One process three times slower throughout, each steady within: the
+    // processes differ, and the program has no levels of its own.
+    let processes = [10.0, 10.0, 30.0]
+        .map(|level| process_of(4, level, Overhead::NONE, StopReason::TimeBudget));
+    assert!(processes.iter().all(|p| !p.notes.iter().any(is_levels)));
+    let pooled = Measured::pool(processes.to_vec(), &context(Overhead::NONE));
+    assert!(!pooled.notes.iter().any(is_levels), "{:?}", pooled.notes);
+    assert!(
+        pooled
+            .notes
+            .iter()
+            .any(|n| matches!(n, Note::ProcessesDiffer { .. })),
+        "{:?}",
+        pooled.notes
+    );
+    // Levels every process shows are the program's, and stay.
+    let processes = [10.0, 10.2, 9.9].map(two_level_process);
+    assert!(processes.iter().all(|p| p.notes.iter().any(is_levels)));
+    let pooled = Measured::pool(processes.to_vec(), &context(Overhead::NONE));
+    assert!(pooled.notes.iter().any(is_levels), "{:?}", pooled.notes);
+}
