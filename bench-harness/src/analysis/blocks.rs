@@ -550,7 +550,6 @@ mod tests {
         assert_eq!(block_starts(17, &[0, 5, 5, 17]), [0, 5]);
     }
 
-    /// No evidence either way.
     /// The estimate of a benchmark's body, the loop's cost already out.
     fn program(
         values: &[f64],
@@ -571,6 +570,7 @@ mod tests {
         .unwrap()
     }
 
+    /// No evidence either way.
     fn unprobed(_: usize, _: usize) -> BlockEvidence {
         BlockEvidence::default()
     }
