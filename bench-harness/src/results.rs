@@ -577,14 +577,21 @@ impl Measured {
             // set, not to the pooled blocks' (they differ when processes do).
             spread = ForkSpread::of(&processes, pooled.reference);
         }
-        // Two levels that no process shows on its own are the processes'
-        // (one 3× slower throughout read as "24% of calls at 16.69 ns, 76%
-        // at 43.25 ns ... the program's own cost"): the processes-differ
-        // note says that, and the levels note would name the program.
-        let levels = |m: &Measured| m.notes.iter().any(|n| matches!(n, Note::Levels { .. }));
-        if !processes.iter().any(levels) {
-            pooled.notes.retain(|n| !matches!(n, Note::Levels { .. }));
-        }
+        // The notes that name the program's own variation (two levels, a
+        // cost that moved between slices) read the pooled blocks, where the
+        // processes' differences look the same: one process 3× slower
+        // throughout read as "24% of calls at 16.69 ns, 76% at 43.25 ns ...
+        // the program's own cost". Such a note stands only where some
+        // process shows it on its own; the processes-differ note says the
+        // rest.
+        let programs = |n: &Note| matches!(n, Note::Levels { .. } | Note::SpeedChanged { .. });
+        let shown_alone = |n: &Note| {
+            let kind = n.kind();
+            processes
+                .iter()
+                .any(|p| p.notes.iter().any(|q| q.kind() == kind))
+        };
+        pooled.notes.retain(|n| !programs(n) || shown_alone(n));
         // A note quotes one process's set-up, not their sum.
         for note in &mut pooled.notes {
             if let Note::FewSamples { setup, .. } = note {

@@ -567,7 +567,7 @@ fn two_level_process(level: f64) -> Measured {
 }
 
 #[test]
-fn two_levels_only_between_processes_are_the_processes_not_the_program() {
+fn variation_only_between_processes_is_the_processes_not_the_program() {
     let is_levels = |n: &Note| matches!(n, Note::Levels { .. });
     // One process three times slower throughout, each steady within: the
     // processes differ, and the program has no levels of its own.
@@ -584,6 +584,34 @@ fn two_levels_only_between_processes_are_the_processes_not_the_program() {
         "{:?}",
         pooled.notes
     );
+    // Nor a cost that moved between slices. Each process's samples spread
+    // alike in every slice (a cost per call from 1× to 5× its level, mean
+    // 22% above the median: varying, one level), so no process drifts; at
+    // 10, 12 and 14 ns the pooled blocks drift 14%.
+    let spread_process = |level: f64| {
+        let mut process = process_of(4, level, Overhead::NONE, StopReason::TimeBudget);
+        for (i, sample) in process.measurement.samples.iter_mut().enumerate() {
+            let k = (i % 10) as f64;
+            sample.elapsed = Nanos(sample.iters as f64 * level * (1.0 + 0.05 * k * k));
+        }
+        let measurement = process.measurement.clone();
+        Measured::analyse(
+            measurement,
+            config(),
+            &context(Overhead::NONE),
+            Evidence::default(),
+        )
+    };
+    let speed_changed = |n: &Note| matches!(n, Note::SpeedChanged { .. });
+    let processes = [10.0, 12.0, 14.0].map(spread_process);
+    assert!(processes.iter().all(|p| !p.notes.iter().any(speed_changed)));
+    let pooled = Measured::pool(processes.to_vec(), &context(Overhead::NONE));
+    assert!(
+        !pooled.notes.iter().any(speed_changed),
+        "{:?}",
+        pooled.notes
+    );
+    assert!(!pooled.notes.iter().any(is_levels), "{:?}", pooled.notes);
     // Levels every process shows are the program's, and stay.
     let processes = [10.0, 10.2, 9.9].map(two_level_process);
     assert!(processes.iter().all(|p| p.notes.iter().any(is_levels)));
