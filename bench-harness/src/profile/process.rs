@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
-use crate::supervisor::{Child, CtrlC, Sink, Stop};
+use crate::supervisor::{Child, Sink, Stop};
 
 /// How a tool's run ended.
 #[derive(Debug)]
@@ -39,7 +39,7 @@ pub(crate) fn run_tool(
     command.args(args).envs(env.iter().copied());
     let mut child = Child::start(command, program, false, Sink::File(out), Sink::File(err))?;
     let stop = child
-        .wait(limit, CtrlC::Kill)
+        .wait(limit)
         .map_err(|e| format!("could not wait for {shown}: {e}"))?;
     let status = child
         .finish()
@@ -47,7 +47,7 @@ pub(crate) fn run_tool(
     Ok(match stop {
         Stop::Ended => Ended::Exited(status),
         Stop::TimedOut => Ended::TimedOut,
-        Stop::Interrupted { .. } | Stop::Ending => Ended::Interrupted,
+        Stop::Interrupted | Stop::Ending => Ended::Interrupted,
     })
 }
 

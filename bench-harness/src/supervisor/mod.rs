@@ -70,7 +70,8 @@ impl Sink {
     }
 }
 
-/// What a first Ctrl-C does to a child being waited for ([`Child::wait`]).
+/// What a first Ctrl-C does to a worker waited on for a reply
+/// (`session::worker::Peer`); [`Child::wait`] always kills.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum CtrlC {
     /// Its group is killed.
@@ -88,9 +89,8 @@ pub(crate) enum Stop {
     Ended,
     /// It outran its time limit: its group was killed.
     TimedOut,
-    /// Ctrl-C: `killed` if it had to be (its grace ran out, or
-    /// [`CtrlC::Kill`]).
-    Interrupted { killed: bool },
+    /// Ctrl-C: its group was killed.
+    Interrupted,
     /// A second Ctrl-C or a SIGTERM is ending this process: the signal
     /// handler killed the group.
     Ending,
@@ -210,31 +210,20 @@ impl Child {
         }
     }
 
-    /// Waits for it to end, at most `limit` (then its group is killed), and
-    /// honours Ctrl-C as `ctrl_c` says. Returns once it has ended; it is
-    /// not reaped ([`Child::finish`] does).
-    pub(crate) fn wait(&mut self, limit: Duration, ctrl_c: CtrlC) -> std::io::Result<Stop> {
+    /// Waits for it to end, at most `limit` (then its group is killed); a
+    /// Ctrl-C kills its group at once. Returns once it has ended; it is not
+    /// reaped ([`Child::finish`] does).
+    pub(crate) fn wait(&mut self, limit: Duration) -> std::io::Result<Stop> {
         let started = Instant::now();
-        let mut interrupted_at: Option<Instant> = None;
-        let mut killed = false;
+        let mut interrupted = false;
         let mut timed_out = false;
         while !self.has_ended()? {
             if signal::ending().is_some() {
                 // The signal handler killed the group; only the reaping is
                 // left.
             } else if signal::interrupted() {
-                let since = *interrupted_at.get_or_insert_with(|| {
-                    if let CtrlC::Forward(_) = ctrl_c {
-                        signal::interrupt(self.process.id());
-                    }
-                    Instant::now()
-                });
-                let grace = match ctrl_c {
-                    CtrlC::Kill => Duration::ZERO,
-                    CtrlC::Forward(grace) => grace,
-                };
-                if since.elapsed() >= grace && !killed {
-                    killed = true;
+                if !interrupted {
+                    interrupted = true;
                     self.kill_all();
                 }
             } else if started.elapsed() > limit && !timed_out {
@@ -245,8 +234,8 @@ impl Child {
         }
         Ok(if signal::ending().is_some() {
             Stop::Ending
-        } else if interrupted_at.is_some() {
-            Stop::Interrupted { killed }
+        } else if interrupted {
+            Stop::Interrupted
         } else if timed_out {
             Stop::TimedOut
         } else {
@@ -311,7 +300,7 @@ pub(crate) fn output(
     max: usize,
 ) -> Option<(ExitStatus, Vec<u8>)> {
     let mut child = Child::start(command, shown, false, Sink::Capture(max), Sink::Null).ok()?;
-    let stop = child.wait(limit, CtrlC::Kill).ok()?;
+    let stop = child.wait(limit).ok()?;
     let status = child.finish().ok()?;
     let out = pipes::captured(child.capture.as_ref()?, PIPE_GRACE)?;
     (stop == Stop::Ended).then_some((status, out))
