@@ -273,6 +273,8 @@ impl Json for Reply {
     fn write(&self, w: &mut Writer) {
         w.begin_object();
         w.key("type");
+        // The tag `kind` names: written once, never out of step with it.
+        w.str(self.kind());
         match self {
             Reply::Hello {
                 worker,
@@ -280,7 +282,6 @@ impl Json for Reply {
                 harness_version,
                 benchmarks,
             } => {
-                w.str("hello");
                 w.key("worker");
                 w.str(worker);
                 w.key("protocol");
@@ -291,7 +292,6 @@ impl Json for Reply {
                 benchmarks.write(w);
             }
             Reply::Opened { shared_overhead } => {
-                w.str("opened");
                 if *shared_overhead {
                     w.key("shared_overhead");
                     w.raw("true");
@@ -301,26 +301,21 @@ impl Json for Reply {
                 per_iter_ns,
                 samples,
             } => {
-                w.str("slice");
                 w.key("per_iter_ns");
                 per_iter_ns.write(w);
                 w.key("samples");
                 samples.write(w);
             }
-            Reply::Stopped => w.str("stopped"),
+            Reply::Stopped | Reply::Closed => {}
             Reply::Failed { message } => {
-                w.str("failed");
                 w.key("message");
                 w.str(message);
             }
-            Reply::Closed => w.str("closed"),
             Reply::Error { message } => {
-                w.str("error");
                 w.key("message");
                 w.str(message);
             }
             Reply::Result { name, result } => {
-                w.str("result");
                 w.key("name");
                 w.str(name);
                 match result {
@@ -337,12 +332,10 @@ impl Json for Reply {
                 }
             }
             Reply::Samples(samples) => {
-                w.str("samples");
                 w.key("samples");
                 samples.write(w);
             }
             Reply::Measured(measured) => {
-                w.str("measured");
                 w.key("overhead");
                 measured.overhead.write(w);
                 w.key("harness_allocations");
