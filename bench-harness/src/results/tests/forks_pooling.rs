@@ -548,22 +548,25 @@ fn not_precise(m: &Measured) -> Vec<(Missed, Option<f64>)> {
         .collect()
 }
 
+/// One process at `level` (four rounds of [`process_of`]) with each sample
+/// `reshape`d by its index, analysed again.
+fn reshaped(level: f64, reshape: impl Fn(usize, &mut Sample)) -> Measured {
+    let mut process = process_of(4, level, Overhead::NONE, StopReason::TimeBudget);
+    for (i, sample) in process.measurement.samples.iter_mut().enumerate() {
+        reshape(i, sample);
+    }
+    let context = context(Overhead::NONE);
+    Measured::analyse(process.measurement, config(), &context, Evidence::default())
+}
+
 /// One process whose every tenth sample costs ten times its level: two
 /// levels of the program's own, in every process.
 fn two_level_process(level: f64) -> Measured {
-    let mut process = process_of(4, level, Overhead::NONE, StopReason::TimeBudget);
-    for (i, sample) in process.measurement.samples.iter_mut().enumerate() {
+    reshaped(level, |i, sample| {
         if i % 10 == 9 {
             sample.elapsed = Nanos(sample.elapsed.0 * 10.0);
         }
-    }
-    let measurement = process.measurement.clone();
-    Measured::analyse(
-        measurement,
-        config(),
-        &context(Overhead::NONE),
-        Evidence::default(),
-    )
+    })
 }
 
 #[test]
@@ -589,18 +592,10 @@ fn variation_only_between_processes_is_the_processes_not_the_program() {
     // 22% above the median: varying, one level), so no process drifts; at
     // 10, 12 and 14 ns the pooled blocks drift 14%.
     let spread_process = |level: f64| {
-        let mut process = process_of(4, level, Overhead::NONE, StopReason::TimeBudget);
-        for (i, sample) in process.measurement.samples.iter_mut().enumerate() {
+        reshaped(level, |i, sample| {
             let k = (i % 10) as f64;
             sample.elapsed = Nanos(sample.iters as f64 * level * (1.0 + 0.05 * k * k));
-        }
-        let measurement = process.measurement.clone();
-        Measured::analyse(
-            measurement,
-            config(),
-            &context(Overhead::NONE),
-            Evidence::default(),
-        )
+        })
     };
     let speed_changed = |n: &Note| matches!(n, Note::SpeedChanged { .. });
     let processes = [10.0, 12.0, 14.0].map(spread_process);
