@@ -4,7 +4,9 @@
 //! `--cold`. Everything here happens outside the timed region: before and
 //! after each sample, and around each slice.
 
-use bench_runtime::clock::cpu::{switches, thread_cpu_nanos, thread_cpu_time, CpuTime, Switches};
+use bench_runtime::clock::cpu::{
+    process_cpu_nanos, switches, thread_cpu_nanos, thread_cpu_time, CpuTime, Switches,
+};
 use bench_runtime::counter::alloc::{self, AllocCounts};
 use bench_runtime::counter::{Counters, Event, Reading, Refusal};
 use bench_runtime::{affinity, Nanos, Sample};
@@ -34,6 +36,9 @@ pub(crate) struct Extras {
     /// CPU time of the benchmark's thread over its slices, and their wall
     /// time.
     pub cpu: Option<(CpuTime, Nanos)>,
+    /// CPU time of the process's other threads over the same slices: the
+    /// body's own threads, for a body that runs some.
+    pub other_threads_cpu: Nanos,
     /// The CPUs its slices ran on, ascending.
     pub cpus: Vec<usize>,
     /// What the body set with `Bencher::throughput`, if it did.
@@ -147,6 +152,7 @@ impl Extras {
             sum.system += cpu.system;
             *sum_wall += wall;
         }
+        self.other_threads_cpu += other.other_threads_cpu;
         for &cpu in &other.cpus {
             if !self.cpus.contains(&cpu) {
                 self.cpus.push(cpu);
@@ -160,6 +166,13 @@ impl Extras {
     pub(crate) fn cpu_ratio(&self) -> Option<f64> {
         let (cpu, wall) = self.cpu?;
         (wall.0 > 0.0).then(|| cpu.total().0 / wall.0)
+    }
+
+    /// The CPU time of the process's other threads over the benchmark's
+    /// slices, as a share of its own thread's.
+    pub(crate) fn other_threads_share(&self) -> Option<f64> {
+        let (cpu, _) = self.cpu?;
+        (cpu.total().0 > 0.0).then(|| self.other_threads_cpu.0 / cpu.total().0)
     }
 }
 
@@ -192,6 +205,8 @@ pub(crate) struct Instruments {
     alloc_before: Option<AllocCounts>,
     cold: Option<Arc<Mutex<Vec<u8>>>>,
     slice_cpu: Option<CpuTime>,
+    /// The process's CPU time when the slice started.
+    slice_process_cpu: Option<Nanos>,
     /// The thread's context switches at the last reading.
     switches: Option<Switches>,
     /// The thread's CPU time just before the sample running.
@@ -246,6 +261,7 @@ impl Instruments {
                 self.extras.cpus.insert(at, cpu);
             }
         }
+        self.slice_process_cpu = process_cpu_nanos();
         self.slice_cpu = thread_cpu_time();
     }
 
@@ -261,6 +277,11 @@ impl Instruments {
             cpu.user += spent.user;
             cpu.system += spent.system;
             *total_wall += wall;
+            let process = (self.slice_process_cpu.take()).zip(process_cpu_nanos());
+            if let Some((before, after)) = process {
+                let others = (after - before) - spent.total();
+                self.extras.other_threads_cpu += Nanos(others.0.max(0.0));
+            }
         }
         if let Some(open) = self.extras.slices.pop() {
             if recorded > open.first_sample {

@@ -27,7 +27,7 @@ use crate::analysis::{self, outliers::Outliers, BlockEstimate, Body, Overhead, S
 use crate::instruments::{self, AllocRates, Evidence, Extras, SliceEvidence};
 use crate::settings::Schedule;
 pub(crate) use notes::differs_alone;
-use notes::{notes, LOW_CPU_RATIO};
+use notes::{notes, LOW_CPU_RATIO, OTHER_THREADS_SHARE};
 
 pub use crate::failure::Failure;
 pub use crate::settings::BytesUnit;
@@ -719,6 +719,12 @@ impl Measured {
     pub(crate) fn attach(&mut self, extras: Extras, harness_allocations: AllocRates) {
         if let Some(ratio) = extras.cpu_ratio().filter(|&r| r < LOW_CPU_RATIO) {
             self.notes.push(Note::LowCpu { share: ratio });
+        }
+        let others = extras.other_threads_share();
+        if let Some(share) = others.filter(|&s| s >= OTHER_THREADS_SHARE) {
+            if bench_runtime::heap::one_arena() {
+                self.notes.push(Note::SharedArena { share });
+            }
         }
         self.extras = extras;
         self.harness_allocations = harness_allocations;

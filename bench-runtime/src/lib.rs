@@ -9,7 +9,8 @@
 //! modules hold the rest: [`clock`] (the OS clock, the cycle counter, a
 //! thread's CPU time, kernels of known cost) and [`counter`] (perf_event
 //! counters and allocation counts). The harness's own plumbing (`affinity`:
-//! pinning the measuring thread; `signal`: Ctrl-C; `stdio`; `early_exit`)
+//! pinning the measuring thread; `heap`: the arena it allocates from;
+//! `signal`: Ctrl-C; `stdio`; `early_exit`)
 //! is public for bench-harness only and hidden from these docs: no API,
 //! it changes with the harness. Every call into the OS goes through one
 //! private module, `sys`; with the per-architecture clock code and the
@@ -34,7 +35,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
-// `affinity`, `early_exit`, `signal` and `stdio` are the harness's
+// `affinity`, `early_exit`, `heap`, `signal` and `stdio` are the harness's
 // plumbing, public because bench-harness calls them: hidden, like `build`
 // and `hidden`, so that they are no promise to anyone else.
 #[doc(hidden)]
@@ -45,6 +46,8 @@ pub mod clock;
 pub mod counter;
 #[doc(hidden)]
 pub mod early_exit;
+#[doc(hidden)]
+pub mod heap;
 #[doc(hidden)]
 pub mod hidden;
 #[doc(hidden)]

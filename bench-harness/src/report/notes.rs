@@ -228,6 +228,19 @@ impl fmt::Display for Note {
                  machine",
                 percent(*share),
             ),
+            Note::SharedArena { share } => write!(
+                f,
+                "other threads ran beside this benchmark's, for {} its CPU time: under the \
+                 harness every thread takes its memory from glibc's main arena, as code on a \
+                 program's main thread does, so the body's threads contend for it where a \
+                 program's would each have an arena of their own; if they allocate, set \
+                 MALLOC_ARENA_MAX=8 to give them theirs",
+                if *share < 1.0 {
+                    format!("{} of", percent_whole(*share))
+                } else {
+                    format!("{share:.1}×")
+                },
+            ),
             Note::ProcessesDiffer {
                 processes,
                 fastest,
@@ -293,6 +306,8 @@ pub(crate) fn changes_reading(note: &Note) -> bool {
         // Not the cost of a call run alone on the CPU: it waited, its
         // process moved it, or its A/B group did.
         Note::LowCpu { .. } | Note::ProcessesDiffer { .. } | Note::DiffersAlone { .. } => true,
+        // Its threads' allocations may cost more than in the program.
+        Note::SharedArena { .. } => true,
         // Informational: how the warm-up went, and how much single
         // iterations vary, which the interval already carries.
         Note::WarmUpUnsettled { .. } | Note::HighSpread { .. } => false,
@@ -325,7 +340,7 @@ pub(crate) struct NoteGroup {
 
 /// The kinds in the order their lines are printed: what makes a figure
 /// wrong or imprecise first, then what to look into.
-const ORDER: [&str; 16] = [
+const ORDER: [&str; 17] = [
     "machine_disturbed",
     "not_precise",
     "few_samples",
@@ -340,6 +355,7 @@ const ORDER: [&str; 16] = [
     "multimodal",
     "high_spread",
     "low_cpu",
+    "shared_arena",
     "processes_differ",
     "differs_alone",
 ];
@@ -596,6 +612,10 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
             "high spread within slices".to_string(),
             "quieten the machine, or fix the input",
         ),
+        Note::SharedArena { .. } => (
+            "its threads share one allocator arena".to_string(),
+            "MALLOC_ARENA_MAX=8 if they allocate",
+        ),
         Note::LowCpu { .. } => {
             let shares: Vec<f64> = notes
                 .iter()
@@ -761,6 +781,14 @@ mod tests {
                  machine",
             ),
             (
+                Note::SharedArena { share: 0.95 },
+                "other threads ran beside this benchmark's, for 95% of its CPU time: under the \
+                 harness every thread takes its memory from glibc's main arena, as code on a \
+                 program's main thread does, so the body's threads contend for it where a \
+                 program's would each have an arena of their own; if they allocate, set \
+                 MALLOC_ARENA_MAX=8 to give them theirs",
+            ),
+            (
                 Note::ProcessesDiffer {
                     processes: 3,
                     fastest: Nanos(10.0),
@@ -791,6 +819,15 @@ mod tests {
         for (note, text) in every_kind() {
             assert_eq!(note.to_string(), text, "{note:?}");
         }
+    }
+
+    #[test]
+    fn other_threads_busier_than_the_benchmark_read_as_a_multiple() {
+        let text = Note::SharedArena { share: 5.21 }.to_string();
+        assert!(
+            text.starts_with("other threads ran beside this benchmark's, for 5.2× its CPU time:"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -148,6 +148,15 @@ pub enum Note {
         /// CPU time over wall time, below 0.9.
         share: f64,
     },
+    /// Other threads of the process ran beside the benchmark's own, for
+    /// this `share` of its CPU time: the body's threads, which under the
+    /// harness all take memory from glibc's main arena
+    /// (`bench_runtime::heap`).
+    #[non_exhaustive]
+    SharedArena {
+        /// Their CPU time over the benchmark's thread's, at least 0.1.
+        share: f64,
+    },
     /// Under `--forks`: the processes' estimates, from `fastest` to
     /// `slowest`, differ by more than their slices explain (`spread`: their
     /// relative standard deviation).
@@ -254,6 +263,7 @@ impl Note {
             Note::MachineDisturbed { .. } => "machine_disturbed",
             Note::Multimodal { .. } => "multimodal",
             Note::LowCpu { .. } => "low_cpu",
+            Note::SharedArena { .. } => "shared_arena",
             Note::ProcessesDiffer { .. } => "processes_differ",
             Note::DiffersAlone { .. } => "differs_alone",
         }
@@ -263,6 +273,12 @@ impl Note {
 /// Below this share of wall time spent on the CPU, a benchmark is said to
 /// have waited.
 pub(super) const LOW_CPU_RATIO: f64 = 0.9;
+
+/// From this share of the benchmark's own CPU time, the process's other
+/// threads are said to be the body's: the harness's own threads are idle
+/// while a benchmark's slice runs (0.1-0.4% of its CPU time over the
+/// example suite here, in one process and in three).
+pub(super) const OTHER_THREADS_SHARE: f64 = 0.1;
 
 /// Above this coefficient of variation (within slices, outliers excluded)
 /// the spread is reported as high.

@@ -47,6 +47,8 @@ use rows::{exit_code, Selection, EXIT_REGRESSED, EXIT_USAGE};
 /// Runs the command line `args` (after the program name), prints the
 /// report, fills `results` and returns the exit code.
 pub(crate) fn run(args: Vec<OsString>, results: &mut Vec<BenchResult>) -> i32 {
+    // Before any thread of the harness's: the bodies allocate as on `main`.
+    bench_runtime::heap::allocate_as_main_thread();
     // Processes of its own re-run this binary with a command line of the
     // run's: only a `main` that hands the harness its own arguments
     // answers them as this call would (not a test calling `run_suite`

@@ -1,5 +1,6 @@
-//! CPU time of the calling thread: what it spent running, as opposed to the
-//! wall time that also counts waiting and being descheduled.
+//! CPU time of the calling thread (and of its whole process): what it spent
+//! running, as opposed to the wall time that also counts waiting and being
+//! descheduled.
 
 use crate::units::Nanos;
 
@@ -90,16 +91,32 @@ pub struct Switches {
 /// or `None` where the OS has no per-thread figure.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub fn thread_cpu_nanos() -> Option<Nanos> {
-    let total = crate::sys::time::thread_cpu_time()?;
-    Some(Nanos(
-        total.as_secs() as f64 * 1e9 + f64::from(total.subsec_nanos()),
-    ))
+    crate::sys::time::thread_cpu_time().map(nanos)
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn nanos(t: std::time::Duration) -> Nanos {
+    Nanos(t.as_secs() as f64 * 1e9 + f64::from(t.subsec_nanos()))
 }
 
 /// The calling thread's exact CPU time so far, or `None` where the OS has
 /// no per-thread figure.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub fn thread_cpu_nanos() -> Option<Nanos> {
+    None
+}
+
+/// The CPU time of every thread of the process so far in nanoseconds
+/// (`CLOCK_PROCESS_CPUTIME_ID`), or `None` where the OS has no such figure.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub fn process_cpu_nanos() -> Option<Nanos> {
+    crate::sys::time::process_cpu_time().map(nanos)
+}
+
+/// The CPU time of every thread of the process so far, or `None` where the
+/// OS has no such figure.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub fn process_cpu_nanos() -> Option<Nanos> {
     None
 }
 

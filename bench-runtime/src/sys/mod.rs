@@ -12,6 +12,8 @@
 pub(crate) mod affinity;
 #[cfg(unix)]
 pub(crate) mod exit;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub(crate) mod malloc;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub(crate) mod perf_event;
 #[cfg(unix)]

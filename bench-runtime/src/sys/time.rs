@@ -1,5 +1,6 @@
-//! Clocks the kernel keeps: `CLOCK_MONOTONIC_RAW`, and the calling thread's
-//! CPU time (`CLOCK_THREAD_CPUTIME_ID`, `getrusage(RUSAGE_THREAD)`).
+//! Clocks the kernel keeps: `CLOCK_MONOTONIC_RAW`, the calling thread's
+//! CPU time (`CLOCK_THREAD_CPUTIME_ID`, `getrusage(RUSAGE_THREAD)`) and the
+//! whole process's (`CLOCK_PROCESS_CPUTIME_ID`).
 
 use std::mem::MaybeUninit;
 use std::time::Duration;
@@ -28,10 +29,19 @@ pub(crate) fn monotonic_raw_nanos() -> Result<u64, i32> {
 /// The calling thread's run time, `CLOCK_THREAD_CPUTIME_ID`: the
 /// scheduler's exact account.
 pub(crate) fn thread_cpu_time() -> Option<Duration> {
+    cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// The run time of every thread of the process, `CLOCK_PROCESS_CPUTIME_ID`.
+pub(crate) fn process_cpu_time() -> Option<Duration> {
+    cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+fn cpu_clock(clock: libc::clockid_t) -> Option<Duration> {
     let mut now = MaybeUninit::<libc::timespec>::uninit();
     // SAFETY: `now` is valid for writes of one `timespec`, which is all
     // clock_gettime writes.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, now.as_mut_ptr()) } != 0 {
+    if unsafe { libc::clock_gettime(clock, now.as_mut_ptr()) } != 0 {
         return None;
     }
     // SAFETY: clock_gettime returned 0, so it filled in `now`.

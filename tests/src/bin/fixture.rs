@@ -494,3 +494,34 @@ fn reads_stdin() -> usize {
     let _ = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text);
     text.len()
 }
+
+/// Allocates 64 bytes, and panics if glibc's malloc took them from an
+/// arena other than the main thread's: the bit `NON_MAIN_ARENA` (4) of the
+/// chunk's size, the word glibc keeps just before the memory it hands out.
+/// The harness measures on threads of its own; a body must allocate as it
+/// would on `main`.
+#[benchmark(ignore)]
+fn allocates_from_the_main_arena() -> usize {
+    let block = black_box(Box::new([1u8; 64]));
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let size_word = (&raw const *block).cast::<usize>();
+        // SAFETY: glibc's malloc returned this memory, and its chunk's size
+        // word is the 8 bytes before it, which the allocator owns and only
+        // its own calls write.
+        let size = unsafe { size_word.sub(1).read() };
+        assert!(size & 4 == 0, "allocated outside the main thread's arena");
+    }
+    block.len()
+}
+
+/// Runs two threads of its own a call, each summing 20,000 numbers: a body
+/// whose work is done beside the benchmark's thread.
+#[benchmark(ignore)]
+fn runs_two_threads() -> u64 {
+    let sum = || (0..black_box(20_000u64)).fold(0u64, |acc, x| acc.wrapping_mul(31) ^ x);
+    std::thread::scope(|scope| {
+        let (a, b) = (scope.spawn(sum), scope.spawn(sum));
+        a.join().unwrap_or(0) ^ b.join().unwrap_or(0)
+    })
+}

@@ -41,7 +41,7 @@ fn a_panicking_benchmark_fails_and_the_others_still_run() {
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     assert!(
         out.stdout
-            .contains("test result: FAILED. 5 passed; 4 failed; 27 ignored;"),
+            .contains("test result: FAILED. 5 passed; 4 failed; 29 ignored;"),
         "{}",
         out.stdout
     );
@@ -77,8 +77,8 @@ fn ignored_benchmarks_run_only_when_asked() {
     );
 
     // (sleeps_20s, aborts, same_name, the by_size group and the hostile
-    // module are ignored too, for the Ctrl-C, --forks, A/B and attack
-    // tests: left out here.)
+    // module are ignored too, for the Ctrl-C, --forks, A/B, attack and
+    // allocator tests: left out here.)
     let out = bench(&[
         "--ignored",
         "--skip",
@@ -99,6 +99,10 @@ fn ignored_benchmarks_run_only_when_asked() {
         "differs_by_process",
         "--skip",
         "reads_stdin",
+        "--skip",
+        "allocates_from_the_main_arena",
+        "--skip",
+        "runs_two_threads",
     ]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(

@@ -6,9 +6,14 @@
 //! and the notes of the same run name what each body does (issue 24:
 //! notes fire by their evidence).
 
+use std::ffi::OsStr;
 use std::path::Path;
 
-use bench_tests::{alone, program_cost_binary, read_json, scratch_dir, Alone};
+use bench_tests::{
+    alone, program_cost_binary, quick_bench, read_json, run_with_env, scratch_dir, Alone, QUICK,
+};
+
+use crate::common::fixture_binary;
 
 /// The bodies of `tests/benches/program_cost.rs` whose cost varies and
 /// whose headline holds it. Not here: `cache_phases`, whose set-up builds
@@ -163,4 +168,69 @@ fn the_headline_is_the_mean_cost_of_a_call_whatever_the_programs_state() {
             );
         }
     }
+}
+
+/// The harness measures each body on a thread of its own, where glibc
+/// would give it an allocator arena of its own: a map replaced every 2^18
+/// inserts read 0.64-0.87x its plain loop in `main` then. The fixture's body
+/// fails when its memory is not from the main thread's arena: in the run's
+/// processes and in this one; and a user's own choice of arenas holds.
+#[test]
+fn a_body_allocates_from_the_main_threads_arena_unless_the_user_says() {
+    let body = ["--ignored", "--exact", "allocates_from_the_main_arena"];
+    for forks in ["3", "0"] {
+        let out = quick_bench(fixture_binary(), &[&body[..], &["--forks", forks]].concat());
+        assert_eq!(out.code, Some(0), "--forks {forks}: {out:?}");
+        assert!(out.stdout.contains("1 measured, 0 failed"), "{out:?}");
+    }
+    let chosen = [("MALLOC_ARENA_MAX", OsStr::new("8"))];
+    let out = run_with_env(fixture_binary(), &[QUICK, &body[..]].concat(), &chosen);
+    assert_ne!(out.code, Some(0), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("allocated outside the main thread's arena")
+            || out
+                .stdout
+                .contains("allocated outside the main thread's arena"),
+        "{out:?}"
+    );
+}
+
+/// A body that runs threads of its own shares the main arena with them
+/// under the harness, where a program's threads would each have one: the
+/// row says so, from the CPU time other threads spent beside it; a body
+/// of one thread is not told; and where the user chose the arenas, there
+/// is nothing to say.
+#[test]
+fn a_body_running_threads_is_told_they_share_the_arena() {
+    let kinds = |names: &[&str], env: &[(&str, &OsStr)]| {
+        let args = [&["--ignored", "--exact"], names].concat();
+        let all = [QUICK, &args[..], &["--format", "json", "-q"]].concat();
+        let out = run_with_env(fixture_binary(), &all, env);
+        assert_eq!(out.code, Some(0), "{out:?}");
+        let document: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+        let benchmarks = document["benchmarks"].as_array().unwrap().iter();
+        let noted = |b: &serde_json::Value| {
+            b["measurement"]["note_kinds"]
+                .as_array()
+                .unwrap()
+                .contains(&serde_json::json!("shared_arena"))
+        };
+        benchmarks
+            .map(|b| (b["name"].as_str().unwrap().to_string(), noted(b)))
+            .collect::<Vec<_>>()
+    };
+    let both = ["runs_two_threads", "allocates_from_the_main_arena"];
+    assert_eq!(
+        kinds(&both, &[]),
+        [
+            ("allocates_from_the_main_arena".to_string(), false),
+            ("runs_two_threads".to_string(), true)
+        ]
+    );
+    let chosen = [("MALLOC_ARENA_MAX", OsStr::new("8"))];
+    assert_eq!(
+        kinds(&both[..1], &chosen),
+        [("runs_two_threads".to_string(), false)]
+    );
 }
