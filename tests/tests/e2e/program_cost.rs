@@ -16,13 +16,11 @@ use bench_tests::{
 use crate::common::fixture_binary;
 
 /// The bodies of `tests/benches/program_cost.rs` whose cost varies and
-/// whose headline holds it. Not here: `cache_phases`, whose set-up builds
-/// a 128 MiB table (about 3 s a process, more than the default
-/// `--max-time`: with `--max-time 30` it read 0.98× its plain loop, too
-/// long for this test), and, not yet within 10%, `growing_map` (0.64–0.87×
-/// in six runs here; its thread's allocator arena is not the plain loop's)
-/// and `growing_vec` (0.88–1.02× in four runs of the whole file, 0.85–1.02×
-/// in four on its own); issue 24's closing notes have the figures.
+/// whose headline holds it. Not here, not yet within 10% of their plain
+/// loops in whole runs of the file (ten runs here): `cache_phases`
+/// (1.21-1.59x; on its own 1.00-1.15x), `growing_map` (0.82-1.28x; its
+/// plain loop alone moved 78-94 ns between processes) and `growing_vec`
+/// (0.88-1.08x); issue 24's closing notes have the figures.
 const VARYING: [&str; 2] = ["every_tenth_call_ten_times", "random_cost_per_call"];
 
 /// The fixed-cost body: how far the machine itself moved between the
