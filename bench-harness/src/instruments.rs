@@ -169,10 +169,11 @@ impl Extras {
     }
 
     /// The CPU time of the process's other threads over the benchmark's
-    /// slices, as a share of its own thread's.
-    pub(crate) fn other_threads_share(&self) -> Option<f64> {
-        let (cpu, _) = self.cpu?;
-        (cpu.total().0 > 0.0).then(|| self.other_threads_cpu.0 / cpu.total().0)
+    /// slices, as a share of its own thread's and of the slices' wall time.
+    pub(crate) fn other_threads_share(&self) -> Option<(f64, f64)> {
+        let (cpu, wall) = self.cpu?;
+        let others = self.other_threads_cpu.0;
+        (cpu.total().0 > 0.0 && wall.0 > 0.0).then(|| (others / cpu.total().0, others / wall.0))
     }
 }
 

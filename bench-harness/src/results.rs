@@ -27,7 +27,7 @@ use crate::analysis::{self, outliers::Outliers, BlockEstimate, Body, Overhead, S
 use crate::instruments::{self, AllocRates, Evidence, Extras, SliceEvidence};
 use crate::settings::Schedule;
 pub(crate) use notes::differs_alone;
-use notes::{notes, LOW_CPU_RATIO, OTHER_THREADS_SHARE};
+use notes::{notes, LOW_CPU_RATIO, OTHER_THREADS_SHARE, OTHER_THREADS_WALL};
 
 pub use crate::failure::Failure;
 pub use crate::settings::BytesUnit;
@@ -721,10 +721,10 @@ impl Measured {
             self.notes.push(Note::LowCpu { share: ratio });
         }
         let others = extras.other_threads_share();
-        if let Some(share) = others.filter(|&s| s >= OTHER_THREADS_SHARE) {
-            if bench_runtime::heap::one_arena() {
-                self.notes.push(Note::SharedArena { share });
-            }
+        let busy =
+            others.filter(|&(cpu, wall)| cpu >= OTHER_THREADS_SHARE && wall >= OTHER_THREADS_WALL);
+        if let Some((share, _)) = busy.filter(|_| bench_runtime::heap::one_arena()) {
+            self.notes.push(Note::SharedArena { share });
         }
         self.extras = extras;
         self.harness_allocations = harness_allocations;

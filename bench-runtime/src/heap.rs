@@ -5,26 +5,47 @@
 //! apart from the main thread's, which grows with `brk`. A body that grows
 //! and frees memory then costs another figure on a benchmark's thread than
 //! in a plain loop in `main`, where criterion and divan run it: a map
-//! replaced every 2^18 inserts read 0.64–0.87× its plain loop's cost here
+//! replaced every 2^18 inserts read 0.60–0.68× its plain loop's cost here
 //! (see docs/ARCHITECTURE.md, decisions).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Set, with `MALLOC_ARENA_MAX=1`, in the environment of the processes a
+/// run starts when it put its threads on the main arena: glibc reads the
+/// limit before their own code runs, so threads a bench target's `main`
+/// starts before the harness's are on it too, and a worker of another
+/// build (`--against`) measures as this one does.
+const MARK: &str = "BENCH_HARNESS_ONE_ARENA";
+
 /// Makes every thread that allocates for the first time from now on take
 /// its memory from the main thread's arena, as a program's own code on its
 /// main thread does, unless the user chose arenas themselves
-/// (`MALLOC_ARENA_MAX`, or an `arena_max` in `GLIBC_TUNABLES`). Call before
-/// the harness starts a thread. Nothing changes under another C library,
-/// and under a `#[global_allocator]`, which malloc's settings do not reach.
+/// (`MALLOC_ARENA_MAX`, or an `arena_max` in `GLIBC_TUNABLES`) or Rust's
+/// allocations do not go through glibc's malloc (a `#[global_allocator]`
+/// of its own, another C library). Call before the harness starts a
+/// thread: threads that allocated before keep their arenas.
 pub fn allocate_as_main_thread() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
-        if std::env::var_os("MALLOC_ARENA_MAX").is_none() && !tunables.contains("arena_max") {
+        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+        let tunables = std::env::var_os("GLIBC_TUNABLES").unwrap_or_default();
+        let chosen = set("MALLOC_ARENA_MAX") || tunables.to_string_lossy().contains("arena_max");
+        if std::env::var_os(MARK).is_some() || (!chosen && allocations_use_malloc()) {
             crate::sys::malloc::one_arena();
             ONE_ARENA.store(true, Ordering::Relaxed);
         }
     }
+}
+
+/// Whether an allocation of Rust's global allocator is one of glibc's.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn allocations_use_malloc() -> bool {
+    use crate::sys::malloc::arena_bytes_in_use;
+    let before = arena_bytes_in_use();
+    let block = std::hint::black_box(vec![1u8; 4096]);
+    let grew = arena_bytes_in_use().wrapping_sub(before);
+    drop(block);
+    grew >= 4096
 }
 
 /// Whether [`allocate_as_main_thread`] put every thread on the main arena:
@@ -32,6 +53,16 @@ pub fn allocate_as_main_thread() {
 /// program's threads would each have their own.
 pub fn one_arena() -> bool {
     ONE_ARENA.load(Ordering::Relaxed)
+}
+
+/// What to add to the environment of a process the run starts to measure
+/// (a worker), so that it measures on the arena this one does.
+pub fn worker_env() -> &'static [(&'static str, &'static str)] {
+    if one_arena() {
+        &[("MALLOC_ARENA_MAX", "1"), (MARK, "1")]
+    } else {
+        &[]
+    }
 }
 
 static ONE_ARENA: AtomicBool = AtomicBool::new(false);

@@ -230,12 +230,13 @@ impl fmt::Display for Note {
             ),
             Note::SharedArena { share } => write!(
                 f,
-                "other threads ran beside this benchmark's, for {} its CPU time: under the \
-                 harness every thread takes its memory from glibc's main arena, as code on a \
-                 program's main thread does, so the body's threads contend for it where a \
-                 program's would each have an arena of their own; if they allocate, set \
-                 MALLOC_ARENA_MAX=8 to give them theirs",
-                if *share < 1.0 {
+                "other threads of the process worked beside this benchmark's thread, for {} \
+                 its CPU time: under the harness every thread takes its memory from glibc's \
+                 main arena, as code on a program's main thread does, so threads that \
+                 allocate contend for it where a program's would each have an arena of their \
+                 own; if they allocate, measure it with MALLOC_ARENA_MAX=8 too, which gives \
+                 every thread its own (the measuring one included)",
+                if *share < 0.995 {
                     format!("{} of", percent_whole(*share))
                 } else {
                     format!("{share:.1}×")
@@ -613,7 +614,7 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
             "quieten the machine, or fix the input",
         ),
         Note::SharedArena { .. } => (
-            "its threads share one allocator arena".to_string(),
+            "threads beside it share one arena".to_string(),
             "MALLOC_ARENA_MAX=8 if they allocate",
         ),
         Note::LowCpu { .. } => {
@@ -782,11 +783,12 @@ mod tests {
             ),
             (
                 Note::SharedArena { share: 0.95 },
-                "other threads ran beside this benchmark's, for 95% of its CPU time: under the \
-                 harness every thread takes its memory from glibc's main arena, as code on a \
-                 program's main thread does, so the body's threads contend for it where a \
-                 program's would each have an arena of their own; if they allocate, set \
-                 MALLOC_ARENA_MAX=8 to give them theirs",
+                "other threads of the process worked beside this benchmark's thread, for 95% of \
+                 its CPU time: under the harness every thread takes its memory from glibc's \
+                 main arena, as code on a program's main thread does, so threads that \
+                 allocate contend for it where a program's would each have an arena of their \
+                 own; if they allocate, measure it with MALLOC_ARENA_MAX=8 too, which gives \
+                 every thread its own (the measuring one included)",
             ),
             (
                 Note::ProcessesDiffer {
@@ -824,10 +826,11 @@ mod tests {
     #[test]
     fn other_threads_busier_than_the_benchmark_read_as_a_multiple() {
         let text = Note::SharedArena { share: 5.21 }.to_string();
-        assert!(
-            text.starts_with("other threads ran beside this benchmark's, for 5.2× its CPU time:"),
-            "{text}"
-        );
+        let start = "other threads of the process worked beside this benchmark's thread, for 5.2× \
+                     its CPU time:";
+        assert!(text.starts_with(start), "{text}");
+        let text = Note::SharedArena { share: 0.996 }.to_string();
+        assert!(text.contains("thread, for 1.0× its CPU time:"), "{text}");
     }
 
     #[test]

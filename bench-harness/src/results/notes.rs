@@ -274,11 +274,17 @@ impl Note {
 /// have waited.
 pub(super) const LOW_CPU_RATIO: f64 = 0.9;
 
-/// From this share of the benchmark's own CPU time, the process's other
-/// threads are said to be the body's: the harness's own threads are idle
-/// while a benchmark's slice runs (0.1-0.4% of its CPU time over the
-/// example suite here, in one process and in three).
+/// From this share of the benchmark's own CPU time, and of its slices'
+/// wall time ([`OTHER_THREADS_WALL`]), the process's other threads are said
+/// to work beside it: the harness's own are idle while a slice runs
+/// (0.1-0.4% of the benchmark's CPU time over the example suite here, in
+/// one process and in three).
 pub(super) const OTHER_THREADS_SHARE: f64 = 0.1;
+
+/// The other half of the rule: a benchmark that mostly waits has little
+/// CPU time of its own, and the progress line's redraws would pass the
+/// first half beside it.
+pub(super) const OTHER_THREADS_WALL: f64 = 0.05;
 
 /// Above this coefficient of variation (within slices, outliers excluded)
 /// the spread is reported as high.

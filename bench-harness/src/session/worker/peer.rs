@@ -69,7 +69,8 @@ impl Peer {
         command
             .env(WORKER_ENV, token)
             .env(PAD_ENV, " ".repeat(fastrand::usize(..4096)))
-            .env(crate::environment::NO_GIT_ENV, "1");
+            .env(crate::environment::NO_GIT_ENV, "1")
+            .envs(bench_runtime::heap::worker_env().iter().copied());
         let child = Child::start(command, exe, true, Sink::Lines, Sink::Tail(relay))?;
         let mut peer = Peer {
             child,
