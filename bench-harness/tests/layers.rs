@@ -26,6 +26,7 @@ const RUNTIME: &[&[&str]] = &[
         "clock",
         "counter",
         "affinity",
+        "heap",
         "signal",
         "stdio",
         "early_exit",
