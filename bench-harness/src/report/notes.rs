@@ -443,7 +443,8 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
             remedy: "rerun when quieter, or raise --forks".to_string(),
         });
     }
-    // One group for each cause: two lines of the one kind when both occur.
+    // One group for each cause: two lines of the one kind when both occur,
+    // each summary naming its cause.
     for cheap in [true, false] {
         let bounds: Vec<&(String, &Measured)> = measured
             .iter()
@@ -460,9 +461,15 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
                 more_time(first)
             )
         };
+        // Each line says its cause, so the two read as two lines.
+        let summary = if cheap {
+            "a bound, not a time (the interval reaches zero)"
+        } else {
+            "a bound, not a time (its own cost varies)"
+        };
         groups.push(NoteGroup {
             kind: "upper_bound",
-            summary: "a bound, not a time (the interval reaches zero)".to_string(),
+            summary: summary.to_string(),
             names: bounds.iter().map(|(name, _)| name.clone()).collect(),
             remedy,
         });
@@ -1131,6 +1138,7 @@ mod tests {
                 ),
             ]
         );
+        assert_ne!(groups[0].summary, groups[1].summary);
         // Under a time budget the flag that gives it more time is another.
         let budget = grouped(&[phased(false, StopRule::TimeBudget)]);
         assert_eq!(
