@@ -27,7 +27,7 @@ use crate::analysis::{self, outliers::Outliers, BlockEstimate, Body, Overhead, S
 use crate::instruments::{self, AllocRates, Evidence, Extras, SliceEvidence};
 use crate::settings::Schedule;
 pub(crate) use notes::differs_alone;
-use notes::{notes, LOW_CPU_RATIO, OTHER_THREADS_SHARE, OTHER_THREADS_WALL};
+use notes::{notes, shared_arena, LOW_CPU_RATIO};
 
 pub use crate::failure::Failure;
 pub use crate::settings::BytesUnit;
@@ -720,12 +720,8 @@ impl Measured {
         if let Some(ratio) = extras.cpu_ratio().filter(|&r| r < LOW_CPU_RATIO) {
             self.notes.push(Note::LowCpu { share: ratio });
         }
-        let others = extras.other_threads_share();
-        let busy =
-            others.filter(|&(cpu, wall)| cpu >= OTHER_THREADS_SHARE && wall >= OTHER_THREADS_WALL);
-        if let Some((share, _)) = busy.filter(|_| bench_runtime::heap::one_arena()) {
-            self.notes.push(Note::SharedArena { share });
-        }
+        let one_arena = bench_runtime::heap::one_arena();
+        self.notes.extend(shared_arena(&extras, one_arena));
         self.extras = extras;
         self.harness_allocations = harness_allocations;
     }

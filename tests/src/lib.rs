@@ -452,6 +452,11 @@ fn output_of(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Run {
         // Under GitHub Actions every run would append to the job's summary
         // (a test that cares sets it itself).
         .env_remove("GITHUB_STEP_SUMMARY")
+        // The allocator's arenas are the run's to choose (a test that cares
+        // sets them itself).
+        .env_remove("MALLOC_ARENA_MAX")
+        .env_remove("GLIBC_TUNABLES")
+        .env_remove("BENCH_HARNESS_ONE_ARENA")
         .envs(env.iter().copied())
         .output()
         .expect("the binary starts");

@@ -118,7 +118,10 @@ impl Perf {
         );
         // Set-up may be long; the benchmark's own time is SECS.
         let limit = Duration::from_secs_f64(2.0 * seconds + 120.0);
-        let env = [(RECORD_ENV, record.as_os_str())];
+        // The profiled build allocates as a measuring worker does.
+        let mut env = vec![(RECORD_ENV, record.as_os_str())];
+        let arena = bench_runtime::heap::worker_env().iter();
+        env.extend(arena.map(|&(name, value)| (name, OsStr::new(value))));
         let ran = self.run(&args, &env, scratch, tag, limit)?;
         let ran_line = read_record(&record);
         let (Some(ran_line), Ok(())) = (ran_line, &ran) else {

@@ -286,6 +286,16 @@ pub(super) const OTHER_THREADS_SHARE: f64 = 0.1;
 /// first half beside it.
 pub(super) const OTHER_THREADS_WALL: f64 = 0.05;
 
+/// The note on other threads working beside a benchmark's, when every
+/// thread takes memory from one arena (`one_arena`) and they used
+/// [`OTHER_THREADS_SHARE`] of its CPU time and [`OTHER_THREADS_WALL`] of
+/// its slices' wall time.
+pub(super) fn shared_arena(extras: &crate::instruments::Extras, one_arena: bool) -> Option<Note> {
+    let (cpu, wall) = extras.other_threads_share()?;
+    let busy = cpu >= OTHER_THREADS_SHARE && wall >= OTHER_THREADS_WALL;
+    (one_arena && busy).then_some(Note::SharedArena { share: cpu })
+}
+
 /// Above this coefficient of variation (within slices, outliers excluded)
 /// the spread is reported as high.
 pub(crate) const HIGH_CV: f64 = 0.05;
@@ -470,4 +480,39 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
         });
     }
     notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instruments::Extras;
+    use bench_runtime::clock::cpu::CpuTime;
+
+    /// The benchmark's thread ran `own` ms of its 10 ms of slices; others
+    /// ran `others` ms beside it.
+    fn beside(own: f64, others: f64) -> Extras {
+        let own = CpuTime {
+            user: Nanos(own * 1e6),
+            system: Nanos(0.0),
+        };
+        Extras {
+            cpu: Some((own, Nanos(1e7))),
+            other_threads_cpu: Nanos(others * 1e6),
+            ..Extras::default()
+        }
+    }
+
+    #[test]
+    fn threads_beside_the_benchmark_are_noted_by_their_cpu_and_wall_time() {
+        // 0.6 ms beside 1 ms: 60% of its CPU time, 6% of the wall time.
+        let note = shared_arena(&beside(1.0, 0.6), true);
+        assert_eq!(note, Some(Note::SharedArena { share: 0.6 }));
+        // Not where the threads have arenas of their own.
+        assert_eq!(shared_arena(&beside(1.0, 0.6), false), None);
+        // 0.4 ms: 40% of a thread that mostly waited, but 4% of the wall
+        // time (a progress line's redraws).
+        assert_eq!(shared_arena(&beside(1.0, 0.4), true), None);
+        // 0.9 ms beside a busy thread's 10 ms: under 10% of its CPU time.
+        assert_eq!(shared_arena(&beside(10.0, 0.9), true), None);
+    }
 }

@@ -292,7 +292,8 @@ fn main() {
         for _ in 0..4 {
             let (sent, allocated) = std::sync::mpsc::channel();
             std::thread::spawn(move || {
-                let _ = sent.send(black_box(vec![1u8; 2000]).len());
+                let len = black_box(vec![1u8; 2000]).len();
+                let _ = sent.send(len);
                 std::thread::sleep(Duration::from_secs(600));
             });
             let _ = allocated.recv();
@@ -515,7 +516,8 @@ fn reads_stdin() -> usize {
 /// the chunk's size, the word glibc keeps just before the memory it hands
 /// out. (Over 1,032 bytes, no per-thread cache stands between the request
 /// and the thread's arena.) The harness measures on threads of its own; a
-/// body must allocate as it would on `main`.
+/// body must allocate as it would on `main`, and find no limit of the
+/// run's in its environment.
 #[benchmark(ignore)]
 fn allocates_from_the_main_arena() -> usize {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -531,6 +533,12 @@ fn allocates_from_the_main_arena() -> usize {
         unsafe { libc::free(block.cast()) };
         assert!(size & 4 == 0, "allocated outside the main thread's arena");
     }
+    // The run's own limit is not passed on to programs a body starts.
+    let limit = std::env::var_os("MALLOC_ARENA_MAX");
+    assert!(
+        limit.is_none(),
+        "the body's environment holds MALLOC_ARENA_MAX={limit:?}"
+    );
     2000
 }
 
