@@ -201,16 +201,30 @@ pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
 }
 
 /// The series a run on `environment` belongs to: its machine's
-/// [`fingerprint`] and its configuration (`PROFILE/opt-level`, and ` cold`
-/// under `--cold`), as [`Record::series_key`] reads them back.
+/// [`fingerprint`] and its configuration ([`config`]), as
+/// [`Record::series_key`] reads them back.
 pub(crate) fn series(environment: &Environment, cold: bool) -> (String, String) {
-    let config = format!(
-        "{}/{}{}",
-        environment.build.profile,
-        environment.build.opt_level,
-        if cold { " cold" } else { "" }
-    );
-    (fingerprint(environment), config)
+    let one_arena = bench_runtime::heap::one_arena();
+    (
+        fingerprint(environment),
+        config(&environment.build, cold, one_arena),
+    )
+}
+
+/// How a run was built and measured where that changes the figures:
+/// `PROFILE/opt-level`, then ` cold` under `--cold`, and ` one-arena`
+/// when every thread took its memory from glibc's main arena
+/// (`bench_runtime::heap`): allocation-heavy rows read otherwise on
+/// threads' own arenas, as before that choice, so such runs are a series
+/// of their own.
+fn config(build: &crate::environment::Build, cold: bool, one_arena: bool) -> String {
+    format!(
+        "{}/{}{}{}",
+        build.profile,
+        build.opt_level,
+        if cold { " cold" } else { "" },
+        if one_arena { " one-arena" } else { "" }
+    )
 }
 
 /// The run's id: the time in nanoseconds and the process id, in hex.
@@ -251,4 +265,24 @@ pub(crate) fn fingerprint(environment: &Environment) -> String {
         }
     }
     format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod config_tests {
+    use super::config;
+    use crate::environment::Build;
+
+    #[test]
+    fn the_configuration_names_the_cache_and_the_arena_when_they_change_figures() {
+        let build = Build {
+            profile: "release".into(),
+            opt_level: "3".into(),
+            debug_assertions: false,
+            harness_opt_level: None,
+        };
+        assert_eq!(config(&build, false, false), "release/3");
+        assert_eq!(config(&build, true, false), "release/3 cold");
+        assert_eq!(config(&build, false, true), "release/3 one-arena");
+        assert_eq!(config(&build, true, true), "release/3 cold one-arena");
+    }
 }
