@@ -10,8 +10,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Set, with `MALLOC_ARENA_MAX=1`, in the environment of the processes a
-/// run starts when it put its threads on the main arena: glibc reads the
+/// Set, with `MALLOC_ARENA_MAX=1`, in the environment of the workers and
+/// profiled builds a run starts when it put its threads on the main arena
+/// (and taken out again by [`allocate_as_main_thread`] once glibc has read
+/// it): glibc reads the
 /// limit before their own code runs, so threads a bench target's `main`
 /// starts before the harness's are on it too, and a worker of another
 /// build (`--against`) measures as this one does.
@@ -23,7 +25,10 @@ const MARK: &str = "BENCH_HARNESS_ONE_ARENA";
 /// (`MALLOC_ARENA_MAX`, or an `arena_max` in `GLIBC_TUNABLES`) or Rust's
 /// allocations do not go through glibc's malloc (a `#[global_allocator]`
 /// of its own, another C library). Call before the harness starts a
-/// thread: threads that allocated before keep their arenas.
+/// thread: threads that allocated before keep their arenas. In a process
+/// started with [`worker_env`] it keeps the run's limit and takes
+/// `MALLOC_ARENA_MAX` and the mark out of the environment, so programs a
+/// body starts are not limited.
 pub fn allocate_as_main_thread() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -69,7 +74,8 @@ pub fn one_arena() -> bool {
 }
 
 /// What to add to the environment of a process the run starts to measure
-/// (a worker), so that it measures on the arena this one does.
+/// (a worker, or a build profiled under `--profile-time`/`--flamegraph`),
+/// so that it measures on the arena this one does.
 pub fn worker_env() -> &'static [(&'static str, &'static str)] {
     if one_arena() {
         &[("MALLOC_ARENA_MAX", "1"), (MARK, "1")]

@@ -7,7 +7,7 @@
 //!
 //! The crate root holds the types a harness drives a benchmark with; the
 //! modules hold the rest: [`clock`] (the OS clock, the cycle counter, a
-//! thread's CPU time, kernels of known cost) and [`counter`] (perf_event
+//! thread's and its process's CPU time, kernels of known cost) and [`counter`] (perf_event
 //! counters and allocation counts). The harness's own plumbing (`affinity`:
 //! pinning the measuring thread; `heap`: the arena it allocates from;
 //! `signal`: Ctrl-C; `stdio`; `early_exit`)

@@ -213,10 +213,11 @@ pub(crate) fn series(environment: &Environment, cold: bool) -> (String, String) 
 
 /// How a run was built and measured where that changes the figures:
 /// `PROFILE/opt-level`, then ` cold` under `--cold`, and ` one-arena`
-/// when every thread took its memory from glibc's main arena
-/// (`bench_runtime::heap`): allocation-heavy rows read otherwise on
-/// threads' own arenas, as before that choice, so such runs are a series
-/// of their own.
+/// when the harness itself put every thread on glibc's main arena
+/// (`bench_runtime::heap`; not under the user's own arena setting or
+/// another global allocator): allocation-heavy rows read otherwise on
+/// threads' own arenas, as in runs from before that choice, so such runs
+/// are a series of their own.
 fn config(build: &crate::environment::Build, cold: bool, one_arena: bool) -> String {
     format!(
         "{}/{}{}{}",

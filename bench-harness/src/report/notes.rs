@@ -307,7 +307,8 @@ pub(crate) fn changes_reading(note: &Note) -> bool {
         // Not the cost of a call run alone on the CPU: it waited, its
         // process moved it, or its A/B group did.
         Note::LowCpu { .. } | Note::ProcessesDiffer { .. } | Note::DiffersAlone { .. } => true,
-        // Its threads' allocations may cost more than in the program.
+        // Threads beside it share one arena: their allocations may cost
+        // more than in the program.
         Note::SharedArena { .. } => true,
         // Informational: how the warm-up went, and how much single
         // iterations vary, which the interval already carries.

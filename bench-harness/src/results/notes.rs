@@ -148,10 +148,10 @@ pub enum Note {
         /// CPU time over wall time, below 0.9.
         share: f64,
     },
-    /// Other threads of the process ran beside the benchmark's own, for
-    /// this `share` of its CPU time: the body's threads, which under the
-    /// harness all take memory from glibc's main arena
-    /// (`bench_runtime::heap`).
+    /// Other threads of the process (most often the body's) worked beside
+    /// the benchmark's, for this `share` of its CPU time and at least 5%
+    /// of its slices' wall time, while every thread takes memory from
+    /// glibc's main arena (`bench_runtime::heap`).
     #[non_exhaustive]
     SharedArena {
         /// Their CPU time over the benchmark's thread's, at least 0.1.
