@@ -136,8 +136,18 @@ impl Child {
         signal::die_with_parent(&mut command);
         // A SIGTERM or SIGHUP to this process kills the child's group too.
         signal::kill_children_on_termination();
-        let mut process = command.spawn().map_err(could_not)?;
+        // Counted before it exists: another child's `finish` must not find
+        // the run empty, and sweep, while this one starts with the mark.
         LIVE.fetch_add(1, Ordering::SeqCst);
+        let mut process = match command.spawn() {
+            Ok(process) => process,
+            Err(error) => {
+                if LIVE.fetch_sub(1, Ordering::SeqCst) == 1 {
+                    sweep_marked();
+                }
+                return Err(could_not(error));
+            }
+        };
         signal::add_child_group(process.id());
         let (lines, capture) = match stdout {
             Sink::Lines => (process.stdout.take().map(pipes::read_lines), None),
