@@ -570,6 +570,12 @@ mod tests {
         .unwrap()
     }
 
+    /// The estimate of one of the harness's own kernels, unprobed and
+    /// never preempted.
+    fn stateless(values: &[f64], iters: &[u64], starts: &[usize]) -> BlockEstimate {
+        block_estimate(Body::Stateless, values, iters, &[], starts, 0.0, &unprobed).unwrap()
+    }
+
     /// No evidence either way.
     fn unprobed(_: usize, _: usize) -> BlockEvidence {
         BlockEvidence::default()
@@ -673,20 +679,8 @@ mod tests {
         assert!((e.estimate - 150.0).abs() < 1e-9, "{}", e.estimate);
         // ...but the harness's own kernels have no phases: it is the
         // machine's, and their time the fast regime's.
-        let starts = [0, 1, 2, 3, 4, 5];
-        let e = block_estimate(
-            Body::Stateless,
-            &values,
-            &iters,
-            &[],
-            &starts,
-            0.0,
-            &unprobed,
-        );
-        assert!(
-            e.as_ref().is_some_and(|e| e.steady && e.estimate == 100.0),
-            "{e:?}"
-        );
+        let e = stateless(&values, &iters, &[0, 1, 2, 3, 4, 5]);
+        assert!(e.steady && e.estimate == 100.0, "{e:?}");
     }
 
     #[test]
@@ -731,16 +725,7 @@ mod tests {
         let values = amortised(1100.0);
         // The same times from the empty loop are interrupts: it has no state
         // of its own, and its cost is the fast regime's.
-        let e = block_estimate(
-            Body::Stateless,
-            &values,
-            &iters,
-            &[],
-            &starts,
-            0.0,
-            &unprobed,
-        )
-        .unwrap();
+        let e = stateless(&values, &iters, &starts);
         assert!(e.steady);
         assert!((e.estimate - 100.0).abs() < 1e-9, "{}", e.estimate);
     }
