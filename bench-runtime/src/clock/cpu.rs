@@ -91,12 +91,7 @@ pub struct Switches {
 /// or `None` where the OS has no per-thread figure.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub fn thread_cpu_nanos() -> Option<Nanos> {
-    crate::sys::time::thread_cpu_time().map(nanos)
-}
-
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn nanos(t: std::time::Duration) -> Nanos {
-    Nanos(t.as_secs() as f64 * 1e9 + f64::from(t.subsec_nanos()))
+    crate::sys::time::thread_cpu_time().map(Nanos::from_duration)
 }
 
 /// The calling thread's exact CPU time so far, or `None` where the OS has
@@ -110,7 +105,7 @@ pub fn thread_cpu_nanos() -> Option<Nanos> {
 /// (`CLOCK_PROCESS_CPUTIME_ID`), or `None` where the OS has no such figure.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub fn process_cpu_nanos() -> Option<Nanos> {
-    crate::sys::time::process_cpu_time().map(nanos)
+    crate::sys::time::process_cpu_time().map(Nanos::from_duration)
 }
 
 /// The CPU time of every thread of the process so far, or `None` where the
