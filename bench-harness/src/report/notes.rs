@@ -454,19 +454,20 @@ pub(crate) fn grouped(results: &[BenchResult]) -> Vec<NoteGroup> {
         let Some((_, first)) = bounds.first() else {
             continue;
         };
-        let remedy = if cheap {
-            "give the body more work".to_string()
-        } else {
-            format!(
-                "its cost varied by more than itself: raise {}",
-                more_time(first)
-            )
-        };
         // Each line says its cause, so the two read as two lines.
-        let summary = if cheap {
-            "a bound, not a time (the interval reaches zero)"
+        let (summary, remedy) = if cheap {
+            (
+                "a bound, not a time (the interval reaches zero)",
+                "give the body more work".to_string(),
+            )
         } else {
-            "a bound, not a time (its own cost varies)"
+            (
+                "a bound, not a time (its own cost varies)",
+                format!(
+                    "its cost varied by more than itself: raise {}",
+                    more_time(first)
+                ),
+            )
         };
         groups.push(NoteGroup {
             kind: "upper_bound",
