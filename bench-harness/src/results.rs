@@ -220,6 +220,9 @@ pub struct Measured {
     /// The sampler's settings: the attribute's, overridden by the command
     /// line's, with the defaults filled in.
     pub config: SamplerConfig,
+    /// What was timed, as it was read: a benchmark's body, or one of the
+    /// harness's own kernels ([`Measured::analyse_as`]).
+    pub(crate) body: Body,
     /// What was subtracted from every sample.
     pub(crate) overhead: Overhead,
     /// Nanoseconds per iteration of each sample with the overhead taken out,
@@ -529,8 +532,10 @@ impl Measured {
             slices: &evidence_slices,
             preempted: &preempted,
         };
+        // Read as each process read it: the harness's own kernels pooled
+        // are as stateless as each process's.
         let mut pooled = Measured::of_per_iter(
-            Body::Program,
+            processes[0].body,
             measurement,
             per_iter,
             config,
@@ -695,6 +700,7 @@ impl Measured {
         let mut result = Measured {
             measurement,
             config,
+            body,
             overhead,
             per_iter,
             estimate,

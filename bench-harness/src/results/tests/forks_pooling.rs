@@ -6,7 +6,7 @@ use bench_runtime::{
     Measurement, Nanos, Sample, SamplerConfig, StopReason, StopRule, TimerPrecision, WarmUp,
 };
 
-use crate::analysis::Overhead;
+use crate::analysis::{Body, Overhead};
 use crate::instruments::Evidence;
 use crate::results::{Context, Measured, Missed, Note};
 
@@ -612,4 +612,46 @@ fn variation_only_between_processes_is_the_processes_not_the_program() {
     assert!(processes.iter().all(|p| p.notes.iter().any(is_levels)));
     let pooled = Measured::pool(processes.to_vec(), &context(Overhead::NONE));
     assert!(pooled.notes.iter().any(is_levels), "{:?}", pooled.notes);
+}
+
+/// A process of one of the harness's own kernels: four slices of ten
+/// samples at `level`, the last at 4× (the machine's, as such a kernel has
+/// no phases of its own).
+fn kernel_process(level: f64) -> Measured {
+    let overhead = overheads()[0];
+    let time = |cost: f64| Nanos(1000.0 * (cost + overhead.per_iter.0) + overhead.per_sample.0);
+    let samples = (0..40)
+        .map(|i| Sample {
+            iters: 1000,
+            elapsed: time(if i >= 30 { 4.0 * level } else { level }),
+        })
+        .collect();
+    let measurement = Measurement {
+        samples,
+        ..process(level, overhead, StopReason::TimeBudget).measurement
+    };
+    let context = context(overhead);
+    Measured::analyse_as(
+        Body::Stateless,
+        measurement,
+        config(),
+        &context,
+        Evidence::default(),
+    )
+}
+
+/// Pooled over processes, the harness's own kernel is read as each
+/// process read it: its slow slices are the machine's, and its time the
+/// fast regime's, where a benchmark's body would count them (175 ns).
+#[test]
+fn the_harness_kernels_pooled_stay_stateless() {
+    let processes: Vec<Measured> = (0..3).map(|_| kernel_process(100.0)).collect();
+    assert!(processes.iter().all(|p| p.estimate.steady));
+    let pooled = Measured::pool(processes, &context(overheads()[0]));
+    assert!(pooled.estimate.steady, "{:?}", pooled.estimate);
+    assert!(
+        (pooled.estimate.estimate - 100.0).abs() < 1e-6,
+        "{:?}",
+        pooled.estimate
+    );
 }
