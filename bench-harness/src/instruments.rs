@@ -74,6 +74,10 @@ pub(crate) struct SliceEvidence {
     /// nanoseconds per iteration of the empty loop
     /// (`bench_runtime::hidden::speed_probe`).
     pub probe: f64,
+    /// How long the benchmark was paused before the slice: from the end
+    /// of its previous slice (other benchmarks' slices ran meanwhile) to
+    /// this one's start. `None` for its first slice.
+    pub pause: Option<Nanos>,
 }
 
 impl Extras {
@@ -246,15 +250,16 @@ impl Instruments {
     }
 
     /// Before a slice whose first sample will be `first_sample`, with the
-    /// speed probe read just before it: where the thread runs, and its CPU
-    /// time so far.
-    pub(crate) fn slice_started(&mut self, first_sample: usize, probe: f64) {
+    /// speed probe read just before it and the pause since the benchmark's
+    /// previous slice: where the thread runs, and its CPU time so far.
+    pub(crate) fn slice_started(&mut self, first_sample: usize, probe: f64, pause: Option<Nanos>) {
         // Open until the slice ends: the precision rule, applied at the
         // slice's end, judges its samples by the probe before it.
         self.extras.slices.push(SliceEvidence {
             first_sample,
             samples: usize::MAX - first_sample,
             probe,
+            pause,
         });
         self.switches = switches();
         if let Some(cpu) = affinity::current_cpu() {

@@ -27,7 +27,7 @@ use crate::analysis::{self, outliers::Outliers, BlockEstimate, Body, Overhead, S
 use crate::instruments::{self, AllocRates, Evidence, Extras, SliceEvidence};
 use crate::settings::Schedule;
 pub(crate) use notes::differs_alone;
-use notes::{notes, shared_arena, LOW_CPU_RATIO};
+use notes::{cold_after_pause, notes, shared_arena, LOW_CPU_RATIO};
 
 pub use crate::failure::Failure;
 pub use crate::settings::BytesUnit;
@@ -728,6 +728,9 @@ impl Measured {
         }
         let one_arena = bench_runtime::heap::one_arena();
         self.notes.extend(shared_arena(&extras, one_arena));
+        let samples = &self.measurement.samples;
+        self.notes
+            .extend(cold_after_pause(&self.per_iter, samples, &extras));
         self.extras = extras;
         self.harness_allocations = harness_allocations;
     }

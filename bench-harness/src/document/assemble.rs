@@ -366,6 +366,7 @@ fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
                 first_sample: s.first_sample,
                 samples: s.samples,
                 probe_ns: s.probe,
+                pause_ns: s.pause.map(|p| p.0),
             })
             .collect(),
         preempted: m.extras.preempted.clone(),

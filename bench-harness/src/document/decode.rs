@@ -43,6 +43,7 @@ impl MeasurementRecord {
                 first_sample: s.first_sample,
                 samples: s.samples,
                 probe: s.probe_ns,
+                pause: s.pause_ns.map(Nanos),
             })
             .collect()
     }

@@ -229,6 +229,7 @@ json_struct!(SliceRecord {
     first_sample,
     samples,
     probe_ns,
+    pause_ns: skip,
 });
 json_struct!(SummaryRecord {
     n,

@@ -537,6 +537,8 @@ pub(crate) struct SliceRecord {
     pub samples: usize,
     /// The speed probe beside it, ns per iteration of the empty loop.
     pub probe_ns: f64,
+    /// The benchmark's pause before it (since its previous slice ended).
+    pub pause_ns: Option<f64>,
 }
 
 /// Location, spread and intervals of per-iteration values.

@@ -242,6 +242,37 @@ impl fmt::Display for Note {
                     format!("{share:.1}×")
                 },
             ),
+            Note::ColdAfterPause {
+                concordant,
+                rise,
+                pause,
+                interleaved,
+            } => {
+                write!(
+                    f,
+                    "its slices cost more the longer it was paused before them (other \
+                     benchmarks ran in the pauses, {} on the median): of pairs of its \
+                     consecutive slices whose pauses differed twofold, the one after the \
+                     longer pause cost more in {}, by {} on the median. ",
+                    time(pause.0),
+                    percent_whole(*concordant),
+                    percent_whole(*rise),
+                )?;
+                match interleaved {
+                    Some(interleaved) => write!(
+                        f,
+                        "Interleaved, its time read {}, re-warming what each pause cooled (its \
+                         caches, the TLB); this time is from measuring it again in one stretch \
+                         per process, warm, as a loop running it alone keeps them",
+                        time(interleaved.0),
+                    ),
+                    None => f.write_str(
+                        "The time includes re-warming what each pause cooled (its caches, the \
+                         TLB), where a loop running it alone keeps them warm; measure it warm \
+                         with --schedule sequential",
+                    ),
+                }
+            }
             Note::ProcessesDiffer {
                 processes,
                 fastest,
@@ -310,6 +341,8 @@ pub(crate) fn changes_reading(note: &Note) -> bool {
         // Threads beside it share one arena: their allocations may cost
         // more than in the program.
         Note::SharedArena { .. } => true,
+        // Not the warm cost: every slice re-warmed.
+        Note::ColdAfterPause { .. } => true,
         // Informational: how the warm-up went, and how much single
         // iterations vary, which the interval already carries.
         Note::WarmUpUnsettled { .. } | Note::HighSpread { .. } => false,
@@ -342,7 +375,7 @@ pub(crate) struct NoteGroup {
 
 /// The kinds in the order their lines are printed: what makes a figure
 /// wrong or imprecise first, then what to look into.
-const ORDER: [&str; 17] = [
+const ORDER: [&str; 18] = [
     "machine_disturbed",
     "not_precise",
     "few_samples",
@@ -358,6 +391,7 @@ const ORDER: [&str; 17] = [
     "high_spread",
     "low_cpu",
     "shared_arena",
+    "cold_after_pause",
     "processes_differ",
     "differs_alone",
 ];
@@ -641,6 +675,37 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
                 "look for a wait, or quieten the machine",
             )
         }
+        Note::ColdAfterPause { .. } => {
+            let rises = notes.iter().filter_map(|n| match n {
+                Note::ColdAfterPause { rise, .. } => Some(*rise),
+                _ => None,
+            });
+            let (low, high) = rises.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
+                (l.min(r), h.max(r))
+            });
+            let again = notes.iter().all(|n| {
+                matches!(
+                    n,
+                    Note::ColdAfterPause {
+                        interleaved: Some(_),
+                        ..
+                    }
+                )
+            });
+            (
+                range_text(
+                    "cost up",
+                    Some(percent_whole(low)),
+                    Some(percent_whole(high)),
+                    "after longer pauses",
+                ),
+                if again {
+                    "timed again warm, in one stretch"
+                } else {
+                    "--schedule sequential runs it warm"
+                },
+            )
+        }
         Note::ProcessesDiffer { .. } => (
             "processes differ beyond their slices".to_string(),
             "raise --forks",
@@ -798,6 +863,20 @@ mod tests {
                  allocate contend for it where a program's would each have an arena of their \
                  own; if they allocate, measure it with MALLOC_ARENA_MAX=8 too, which gives \
                  every thread its own (the measuring one included)",
+            ),
+            (
+                Note::ColdAfterPause {
+                    concordant: 0.71,
+                    rise: 0.094,
+                    pause: Nanos(5.6e6),
+                    interleaved: None,
+                },
+                "its slices cost more the longer it was paused before them (other benchmarks \
+                 ran in the pauses, 5.600 ms on the median): of pairs of its consecutive \
+                 slices whose pauses differed twofold, the one after the longer pause cost more \
+                 in 71%, by 9% on the median. The time includes re-warming what each pause cooled (its caches, the TLB), where \
+                 a loop running it alone keeps them warm; measure it warm with --schedule \
+                 sequential",
             ),
             (
                 Note::ProcessesDiffer {

@@ -157,6 +157,25 @@ pub enum Note {
         /// Their CPU time over the benchmark's thread's, at least 0.1.
         share: f64,
     },
+    /// The benchmark's slices cost more the longer it was paused before
+    /// them (other benchmarks ran meanwhile): the time includes re-warming
+    /// what the pauses evicted, every slice, where a loop running it alone
+    /// keeps it warm.
+    #[non_exhaustive]
+    ColdAfterPause {
+        /// The share of pairs of consecutive slices, of those whose pauses
+        /// differ at least twofold, in which the one after the longer pause
+        /// cost more.
+        concordant: f64,
+        /// By how much, relative, on the median over the pairs.
+        rise: f64,
+        /// The median pause before a slice.
+        pause: Nanos,
+        /// Its time interleaved with the others, when it was then measured
+        /// again in one stretch (`session/warm.rs`), which is the time the
+        /// row shows.
+        interleaved: Option<Nanos>,
+    },
     /// Under `--forks`: the processes' estimates, from `fastest` to
     /// `slowest`, differ by more than their slices explain (`spread`: their
     /// relative standard deviation).
@@ -264,6 +283,7 @@ impl Note {
             Note::Multimodal { .. } => "multimodal",
             Note::LowCpu { .. } => "low_cpu",
             Note::SharedArena { .. } => "shared_arena",
+            Note::ColdAfterPause { .. } => "cold_after_pause",
             Note::ProcessesDiffer { .. } => "processes_differ",
             Note::DiffersAlone { .. } => "differs_alone",
         }
@@ -294,6 +314,89 @@ pub(super) fn shared_arena(extras: &crate::instruments::Extras, one_arena: bool)
     let (cpu, wall) = extras.other_threads_share()?;
     let busy = cpu >= OTHER_THREADS_SHARE && wall >= OTHER_THREADS_WALL;
     (one_arena && busy).then_some(Note::SharedArena { share: cpu })
+}
+
+/// The sign test's z from which slices' cost is said to rise with the
+/// pause before them: one-sided p below 4e-5, over the pairs of slices of
+/// one benchmark. Over the example suite's rows (3 runs, 29 benchmarks
+/// each here) the largest was 2.3; a pointer chase through 128 MiB read
+/// 11.6-13.6.
+const PAUSE_Z: f64 = 4.0;
+
+/// And the rise must matter: in pairs of consecutive slices, the one after
+/// the longer pause costs at least this much more on the median (the
+/// pointer chase: 7-10%; the steady rows of the example suite with the
+/// largest z: under 2.5%, at z under 3).
+const PAUSE_RISE: f64 = 0.02;
+
+/// The pairs compared: one pause at least this many times the other.
+const PAUSES_APART: f64 = 2.0;
+
+/// The note on a benchmark whose slices cost more the longer it was paused
+/// before them, from its slices' pauses and the cost of a call in each
+/// (`per_iter` and `samples`' iterations, its samples not `preempted`).
+///
+/// The interleaved schedule shuffles every round, so the pause before a
+/// slice (the other benchmarks' slices in between) is random, and nothing
+/// the program does depends on it: a rise with it is the benchmark's state
+/// (caches, the TLB) cooling while others run, or the host reclaiming
+/// them. The test pairs consecutive slices, (1st, 2nd), (3rd, 4th) and so
+/// on, which keeps a slow trend over the run (benchmarks finishing shorten
+/// the pauses) out of it, and counts the pairs, of those whose pauses
+/// differ at least twofold, in which the slice after the longer pause cost
+/// more: a sign test, whatever the cost's distribution (a body in phases
+/// included).
+pub(super) fn cold_after_pause(
+    per_iter: &[f64],
+    samples: &[bench_runtime::Sample],
+    extras: &crate::instruments::Extras,
+) -> Option<Note> {
+    let preempted = &extras.preempted;
+    let slices = extras.slices.iter().filter_map(|slice| {
+        let pause = slice.pause?;
+        let range = slice.first_sample..(slice.first_sample + slice.samples).min(per_iter.len());
+        let (time, calls) =
+            range
+                .filter(|i| preempted.binary_search(i).is_err())
+                .fold((0.0, 0.0), |(t, c), i| {
+                    let calls = samples[i].iters as f64;
+                    (t + per_iter[i] * calls, c + calls)
+                });
+        (calls > 0.0).then_some((pause.0, time / calls))
+    });
+    let slices: Vec<(f64, f64)> = slices.collect();
+    // Per pair whose pauses differ at least twofold, the cost after the
+    // longer pause over the cost after the shorter one. (Pairs of nearly
+    // equal pauses carry no signal, and a benchmark left alone with the
+    // empty loop at the end of a run has many: they diluted a tenfold
+    // rise to 2% on the median.)
+    let ratios: Vec<f64> = (slices.chunks_exact(2))
+        .filter(|pair| pair[0].0.max(pair[1].0) >= PAUSES_APART * pair[0].0.min(pair[1].0))
+        .filter(|pair| pair[0].1 != pair[1].1 && pair[0].1 > 0.0 && pair[1].1 > 0.0)
+        .map(|pair| {
+            let ((p1, c1), (p2, c2)) = (pair[0], pair[1]);
+            if p1 > p2 {
+                c1 / c2
+            } else {
+                c2 / c1
+            }
+        })
+        .collect();
+    let pairs = ratios.len() as f64;
+    let concordant = ratios.iter().filter(|&&r| r > 1.0).count() as f64;
+    // No pairs: z is NaN, and no note.
+    let z = (concordant - pairs / 2.0) / (pairs / 4.0).sqrt();
+    if z.is_nan() || z < PAUSE_Z {
+        return None;
+    }
+    let rise = analysis::percentile(&sorted(ratios.into_iter()), 50.0) - 1.0;
+    let pause = analysis::percentile(&sorted(slices.iter().map(|s| s.0)), 50.0);
+    (rise >= PAUSE_RISE).then_some(Note::ColdAfterPause {
+        concordant: concordant / pairs,
+        rise,
+        pause: Nanos(pause),
+        interleaved: None,
+    })
 }
 
 /// Above this coefficient of variation (within slices, outliers excluded)
@@ -514,5 +617,144 @@ mod tests {
         assert_eq!(shared_arena(&beside(1.0, 0.4), true), None);
         // 0.9 ms beside a busy thread's 10 ms: under 10% of its CPU time.
         assert_eq!(shared_arena(&beside(10.0, 0.9), true), None);
+    }
+
+    /// A benchmark's run of `slices` slices, one sample of 1,000 calls
+    /// each, after pauses drawn at random between 0.1 and 15 ms (the first
+    /// slice has none), each costing `cost(slice, pause in ms, rng)` ns a call.
+    fn paused(
+        seed: u64,
+        slices: usize,
+        cost: impl Fn(usize, f64, &mut fastrand::Rng) -> f64,
+    ) -> Option<Note> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let (mut per_iter, mut samples, mut extras) = (Vec::new(), Vec::new(), Extras::default());
+        for slice in 0..slices {
+            let pause = 0.1 + 14.9 * rng.f64();
+            per_iter.push(cost(slice, pause, &mut rng));
+            samples.push(bench_runtime::Sample {
+                iters: 1000,
+                elapsed: Nanos(0.0),
+            });
+            extras.slices.push(crate::instruments::SliceEvidence {
+                first_sample: slice,
+                samples: 1,
+                probe: 1.0,
+                pause: (slice > 0).then_some(Nanos(pause * 1e6)),
+            });
+        }
+        cold_after_pause(&per_iter, &samples, &extras)
+    }
+
+    /// 5% noise around `mean`.
+    fn noisy(mean: f64, rng: &mut fastrand::Rng) -> f64 {
+        mean * (0.95 + 0.1 * rng.f64())
+    }
+
+    #[test]
+    fn a_body_that_cools_between_slices_is_told_so_with_the_rise() {
+        // 20% more after a 15 ms pause than after none, in 5% noise: the
+        // pairs of pauses twofold apart differ by 6-7 ms on the median,
+        // their costs by 8-10%.
+        let cools = |_: usize, pause: f64, rng: &mut fastrand::Rng| {
+            noisy(100.0 * (1.0 + 0.2 * pause / 15.0), rng)
+        };
+        for seed in 0..20 {
+            let Some(Note::ColdAfterPause {
+                concordant,
+                rise,
+                pause,
+                ..
+            }) = paused(seed, 200, cools)
+            else {
+                panic!("seed {seed}: no note");
+            };
+            assert!((0.06..0.13).contains(&rise), "seed {seed}: {rise}");
+            assert!((6e6..9e6).contains(&pause.0), "seed {seed}: {pause:?}");
+            assert!(concordant > 0.7, "seed {seed}: {concordant}");
+        }
+        // The same in phases of the program's own: 20 slices at 15 ns a
+        // call, then 20 at 250 ns, in turn (a table in and out of the cache).
+        let phases = |slice: usize, pause: f64, rng: &mut fastrand::Rng| {
+            let level = if (slice / 20) % 2 == 0 { 15.0 } else { 250.0 };
+            noisy(level * (1.0 + 0.2 * pause / 15.0), rng)
+        };
+        for seed in 0..20 {
+            assert!(paused(seed, 300, phases).is_some(), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_body_whose_cost_does_not_follow_the_pauses_is_not_told() {
+        // Steady; in phases; every tenth slice 10x; and a cost falling
+        // over the run while the pauses shorten (benchmarks finishing):
+        // in 100 seeds each, not once.
+        let steady = |_: usize, _: f64, rng: &mut fastrand::Rng| noisy(100.0, rng);
+        let phases = |slice: usize, _: f64, rng: &mut fastrand::Rng| {
+            noisy(if (slice / 20) % 2 == 0 { 15.0 } else { 250.0 }, rng)
+        };
+        let rare = |slice: usize, _: f64, rng: &mut fastrand::Rng| {
+            noisy(if slice % 10 == 0 { 1000.0 } else { 100.0 }, rng)
+        };
+        for seed in 0..100 {
+            assert_eq!(paused(seed, 300, steady), None, "steady, seed {seed}");
+            assert_eq!(paused(seed, 300, phases), None, "phases, seed {seed}");
+            assert_eq!(paused(seed, 300, rare), None, "rare, seed {seed}");
+        }
+        // The trend: the pauses shrink from 15 to 1.5 ms over the run, the
+        // cost falls from 200 to 100 ns.
+        for seed in 0..100 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let n = 300;
+            let mut extras = Extras::default();
+            let (mut per_iter, mut samples) = (Vec::new(), Vec::new());
+            for slice in 0..n {
+                let progress = slice as f64 / n as f64;
+                let pause = (15.0 - 13.5 * progress) * (0.5 + rng.f64());
+                per_iter.push(noisy(200.0 - 100.0 * progress, &mut rng));
+                samples.push(bench_runtime::Sample {
+                    iters: 1000,
+                    elapsed: Nanos(0.0),
+                });
+                extras.slices.push(crate::instruments::SliceEvidence {
+                    first_sample: slice,
+                    samples: 1,
+                    probe: 1.0,
+                    pause: Some(Nanos(pause * 1e6)),
+                });
+            }
+            assert_eq!(
+                cold_after_pause(&per_iter, &samples, &extras),
+                None,
+                "trend, seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_preempted_sample_does_not_count_toward_its_slice() {
+        // Cooling as above, but every slice after a long pause lost its
+        // sample to preemption: nothing is left to compare with.
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut extras = Extras::default();
+        let (mut per_iter, mut samples) = (Vec::new(), Vec::new());
+        for slice in 0..200 {
+            let pause = 0.1 + 14.9 * rng.f64();
+            per_iter.push(noisy(100.0 * (1.0 + 0.2 * pause / 15.0), &mut rng));
+            samples.push(bench_runtime::Sample {
+                iters: 1000,
+                elapsed: Nanos(0.0),
+            });
+            if pause > 2.0 {
+                extras.preempted.push(slice);
+            }
+            extras.slices.push(crate::instruments::SliceEvidence {
+                first_sample: slice,
+                samples: 1,
+                probe: 1.0,
+                pause: Some(Nanos(pause * 1e6)),
+            });
+        }
+        assert_eq!(cold_after_pause(&per_iter, &samples, &extras), None);
     }
 }

@@ -54,11 +54,15 @@ impl Driver for Slices {
         let setup = clock.elapsed(self.started, clock.start());
         self.sampler.charge(setup);
         self.reporter.spend(setup);
+        // When the previous slice ended: the pause before the next is the
+        // time other benchmarks ran meanwhile.
+        let mut ended: Option<Nanos> = None;
         loop {
             let slice_start = now();
             let before = self.sampler.samples().len();
             let probe = bench_runtime::hidden::speed_probe(&clock);
-            self.instruments.slice_started(before, probe);
+            let pause = ended.map(|ended| slice_start - ended);
+            self.instruments.slice_started(before, probe, pause);
             run_slice(
                 &mut self.sampler,
                 routine,
@@ -70,8 +74,10 @@ impl Driver for Slices {
             );
             let probe = bench_runtime::hidden::speed_probe(&clock);
             let recorded = self.sampler.samples().len();
+            let end = now();
             self.instruments
-                .slice_ended(now() - slice_start, recorded, probe);
+                .slice_ended(end - slice_start, recorded, probe);
+            ended = Some(end);
             self.publish_overhead();
             let samples = self.sampler.samples();
             let first = before.min(samples.len());
@@ -357,7 +363,7 @@ mod tests {
         let mut instruments = Instruments::none();
         while !sampler.is_done() {
             let speed = probe(slice_number.get());
-            instruments.slice_started(sampler.samples().len(), speed);
+            instruments.slice_started(sampler.samples().len(), speed, None);
             run_slice(
                 sampler,
                 &mut routine,

@@ -21,6 +21,7 @@ mod rows;
 mod show_history;
 mod smoke;
 mod verdicts;
+mod warm;
 mod worker;
 
 /// The hidden flag that carries an `--against` worker's token.
@@ -310,6 +311,11 @@ fn bench(
                 .overridden_by(args.settings)
                 .bytes_unit_or_default();
         }
+    }
+    if !info.partial {
+        // Rows whose slices cooled between them, measured again warm.
+        let pairs = (forks, &plan.paired_groups[..]);
+        warm::remeasure(&args.settings, selected, results, pairs, args.output.quiet);
     }
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);

@@ -552,3 +552,29 @@ fn runs_two_threads() -> u64 {
         a.join().unwrap_or(0) ^ b.join().unwrap_or(0)
     })
 }
+
+thread_local! {
+    /// When [`cools_between_slices`] was last called, and until when it is
+    /// cold.
+    static COOLING: std::cell::Cell<Option<(std::time::Instant, std::time::Instant)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// A body whose state cools while it is paused, as a cache does while
+/// other code runs: after a pause of over 100 µs since its last call, its
+/// calls do ten times the work for a quarter of the pause. Run in a loop,
+/// it stays warm: a chain of 100 multiplies and a clock read.
+#[benchmark(ignore)]
+fn cools_between_slices() -> u64 {
+    let now = std::time::Instant::now();
+    let (last, mut cold_until) = COOLING.get().unwrap_or((now, now));
+    let pause = now - last;
+    if pause > Duration::from_micros(100) {
+        cold_until = now + pause / 4;
+    }
+    COOLING.set(Some((now, cold_until)));
+    let work = if now < cold_until { 10 } else { 1 };
+    (0..work).fold(0, |acc, _| {
+        acc ^ bench_harness::known_cost::imul_chain::<100>(black_box(3))
+    })
+}

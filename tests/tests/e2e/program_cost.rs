@@ -235,3 +235,61 @@ fn a_body_running_threads_is_told_they_share_the_arena() {
     let chosen = [("MALLOC_ARENA_MAX", OsStr::new("8"))];
     assert_eq!(kinds(&threads, &chosen), [(threads[0].to_string(), false)]);
 }
+
+/// A body whose state cools while the others run (the fixture's
+/// `cools_between_slices`: ten times the work for a quarter of each pause,
+/// as a cache re-warms): interleaved, its slices cost more the longer it
+/// was paused before them. The row says so and is timed again in one
+/// stretch per process, warm, as a loop running it alone reads it (here:
+/// its time under `--schedule sequential`); its steady neighbours are not
+/// told, and a sequential run, with no pauses, has nothing to tell.
+#[test]
+fn a_body_that_cools_between_its_slices_is_told_and_timed_warm() {
+    let names = ["cools_between_slices", "spins", "passes"];
+    let measure = |schedule: &str| {
+        let args = [
+            &["--bench", "--include-ignored", "--exact"],
+            &names[..],
+            &["--measure-time", "0.6", "--schedule", schedule],
+            &["--no-history", "--format", "json", "-q"],
+        ]
+        .concat();
+        let out = bench_tests::run(fixture_binary(), &args);
+        assert_eq!(out.code, Some(0), "{out:?}");
+        let document: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+        let rows = document["benchmarks"].as_array().unwrap().iter().map(|b| {
+            let m = &b["measurement"];
+            let cooled = m["note_kinds"]
+                .as_array()
+                .unwrap()
+                .contains(&"cold_after_pause".into());
+            let time = m["estimate"]["time_ns"].as_f64().unwrap();
+            (b["name"].as_str().unwrap().to_string(), (cooled, time))
+        });
+        (
+            rows.collect::<std::collections::BTreeMap<_, _>>(),
+            out.stderr,
+        )
+    };
+    let (warm, _) = measure("sequential");
+    let (interleaved, stderr) = measure("interleaved");
+    for name in names {
+        let cooled = name == "cools_between_slices";
+        assert_eq!(interleaved[name].0, cooled, "{name}: {interleaved:?}");
+        assert!(!warm[name].0, "{name}, sequential: {warm:?}");
+    }
+    assert!(
+        stderr.contains("measuring again in one stretch, warm: cools_between_slices"),
+        "{stderr}"
+    );
+    // Its slices after a 4 ms pause cost about 3x a warm call, after 8 ms 8x:
+    // timed again warm, the row reads as the sequential run does.
+    let (time, truth) = (
+        interleaved["cools_between_slices"].1,
+        warm["cools_between_slices"].1,
+    );
+    assert!(
+        (time / truth - 1.0).abs() < 0.2,
+        "timed again warm: {time:.1} ns; sequentially: {truth:.1} ns"
+    );
+}

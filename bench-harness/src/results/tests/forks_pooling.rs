@@ -365,6 +365,7 @@ fn probed(level: f64, probe: f64) -> Measured {
             first_sample: slice * 10,
             samples: 10,
             probe,
+            pause: None,
         })
         .collect();
     m

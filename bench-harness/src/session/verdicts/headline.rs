@@ -96,6 +96,7 @@ pub(super) fn rebuild(document: &Document, record: &MeasurementRecord) -> Option
             first_sample,
             samples: starts.get(block + 1).copied().unwrap_or(raw.samples.len()) - first_sample,
             probe: 2.0,
+            pause: None,
         })
         .collect();
     let context = Context {

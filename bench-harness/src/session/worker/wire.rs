@@ -128,7 +128,8 @@ json_struct!(CpuTime { user, system });
 json_struct!(SliceEvidence {
     first_sample,
     samples,
-    probe
+    probe,
+    pause: skip
 });
 json_struct!(Refusal { events, reason });
 
@@ -276,6 +277,7 @@ mod tests {
                     first_sample: 1,
                     samples: 1,
                     probe: 0.33,
+                    pause: Some(Nanos(2.5e6)),
                 }],
                 preempted: vec![1],
                 rounds: Some(vec![Some(0..1), None, Some(1..2)]),

@@ -1,0 +1,110 @@
+//! The warm pass: a benchmark whose interleaved slices cost more the
+//! longer it was paused before them (`Note::ColdAfterPause`: its caches and
+//! TLB cooled while the others ran) is measured again, in one stretch per
+//! process (the sequential schedule), so that its time is the warm cost a
+//! loop running it alone reads. Its note keeps what the interleaved run
+//! showed, and its time there.
+//!
+//! A pointer chase through 128 MiB read 1.2-1.5x its plain loop
+//! interleaved with five others, and 0.99-1.05x in one stretch (issue 24;
+//! docs/ARCHITECTURE.md, *Decisions*).
+
+use std::time::Instant;
+
+use super::collect;
+use super::plan::{self, Processes, Reference};
+use super::rows::Selection;
+use crate::cli;
+use crate::console;
+use crate::report::progress;
+use crate::results::{BenchResult, Note, Outcome};
+use crate::settings::{Schedule, Settings};
+use bench_runtime::Nanos;
+
+/// Measures again, in one stretch per process, each of `results` (the
+/// run's rows of `selected`, measured interleaved under `settings`) whose
+/// note says it cooled between slices, and replaces its measurement with
+/// that one. Not members of the run's A/B groups (`paired_groups`: their
+/// comparison pairs interleaved rounds), nor under `--cold`, where each
+/// sample starts cold by request.
+pub(super) fn remeasure(
+    settings: &Settings,
+    selected: &Selection,
+    results: &mut [BenchResult],
+    (forks, paired_groups): (usize, &[&str]),
+    quiet: bool,
+) {
+    if settings.schedule_or_default() != Schedule::Interleaved || settings.cold_or_default() {
+        return;
+    }
+    let cooled = |r: &BenchResult| match &r.outcome {
+        Outcome::Measured(m) => {
+            let in_pairs = (r.group.as_deref()).is_some_and(|g| paired_groups.contains(&g));
+            !in_pairs
+                && m.notes
+                    .iter()
+                    .any(|n| matches!(n, Note::ColdAfterPause { .. }))
+        }
+        _ => false,
+    };
+    let names: Vec<&str> = (results.iter().filter(|r| cooled(r)))
+        .map(|r| r.name.as_str())
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    let again: Vec<_> = (selected.iter())
+        .filter(|s| names.contains(&s.name.as_str()))
+        .cloned()
+        .collect();
+    console::status(&format_args!(
+        "measuring again in one stretch, warm: {} (its slices cost more after longer pauses)",
+        names.join(", ")
+    ));
+    let warm = Settings {
+        schedule: Some(Schedule::Sequential),
+        ..*settings
+    };
+    let plan = match plan::plan(&warm, &again, None, Reference::Off, Processes::forks(forks)) {
+        Ok(plan) => plan,
+        Err(why) => return console::status(&format_args!("not measured again: {why}")),
+    };
+    let collected = collect::collect(
+        &plan,
+        &again,
+        forks,
+        &cli::worker_args(&warm),
+        (progress::Mode::for_stderr(quiet), Instant::now()),
+    );
+    if collected.info.partial {
+        return;
+    }
+    for warm in collected.results {
+        let Outcome::Measured(mut warm_m) = warm.outcome else {
+            continue;
+        };
+        let Some(row) = results.iter_mut().find(|r| r.name == warm.name) else {
+            continue;
+        };
+        let Outcome::Measured(cold_m) = &row.outcome else {
+            continue;
+        };
+        let interleaved = Nanos(cold_m.headline());
+        let notes = cold_m.notes.iter().filter_map(|n| match n {
+            Note::ColdAfterPause {
+                concordant,
+                rise,
+                pause,
+                ..
+            } => Some(Note::ColdAfterPause {
+                concordant: *concordant,
+                rise: *rise,
+                pause: *pause,
+                interleaved: Some(interleaved),
+            }),
+            _ => None,
+        });
+        warm_m.notes.extend(notes);
+        row.outcome = Outcome::Measured(warm_m);
+    }
+}
