@@ -289,7 +289,7 @@ fn bench(
     let plan = plan::plan(&args.settings, selected, cold_bytes, reference, processes)?;
     let worker_args = cli::worker_args(&args.settings);
     let collect::Collected {
-        info,
+        mut info,
         results: measured,
         machine_reference,
         loop_overhead,
@@ -317,6 +317,10 @@ fn bench(
         let pairs = (forks, &plan.paired_groups[..]);
         warm::remeasure(&args.settings, selected, results, pairs, args.output.quiet);
     }
+    // Whether the run is whole, read once every measuring pass has ended:
+    // a Ctrl-C during the warm pass makes it partial too (no history, no
+    // baseline, the table says so).
+    info.partial = bench_runtime::signal::interrupted();
 
     let reports = verdicts::complexity_reports(args.output.complexity, selected, results);
     // Compared first: the table shows each benchmark's change.

@@ -24,9 +24,12 @@ use bench_runtime::Nanos;
 /// Measures again, in one stretch per process, each of `results` (the
 /// run's rows of `selected`, measured interleaved under `settings`) whose
 /// note says it cooled between slices, and replaces its measurement with
-/// that one. Not members of the run's A/B groups (`paired_groups`: their
-/// comparison pairs interleaved rounds), nor under `--cold`, where each
-/// sample starts cold by request.
+/// that one; a failure there fails the row. Not members of the run's A/B
+/// groups (`paired_groups`: their comparison pairs interleaved rounds), nor
+/// under `--cold`, where each sample starts cold by request, nor a name
+/// two benchmarks share (`--forks 0` allows it), which cannot be told
+/// apart. After Ctrl-C the rows keep their interleaved measurements; the
+/// caller reads the interruption once every pass has ended.
 pub(super) fn remeasure(
     settings: &Settings,
     selected: &Selection,
@@ -47,7 +50,8 @@ pub(super) fn remeasure(
         }
         _ => false,
     };
-    let names: Vec<&str> = (results.iter().filter(|r| cooled(r)))
+    let unique = |r: &BenchResult| results.iter().filter(|o| o.name == r.name).count() == 1;
+    let names: Vec<&str> = (results.iter().filter(|r| cooled(r) && unique(r)))
         .map(|r| r.name.as_str())
         .collect();
     if names.is_empty() {
@@ -80,11 +84,17 @@ pub(super) fn remeasure(
         return;
     }
     for warm in collected.results {
-        let Outcome::Measured(mut warm_m) = warm.outcome else {
-            continue;
-        };
         let Some(row) = results.iter_mut().find(|r| r.name == warm.name) else {
             continue;
+        };
+        let mut warm_m = match warm.outcome {
+            Outcome::Measured(warm_m) => warm_m,
+            // It failed this time: the row says so, and the run fails.
+            failed @ Outcome::Failed(_) => {
+                row.outcome = failed;
+                continue;
+            }
+            _ => continue,
         };
         let Outcome::Measured(cold_m) = &row.outcome else {
             continue;

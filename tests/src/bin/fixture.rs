@@ -563,9 +563,22 @@ thread_local! {
 /// A body whose state cools while it is paused, as a cache does while
 /// other code runs: after a pause of over 100 µs since its last call, its
 /// calls do ten times the work for a quarter of the pause. Run in a loop,
-/// it stays warm: a chain of 100 multiplies and a clock read.
+/// it stays warm: a chain of 100 multiplies and a clock read. With
+/// `BENCH_FIXTURE_SETUPS` (a file each set-up adds a line to) and
+/// `BENCH_FIXTURE_FAIL_AFTER=N`, its set-up fails after N earlier ones.
 #[benchmark(ignore)]
-fn cools_between_slices() -> u64 {
+fn cools_between_slices(b: &mut Bencher) {
+    if let Some(file) = std::env::var_os("BENCH_FIXTURE_SETUPS") {
+        let before = std::fs::read_to_string(&file).map_or(0, |s| s.lines().count());
+        record_pid("BENCH_FIXTURE_SETUPS", std::process::id());
+        let limit = fixture_number("FAIL_AFTER", u32::MAX);
+        assert!(before < limit as usize, "set up again: fails on purpose");
+    }
+    b.iter(cool_call)
+}
+
+/// One call of [`cools_between_slices`].
+fn cool_call() -> u64 {
     let now = std::time::Instant::now();
     let (last, mut cold_until) = COOLING.get().unwrap_or((now, now));
     let pause = now - last;

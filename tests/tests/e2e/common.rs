@@ -71,3 +71,17 @@ pub fn against_rows(stdout: &str) -> Vec<(String, String)> {
     }
     rows
 }
+
+/// The fixture's body that cools between its slices, beside two steady
+/// ones, for long enough (0.6 s each) that its pause test has pairs to
+/// judge: the warm pass's tests.
+pub const COOLING: [&str; 8] = [
+    "--bench",
+    "--include-ignored",
+    "--exact",
+    "cools_between_slices",
+    "spins",
+    "passes",
+    "--measure-time",
+    "0.6",
+];

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use bench_tests::{read_json, scratch_dir, QUICK};
 
-use crate::common::fixture_binary;
+use crate::common::{fixture_binary, COOLING};
 
 /// A running fixture, and what it has printed so far.
 struct Running {
@@ -188,4 +188,46 @@ fn ctrl_c_during_a_smoke_test_ends_it_with_the_benchmarks_run_so_far() {
     let (code, stdout, stderr) = finish(running);
     assert_eq!(code, Some(130), "{stdout}\n{stderr}");
     assert!(stdout.contains("test passes ... ok"), "{stdout}");
+}
+
+/// Ctrl-C during the warm pass (a row whose slices cooled between them,
+/// measured again in one stretch: `session/warm.rs`) leaves the run as
+/// partial as one during the first pass: exit 130, `"partial": true` in
+/// the document, and nothing in the history.
+#[test]
+fn ctrl_c_during_the_warm_pass_leaves_the_run_partial() {
+    let dir = scratch_dir("interrupt-warm");
+    let json = dir.join("out.json");
+    let mut child = Command::new(fixture_binary())
+        .args(COOLING)
+        .args(["--format", "json", "-o", json.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .env("CARGO_TARGET_DIR", &*dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fixture starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("measuring again in one stretch, warm: cools_between_slices") {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("the run ended without a warm pass: {seen}");
+        }
+        seen.push_str(&line);
+    }
+    // Into the warm pass's first process (about a second in all).
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(&child);
+    stderr.read_to_string(&mut seen).unwrap();
+    let code = child.wait().unwrap().code();
+    assert_eq!(code, Some(130), "{seen}");
+    assert!(
+        seen.contains("interrupted: the results above are partial"),
+        "{seen}"
+    );
+    assert_eq!(read_json(&json)["partial"], true);
+    let history = dir.join("bench-harness").join("history");
+    assert!(!history.join("fixture.jsonl").exists(), "{history:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
