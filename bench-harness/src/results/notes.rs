@@ -619,31 +619,51 @@ mod tests {
         assert_eq!(shared_arena(&beside(10.0, 0.9), true), None);
     }
 
-    /// A benchmark's run of `slices` slices, one sample of 1,000 calls
-    /// each, after pauses drawn at random between 0.1 and 15 ms (the first
-    /// slice has none), each costing `cost(slice, pause in ms, rng)` ns a call.
+    /// A benchmark's slices, one sample of 1,000 calls each, and the
+    /// evidence beside them.
+    #[derive(Default)]
+    struct Slices {
+        per_iter: Vec<f64>,
+        samples: Vec<bench_runtime::Sample>,
+        extras: Extras,
+    }
+
+    impl Slices {
+        /// One more slice, at `cost` ns a call, after a pause of `pause` ms.
+        fn push(&mut self, cost: f64, pause: Option<f64>) {
+            self.extras.slices.push(crate::instruments::SliceEvidence {
+                first_sample: self.per_iter.len(),
+                samples: 1,
+                probe: 1.0,
+                pause: pause.map(|ms| Nanos(ms * 1e6)),
+            });
+            self.per_iter.push(cost);
+            self.samples.push(bench_runtime::Sample {
+                iters: 1000,
+                elapsed: Nanos(0.0),
+            });
+        }
+
+        fn note(&self) -> Option<Note> {
+            cold_after_pause(&self.per_iter, &self.samples, &self.extras)
+        }
+    }
+
+    /// A benchmark's run of `slices` slices after pauses drawn at random
+    /// between 0.1 and 15 ms (the first slice has none), each costing
+    /// `cost(slice, pause in ms, rng)` ns a call.
     fn paused(
         seed: u64,
         slices: usize,
         cost: impl Fn(usize, f64, &mut fastrand::Rng) -> f64,
     ) -> Option<Note> {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let (mut per_iter, mut samples, mut extras) = (Vec::new(), Vec::new(), Extras::default());
+        let mut run = Slices::default();
         for slice in 0..slices {
             let pause = 0.1 + 14.9 * rng.f64();
-            per_iter.push(cost(slice, pause, &mut rng));
-            samples.push(bench_runtime::Sample {
-                iters: 1000,
-                elapsed: Nanos(0.0),
-            });
-            extras.slices.push(crate::instruments::SliceEvidence {
-                first_sample: slice,
-                samples: 1,
-                probe: 1.0,
-                pause: (slice > 0).then_some(Nanos(pause * 1e6)),
-            });
+            run.push(cost(slice, pause, &mut rng), (slice > 0).then_some(pause));
         }
-        cold_after_pause(&per_iter, &samples, &extras)
+        run.note()
     }
 
     /// 5% noise around `mean`.
@@ -705,29 +725,13 @@ mod tests {
         // cost falls from 200 to 100 ns.
         for seed in 0..100 {
             let mut rng = fastrand::Rng::with_seed(seed);
-            let n = 300;
-            let mut extras = Extras::default();
-            let (mut per_iter, mut samples) = (Vec::new(), Vec::new());
+            let (n, mut run) = (300, Slices::default());
             for slice in 0..n {
                 let progress = slice as f64 / n as f64;
                 let pause = (15.0 - 13.5 * progress) * (0.5 + rng.f64());
-                per_iter.push(noisy(200.0 - 100.0 * progress, &mut rng));
-                samples.push(bench_runtime::Sample {
-                    iters: 1000,
-                    elapsed: Nanos(0.0),
-                });
-                extras.slices.push(crate::instruments::SliceEvidence {
-                    first_sample: slice,
-                    samples: 1,
-                    probe: 1.0,
-                    pause: Some(Nanos(pause * 1e6)),
-                });
+                run.push(noisy(200.0 - 100.0 * progress, &mut rng), Some(pause));
             }
-            assert_eq!(
-                cold_after_pause(&per_iter, &samples, &extras),
-                None,
-                "trend, seed {seed}"
-            );
+            assert_eq!(run.note(), None, "trend, seed {seed}");
         }
     }
 
@@ -736,25 +740,17 @@ mod tests {
         // Cooling as above, but every slice after a long pause lost its
         // sample to preemption: nothing is left to compare with.
         let mut rng = fastrand::Rng::with_seed(7);
-        let mut extras = Extras::default();
-        let (mut per_iter, mut samples) = (Vec::new(), Vec::new());
+        let mut run = Slices::default();
         for slice in 0..200 {
             let pause = 0.1 + 14.9 * rng.f64();
-            per_iter.push(noisy(100.0 * (1.0 + 0.2 * pause / 15.0), &mut rng));
-            samples.push(bench_runtime::Sample {
-                iters: 1000,
-                elapsed: Nanos(0.0),
-            });
+            run.push(
+                noisy(100.0 * (1.0 + 0.2 * pause / 15.0), &mut rng),
+                Some(pause),
+            );
             if pause > 2.0 {
-                extras.preempted.push(slice);
+                run.extras.preempted.push(slice);
             }
-            extras.slices.push(crate::instruments::SliceEvidence {
-                first_sample: slice,
-                samples: 1,
-                probe: 1.0,
-                pause: Some(Nanos(pause * 1e6)),
-            });
         }
-        assert_eq!(cold_after_pause(&per_iter, &samples, &extras), None);
+        assert_eq!(run.note(), None);
     }
 }
