@@ -756,6 +756,16 @@ impl Measured {
         blocks < 4 || (!self.estimate.kept_all_disturbed && 4 * kept >= blocks && effective >= 3.0)
     }
 
+    /// Its time interleaved with the others, when its slices cooled
+    /// between them and it was measured again in one stretch: the
+    /// figures are then that second pass's.
+    pub(crate) fn timed_again(&self) -> Option<Nanos> {
+        self.notes.iter().find_map(|n| match n {
+            Note::ColdAfterPause { interleaved, .. } => *interleaved,
+            _ => None,
+        })
+    }
+
     /// The headline estimate, in nanoseconds per iteration: the mean cost
     /// of a call over the blocks the machine did not disturb, overhead
     /// subtracted. Comparisons and ratios use this figure.

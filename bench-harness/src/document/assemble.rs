@@ -319,6 +319,7 @@ fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
         within_slice_spread: m.within_slice_spread,
         drift: m.drift.and_then(finite),
         rerun_half_width: m.rerun.and_then(finite),
+        interleaved_ns: m.timed_again().map(|t| t.0),
         notes: m.notes.iter().map(ToString::to_string).collect(),
         note_kinds: m.notes.iter().map(|note| note.kind().to_string()).collect(),
         counters: m

@@ -167,6 +167,7 @@ json_struct!(MeasurementRecord {
     within_slice_spread,
     drift,
     rerun_half_width: skip,
+    interleaved_ns: skip,
     notes,
     note_kinds: default,
     counters: default,

@@ -376,6 +376,10 @@ pub(crate) struct MeasurementRecord {
     /// which the outputs for people add to the ± in quadrature; absent
     /// with fewer than 3 such runs. `estimate` keeps this run's interval.
     pub rerun_half_width: Option<f64>,
+    /// Its time interleaved with the others, when its slices cooled
+    /// between them and it was measured again in one stretch
+    /// (`cold_after_pause`): the figures here are that second pass's.
+    pub interleaved_ns: Option<f64>,
     /// What the reader must know to trust the figures, with remedies.
     pub notes: Vec<String>,
     /// The kind of each of `notes`, in the same order: a stable snake_case

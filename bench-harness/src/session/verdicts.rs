@@ -9,11 +9,12 @@ use crate::analysis::mean;
 use crate::baseline::Store;
 use crate::cli::BaselineOptions;
 use crate::console;
-use crate::document::Document;
+use crate::document::{Document, ScheduleKind};
 use crate::report::format::too_fast_to_compare;
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Measured};
 use crate::run;
+use crate::settings::Schedule;
 
 use super::rows::Selection;
 
@@ -256,6 +257,43 @@ pub(super) fn compare_with(
         )),
         None => Compared::New,
     })
+}
+
+/// Rows measured in one stretch in this run (the sequential schedule, or a
+/// second pass after `cold_after_pause`: `session/warm.rs`) and
+/// interleaved in `baseline`, or the other way round: their change holds
+/// the method's too (a pointer chase read 1.2-1.5x interleaved what it
+/// read in one stretch). Says so once, naming them; `schedule` is this
+/// run's.
+pub(super) fn note_methods_differ(
+    options: &BaselineOptions,
+    baseline: &Document,
+    results: &[BenchResult],
+    schedule: Schedule,
+) {
+    let here = |m: &Measured| schedule == Schedule::Sequential || m.timed_again().is_some();
+    let sequential = baseline.methodology.schedule == ScheduleKind::Sequential;
+    let differ: Vec<&str> = (results.iter())
+        .filter_map(|r| {
+            let record = baseline.benchmark(&r.name)?.measurement.as_ref()?;
+            let there = sequential || record.interleaved_ns.is_some();
+            (here(r.measured()?) != there).then_some(r.name.as_str())
+        })
+        .collect();
+    let Some(first) = differ.first() else {
+        return;
+    };
+    let name = options.compare.as_deref().unwrap_or_default();
+    let more = match differ.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    console::note(&format_args!(
+        "{first}{more} measured in one stretch in one run and interleaved in the other \
+         (baseline '{name}'), so the change holds the method's: a benchmark whose slices cool \
+         between them is timed again in one stretch (cold_after_pause); compare runs where \
+         both were"
+    ));
 }
 
 /// Each A/B unit's members against its baseline, from the slices the

@@ -329,3 +329,60 @@ fn a_body_that_fails_in_its_warm_pass_fails_its_row() {
         out.stdout
     );
 }
+
+/// A baseline's rows measured one way and this run's the other (in one
+/// stretch: the sequential schedule, or the warm pass; else interleaved)
+/// are named, since their change holds the method's; the document says
+/// which rows the warm pass timed, with their interleaved time.
+#[test]
+fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
+    let target = scratch_dir("warm-compare");
+    let env = [("CARGO_TARGET_DIR", target.as_os_str())];
+    let json = target.join("saved.json");
+    let save = [
+        &COOLING[..],
+        &[
+            "--no-history",
+            "--save-baseline",
+            "warm",
+            "--format",
+            "json",
+        ],
+        &["-o", json.to_str().unwrap()],
+    ]
+    .concat();
+    let out = run_with_env(fixture_binary(), &save, &env);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let document = read_json(&json);
+    let interleaved = |name: &str| {
+        let mut rows = document["benchmarks"].as_array().unwrap().iter();
+        let row = rows.find(|b| b["name"] == name).unwrap();
+        row["measurement"]["interleaved_ns"].as_f64()
+    };
+    let cold = interleaved("cools_between_slices").expect("timed again");
+    assert!(cold > 0.0, "{cold}");
+    assert_eq!(interleaved("spins"), None);
+    // Sequential: the cooling body in one stretch as in the baseline, the
+    // other two not.
+    let compare = [
+        &COOLING[..],
+        &[
+            "--no-history",
+            "--schedule",
+            "sequential",
+            "--baseline",
+            "warm",
+        ],
+    ]
+    .concat();
+    let out = run_with_env(fixture_binary(), &compare, &env);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let both = "passes and 1 more measured in one stretch in one run and interleaved in the \
+                other (baseline 'warm')";
+    assert!(out.stderr.contains(both), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("cools_between_slices measured in one"),
+        "{}",
+        out.stderr
+    );
+}
