@@ -678,7 +678,7 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
         }
         Note::ColdAfterPause { .. } => {
             // No figure: the pairs' median rise is not what the time moved
-            // (a 7-10% rise in pairs, and 1.2-1.5x on the time).
+            // (a 6-12% rise in pairs, and 1.2-1.5x on the time).
             let again = notes.iter().all(|n| {
                 matches!(
                     n,

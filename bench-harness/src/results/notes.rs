@@ -318,14 +318,14 @@ pub(super) fn shared_arena(extras: &crate::instruments::Extras, one_arena: bool)
 
 /// The sign test's z from which slices' cost is said to rise with the
 /// pause before them: one-sided p below 4e-5, over the pairs of slices of
-/// one benchmark. Over the example suite's rows (3 runs, 29 benchmarks
-/// each here) the largest was 2.3; a pointer chase through 128 MiB read
-/// 11.6-13.6.
+/// one benchmark. Over the example suite's rows (3 runs, 33 rows each
+/// here) the largest was 2.6; a pointer chase through 128 MiB read
+/// 6.2-12.7 (20 runs).
 const PAUSE_Z: f64 = 4.0;
 
 /// And the rise must matter: in pairs of consecutive slices, the one after
 /// the longer pause costs at least this much more on the median (the
-/// pointer chase: 7-10%; the steady rows of the example suite with the
+/// pointer chase: 6-12%; the steady rows of the example suite with the
 /// largest z: under 2.5%, at z under 3).
 const PAUSE_RISE: f64 = 0.02;
 

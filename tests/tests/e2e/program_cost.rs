@@ -41,7 +41,7 @@ fn truth(alone: &Alone, binary: &Path, name: &str) -> f64 {
 /// variation (`levels`, `speed_changed`; `high_spread` may be the
 /// machine's). In 13 runs of this file here each kind fired on its body
 /// 13 times, and no note at all on the reference; `cold_after_pause` on
-/// `cache_phases` in 20 runs of 20 (its sign test's z 6.6-12.7, against
+/// `cache_phases` in 20 runs of 20 (its sign test's z 6.2-12.7, against
 /// the threshold's 4).
 const SCRIPTED_NOTES: [(&str, &str); 6] = [
     ("every_tenth_call_ten_times", "levels"),
