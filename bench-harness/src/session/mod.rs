@@ -333,8 +333,10 @@ fn bench(
             result.comparison =
                 verdicts::compare_with(baseline, result, comparison.threshold, clock);
         }
-        let schedule = args.settings.schedule_or_default();
-        verdicts::note_methods_differ(&args.baselines, baseline, results, schedule);
+        if let Some(name) = &args.baselines.compare {
+            let schedule = args.settings.schedule_or_default();
+            verdicts::note_methods_differ(name, baseline, results, schedule);
+        }
     }
     // The history as it stood before this run, read once: for the drift
     // line, and with this run's records for the report's charts.

@@ -263,10 +263,10 @@ pub(super) fn compare_with(
 /// second pass after `cold_after_pause`: `session/warm.rs`) and
 /// interleaved in `baseline`, or the other way round: their change holds
 /// the method's too (a pointer chase read 1.2-1.5x interleaved what it
-/// read in one stretch). Says so once, naming them; `schedule` is this
-/// run's.
+/// read in one stretch). Says so once, naming them and baseline `name`;
+/// `schedule` is this run's.
 pub(super) fn note_methods_differ(
-    options: &BaselineOptions,
+    name: &str,
     baseline: &Document,
     results: &[BenchResult],
     schedule: Schedule,
@@ -283,7 +283,6 @@ pub(super) fn note_methods_differ(
     let Some(first) = differ.first() else {
         return;
     };
-    let name = options.compare.as_deref().unwrap_or_default();
     let more = match differ.len() {
         1 => String::new(),
         n => format!(" and {} more", n - 1),

@@ -99,22 +99,16 @@ pub(super) fn remeasure(
         let Outcome::Measured(cold_m) = &row.outcome else {
             continue;
         };
-        let interleaved = Nanos(cold_m.headline());
-        let notes = cold_m.notes.iter().filter_map(|n| match n {
-            Note::ColdAfterPause {
-                concordant,
-                rise,
-                pause,
-                ..
-            } => Some(Note::ColdAfterPause {
-                concordant: *concordant,
-                rise: *rise,
-                pause: *pause,
-                interleaved: Some(interleaved),
-            }),
-            _ => None,
+        // Its note, now with the interleaved time.
+        let time = Nanos(cold_m.headline());
+        let cooled = cold_m.notes.iter().cloned().filter_map(|mut note| {
+            let Note::ColdAfterPause { interleaved, .. } = &mut note else {
+                return None;
+            };
+            *interleaved = Some(time);
+            Some(note)
         });
-        warm_m.notes.extend(notes);
+        warm_m.notes.extend(cooled);
         row.outcome = Outcome::Measured(warm_m);
     }
 }
