@@ -116,7 +116,7 @@ pub(super) fn flamegraphs(
         let started = this
             .check()
             .and_then(|()| other.as_ref().map_or(Ok(()), |(exe, _)| exe.check()))
-            .map_err(|why| ProfileError::Unusable(format!("perf {why}")));
+            .map_err(|why| ProfileError::Unusable(format!("perf was not started: {why}")));
         let profiled = started
             .and_then(|()| {
                 perf.profile(

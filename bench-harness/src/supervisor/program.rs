@@ -156,8 +156,8 @@ impl Program {
         match Identity::of(&self.path) {
             Ok(now) if now == *identity => Ok(()),
             _ => Err(format!(
-                "was not started: {} changed since this run started (rebuilt?), and its \
-                 processes would measure another program; run again",
+                "{} changed since this run started (rebuilt?), and its processes would \
+                 measure another program; run again",
                 self.path.display()
             )),
         }
@@ -190,8 +190,10 @@ mod tests {
         std::fs::rename(&new, &path).unwrap();
         let refused = program.check().unwrap_err();
         assert!(
-            refused.starts_with("was not started: ")
-                && refused.contains("changed since this run started"),
+            refused.starts_with(&format!(
+                "{} changed since this run started",
+                path.display()
+            )),
             "{refused}"
         );
         std::fs::remove_file(&path).unwrap();
