@@ -289,11 +289,58 @@ fn forks_line(forks: &ForkSpread) -> String {
     )
 }
 
-/// A count per iteration: `0.00`, `12.5`, `3.20K`.
+/// A count per iteration: `0.00`, `0.0020`, `12.50`, `3.20K`. Positive
+/// values under 0.01 keep two significant digits (a page fault every 512
+/// calls is 0.0020, not 0.00); negative ones, left over from subtracting
+/// the reads' own counts, do not.
 fn amount(value: f64) -> String {
-    if value.abs() < 1000.0 {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    let magnitude = value.abs();
+    if value > 0.0 && magnitude < 0.01 {
+        let decimals = |v: f64| (1.0 - v.log10().floor()).clamp(2.0, 15.0) as i32;
+        let scale = 10f64.powi(decimals(magnitude));
+        // Rounded first: 0.00999 is 0.010, and then takes the usual form.
+        let rounded = (magnitude * scale).round() / scale;
+        if rounded == 0.0 {
+            return "0.00".to_string();
+        }
+        if rounded < 0.01 {
+            return format!("{rounded:.*}", decimals(rounded) as usize);
+        }
+    }
+    if magnitude < 1000.0 {
         format!("{value:.2}")
+    } else if value < 0.0 {
+        format!("-{}", count(magnitude.round() as u64))
     } else {
-        count(value.round().max(0.0) as u64)
+        count(value.round() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::amount;
+
+    #[test]
+    fn a_rare_event_per_iteration_keeps_two_significant_digits() {
+        // A `Vec` of u64 faults a page in every 512 pushes.
+        assert_eq!(amount(1.0 / 512.0), "0.0020");
+        assert_eq!(amount(5.2e-6), "0.0000052");
+        assert_eq!(amount(0.0), "0.00");
+        assert_eq!(amount(0.25), "0.25");
+        assert_eq!(amount(3200.0), "3.20K");
+        // Two digits after rounding, then the usual form from 0.01.
+        assert_eq!(amount(0.00999), "0.01");
+        assert_eq!(amount(0.00995), "0.01");
+        assert_eq!(amount(0.00099999), "0.0010");
+        assert_eq!(amount(0.01), "0.01");
+        assert_eq!(amount(1e-13), "0.00000000000010");
+        assert_eq!(amount(3e-16), "0.00");
+        // What subtracting the reads' own counts leaves is no finer.
+        assert_eq!(amount(-0.0003), "-0.00");
+        assert_eq!(amount(-2500.0), "-2.50K");
+        assert_eq!(amount(f64::NAN), "NaN");
     }
 }
