@@ -21,8 +21,13 @@ use crate::common::{fixture_binary, COOLING};
 /// (0.86-1.16x, timed again warm after its `cold_after_pause` note; its
 /// plain loop moved 99-128 ns between those runs), `growing_map`
 /// (0.77-1.15x; its plain loop alone moved 78-94 ns between processes)
-/// and `growing_vec` (0.84-1.02x); issue 24's closing notes have the
-/// figures.
+/// and `growing_vec` (0.84-1.02x). Against six plain-loop processes
+/// around the run (three before, three after; 8 runs) they read 0.91-1.31x,
+/// 0.72-1.04x and 0.88-1.10x: the loops themselves spread 0.72-1.39x of
+/// their mean (the map), and one loop's map moved 83-202 ns a call from
+/// one cycle of its inserts to the next: page faults, which the machine
+/// prices (the `Vec` spent 48-53% of its CPU time in the kernel). Issue
+/// 24's closing notes have the figures.
 const VARYING: [&str; 2] = ["every_tenth_call_ten_times", "random_cost_per_call"];
 
 /// The fixed-cost body: how far the machine itself moved between the
