@@ -121,8 +121,10 @@ settings_table! {
         attribute: (),
         help: Measurement "  --schedule interleaved|sequential
                           interleaved (default): rounds of short slices in a shuffled
-                          order, so every benchmark sees the same machine noise;
-                          sequential: each benchmark in one go
+                          order, so every benchmark sees the same machine noise (one
+                          whose slices cool between them is timed again in one go,
+                          for its budget once more); sequential: each benchmark in
+                          one go
 ",
         sampler: (),
     }
