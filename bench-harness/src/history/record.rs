@@ -142,6 +142,8 @@ pub(crate) struct RunRecords<'a> {
     pub(crate) machine_reference: Option<&'a Measured>,
     /// `--cold`: caches evicted before each sample.
     pub(crate) cold: bool,
+    /// `--schedule sequential`: every row measured in one stretch.
+    pub(crate) sequential: bool,
     /// Each benchmark's code hash, by full name (`history::code_identities`).
     pub(crate) codes: &'a [(String, String)],
 }
@@ -149,7 +151,9 @@ pub(crate) struct RunRecords<'a> {
 /// One record per measured benchmark of the run, in report order.
 pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
     let id = run_id();
-    let (machine, config) = series(run.environment, run.cold);
+    let (machine, config) = series(run.environment, run.cold, run.sequential);
+    // A row the warm pass timed again in one stretch: a series of its own.
+    let (_, warm) = series(run.environment, run.cold, true);
     let environment = run.environment;
     let reference_ns = run
         .machine_reference
@@ -187,7 +191,11 @@ pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
                     .find(|(name, _)| *name == result.name)
                     .map(|(_, code)| code.clone()),
                 machine: machine.clone(),
-                config: config.clone(),
+                config: if measured.timed_again().is_some() {
+                    warm.clone()
+                } else {
+                    config.clone()
+                },
                 harness: environment.harness_version.clone(),
                 name: result.name.clone(),
                 time_ns,
@@ -200,30 +208,39 @@ pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
         .collect()
 }
 
-/// The series a run on `environment` belongs to: its machine's
+/// The series a row of a run on `environment` belongs to: its machine's
 /// [`fingerprint`] and its configuration ([`config`]), as
-/// [`Record::series_key`] reads them back.
-pub(crate) fn series(environment: &Environment, cold: bool) -> (String, String) {
+/// [`Record::series_key`] reads them back. `one_stretch`: the row was
+/// measured in one stretch (`--schedule sequential`, or the warm pass).
+pub(crate) fn series(environment: &Environment, cold: bool, one_stretch: bool) -> (String, String) {
     let one_arena = bench_runtime::heap::one_arena();
     (
         fingerprint(environment),
-        config(&environment.build, cold, one_arena),
+        config(&environment.build, cold, one_stretch, one_arena),
     )
 }
 
-/// How a run was built and measured where that changes the figures:
-/// `PROFILE/opt-level`, then ` cold` under `--cold`, and ` one-arena`
+/// How a row was built and measured where that changes the figures:
+/// `PROFILE/opt-level`, then ` cold` under `--cold`, ` one-stretch` when it
+/// was measured in one stretch rather than interleaved (a pointer chase
+/// read 1.2-1.5x interleaved what it read in one stretch), and ` one-arena`
 /// when the harness itself put every thread on glibc's main arena
 /// (`bench_runtime::heap`; not under the user's own arena setting or
 /// another global allocator): allocation-heavy rows read otherwise on
 /// threads' own arenas, as in runs from before that choice, so such runs
 /// are a series of their own.
-fn config(build: &crate::environment::Build, cold: bool, one_arena: bool) -> String {
+fn config(
+    build: &crate::environment::Build,
+    cold: bool,
+    one_stretch: bool,
+    one_arena: bool,
+) -> String {
     format!(
-        "{}/{}{}{}",
+        "{}/{}{}{}{}",
         build.profile,
         build.opt_level,
         if cold { " cold" } else { "" },
+        if one_stretch { " one-stretch" } else { "" },
         if one_arena { " one-arena" } else { "" }
     )
 }
@@ -274,16 +291,20 @@ mod config_tests {
     use crate::environment::Build;
 
     #[test]
-    fn the_configuration_names_the_cache_and_the_arena_when_they_change_figures() {
+    fn the_configuration_names_the_cache_the_schedule_and_the_arena_when_they_change_figures() {
         let build = Build {
             profile: "release".into(),
             opt_level: "3".into(),
             debug_assertions: false,
             harness_opt_level: None,
         };
-        assert_eq!(config(&build, false, false), "release/3");
-        assert_eq!(config(&build, true, false), "release/3 cold");
-        assert_eq!(config(&build, false, true), "release/3 one-arena");
-        assert_eq!(config(&build, true, true), "release/3 cold one-arena");
+        assert_eq!(config(&build, false, false, false), "release/3");
+        assert_eq!(config(&build, true, false, false), "release/3 cold");
+        assert_eq!(config(&build, false, false, true), "release/3 one-arena");
+        assert_eq!(
+            config(&build, true, true, true),
+            "release/3 cold one-stretch one-arena"
+        );
+        assert_eq!(config(&build, false, true, false), "release/3 one-stretch");
     }
 }

@@ -350,11 +350,14 @@ fn bench(
     // rerun may move each row, from its own recent runs of the same code
     // (the table's rerun figure: the answer should hold on the next run).
     let against_past = records_history && !info.partial;
-    let series =
-        against_past.then(|| history::series(&environment, args.settings.cold_or_default()));
+    let cold = args.settings.cold_or_default();
+    let sequential = args.settings.schedule_or_default() == crate::settings::Schedule::Sequential;
+    let series = against_past.then(|| history::series(&environment, cold, sequential));
     let series = series
         .as_ref()
         .map(|(machine, config)| (machine.as_str(), config.as_str()));
+    // A row the warm pass timed again in one stretch is of another series.
+    let warm_series = history::series(&environment, cold, true);
     let drift = machine_reference
         .as_ref()
         .zip(series)
@@ -377,6 +380,10 @@ fn bench(
                 let bench = history::Benchmark {
                     name: &result.name,
                     code,
+                };
+                let series = match m.timed_again() {
+                    Some(_) => (warm_series.0.as_str(), warm_series.1.as_str()),
+                    None => series,
                 };
                 m.rerun = history::rerun_half_width(&past, series, bench, m.headline());
             }
@@ -452,7 +459,8 @@ fn bench(
             environment: &environment,
             results,
             machine_reference: machine_reference.as_ref(),
-            cold: args.settings.cold_or_default(),
+            cold,
+            sequential,
             codes: &codes,
         };
         match history::append_run(&store, &run) {

@@ -346,13 +346,7 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
     let json = target.join("saved.json");
     let save = [
         &COOLING[..],
-        &[
-            "--no-history",
-            "--save-baseline",
-            "warm",
-            "--format",
-            "json",
-        ],
+        &["--save-baseline", "warm", "--format", "json"],
         &["-o", json.to_str().unwrap()],
     ]
     .concat();
@@ -371,17 +365,27 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
     // other two not.
     let compare = [
         &COOLING[..],
-        &[
-            "--no-history",
-            "--schedule",
-            "sequential",
-            "--baseline",
-            "warm",
-        ],
+        &["--schedule", "sequential", "--baseline", "warm"],
     ]
     .concat();
     let out = run_with_env(fixture_binary(), &compare, &env);
     assert_eq!(out.code, Some(0), "{out:?}");
+    // In the history each row's records are in the series of the way it
+    // was measured: the cooling body in one stretch both times, the
+    // others only in the sequential run.
+    let history = target.join("bench-harness/history/fixture.jsonl");
+    let history = std::fs::read_to_string(&history).unwrap();
+    let configs = |name: &str| -> Vec<bool> {
+        let records = history
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap());
+        let records = records.filter(|r| r["name"] == name);
+        records
+            .map(|r| r["config"].as_str().unwrap().contains(" one-stretch"))
+            .collect()
+    };
+    assert_eq!(configs("cools_between_slices"), [true, true], "{history}");
+    assert_eq!(configs("spins"), [false, true], "{history}");
     let both = "passes and 1 more measured in one stretch in one run and interleaved in the \
                 other (baseline 'warm')";
     assert!(out.stderr.contains(both), "{}", out.stderr);
