@@ -52,6 +52,8 @@ pub(crate) struct RunInfo {
     /// The timing loop's cost, subtracted from every sample.
     pub overhead: Overhead,
     pub schedule: Schedule,
+    /// `--cold`: the caches were evicted before each sample.
+    pub cold: bool,
     /// Target relative half-width of the headline's 95% CI; 0 = time budget.
     pub target_precision: f64,
     /// Seed of the interleaved shuffles (`--seed` repeats the order).

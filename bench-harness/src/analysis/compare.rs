@@ -220,6 +220,11 @@ pub(crate) struct Comparison {
     /// The change and its verdict; `None` when both times lie below their
     /// loop's resolution, too fast for any ratio.
     pub ratio: Option<Ratio>,
+    /// The two sides were measured in ways that move the time (in one
+    /// stretch against interleaved, `--cold` against not): the change
+    /// holds the method's, and the verdict is `Unclear` whatever the
+    /// interval says (`session/verdicts.rs`).
+    pub two_ways: bool,
 }
 
 impl Comparison {
@@ -296,6 +301,7 @@ pub(crate) fn compare(old: &Headline, new: &Headline, noise_threshold: f64) -> C
         old: old.time,
         new: new.time,
         ratio,
+        two_ways: false,
     }
 }
 

@@ -209,6 +209,7 @@ fn methodology(info: &RunInfo) -> Methodology {
             Schedule::Interleaved => ScheduleKind::Interleaved,
             Schedule::Sequential => ScheduleKind::Sequential,
         },
+        cold: info.cold,
         stop_rule: if info.target_precision > 0.0 {
             RunStopRule::Precision {
                 target: info.target_precision,

@@ -114,6 +114,7 @@ json_struct!(Methodology {
     sample_floor_ns,
     overhead,
     schedule,
+    cold: default,
     stop_rule,
     seed,
     confidence_level,

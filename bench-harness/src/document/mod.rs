@@ -232,6 +232,9 @@ pub(crate) struct Methodology {
     /// The timing loop's own cost, subtracted from every sample.
     pub overhead: OverheadRecord,
     pub schedule: ScheduleKind,
+    /// `--cold`: the caches were evicted before each sample (absent, and
+    /// so false, in documents from before it was recorded).
+    pub cold: bool,
     /// When sampling stops once the measuring budget is spent.
     pub stop_rule: RunStopRule,
     /// Seed of the interleaved shuffles (`--seed` repeats the order). May

@@ -58,6 +58,10 @@ pub(crate) struct ComparedRecord {
     pub status: String,
     /// `slower`, `faster`, `no difference` or `unclear`.
     pub verdict: Option<String>,
+    /// Measured otherwise here than in the baseline (in one stretch
+    /// against interleaved, `--cold` against not): the verdict is then
+    /// `unclear` whatever the interval says.
+    pub measured_two_ways: bool,
     /// The baseline's headline and this run's, as their rows print them
     /// (the baseline's analysed again from its samples), in nanoseconds.
     pub old_ns: Option<f64>,
@@ -139,6 +143,7 @@ json_struct!(ComparedRecord {
     name,
     status,
     verdict: default,
+    measured_two_ways: default,
     old_ns: default,
     new_ns: default,
     change: default,
@@ -179,6 +184,7 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
         name: name.to_string(),
         status: status.to_string(),
         verdict: None,
+        measured_two_ways: false,
         old_ns: None,
         new_ns: None,
         change: None,
@@ -199,6 +205,7 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
                 match &c.ratio {
                     Some(r) => ComparedRecord {
                         verdict: Some(r.verdict.to_string()),
+                        measured_two_ways: c.two_ways,
                         change: finite(r.change),
                         ci_low: finite(r.change_interval.0),
                         ci_high: finite(r.change_interval.1),

@@ -3,7 +3,7 @@
 
 use bench_runtime::{StopReason, Throughput};
 
-use crate::analysis::compare::{PairedComparison, Verdict};
+use crate::analysis::compare::{Comparison, PairedComparison, Ratio, Verdict};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::RunInfo;
 use crate::settings::{BytesUnit, Schedule};
@@ -204,6 +204,18 @@ pub(crate) fn verdict_words(verdict: Verdict, largest_change: f64) -> String {
             format!("unclear, up to {:+.2}%", largest_change * 100.0)
         }
         other => other.to_string(),
+    }
+}
+
+/// A baseline comparison's verdict as the reports print it: as
+/// [`verdict_words`] says it, or `unclear, measured two ways` for a row
+/// measured otherwise in the baseline ([`Comparison::two_ways`]), whose
+/// interval is the method's as much as the code's.
+pub(crate) fn compared_words(c: &Comparison, r: &Ratio) -> String {
+    if c.two_ways {
+        "unclear, measured two ways".to_string()
+    } else {
+        verdict_words(r.verdict, r.largest_change())
     }
 }
 

@@ -3,7 +3,8 @@
 //! details the golden files rely on.
 
 use super::{bencher, bmf, csv, markdown};
-use crate::results::{BenchResult, RunInfo};
+use crate::analysis::compare::Verdict;
+use crate::results::{BenchResult, Compared, RunInfo};
 use crate::testing::fixed_run::{against_report, formats_run, group_reports, info, results};
 use crate::testing::golden;
 
@@ -642,4 +643,30 @@ fn markdown_shows_where_a_rerun_falls_beside_the_times() {
     }
     let words = format!("rerun: {}", super::format::RERUN_MEANS);
     assert!(page.contains(&words), "{page}");
+}
+
+/// A row measured otherwise in the baseline stays in the table, its
+/// change shown, unclear for its method; the summary counts it unclear.
+#[test]
+fn baseline_markdown_shows_a_row_measured_two_ways() {
+    let (mut results, baseline) = formats_run();
+    for result in &mut results {
+        if let (Some(Compared::Against(c)), "fib_20") =
+            (&mut result.comparison, result.name.as_str())
+        {
+            c.two_ways = true;
+            c.ratio.as_mut().unwrap().verdict = Verdict::Unclear;
+        }
+    }
+    let mut out = Vec::new();
+    markdown::write(&mut out, HEADING, &info(), &results, Some(&baseline), &[]).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("`suite`: **1 faster, 1 unclear, 1 no difference** against baseline"),
+        "{text}"
+    );
+    let shown = &gfm_tables(&text)[0];
+    let fib = shown.iter().find(|row| row[0] == "`fib_20`").unwrap();
+    assert!(fib[2].starts_with("+20.00% [+15.8"), "{fib:?}");
+    assert_eq!(fib[3], "unclear, measured two ways");
 }

@@ -329,13 +329,17 @@ fn bench(
         verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines, clock)
     });
     if let Some((baseline, comparison)) = baseline.as_ref().zip(comparison.as_ref()) {
+        let method = verdicts::Method {
+            schedule: args.settings.schedule_or_default(),
+            cold: args.settings.cold_or_default(),
+            paired_groups: &plan.paired_groups,
+        };
         for result in results.iter_mut() {
             result.comparison =
-                verdicts::compare_with(baseline, result, comparison.threshold, clock);
+                verdicts::compare_with(baseline, result, comparison.threshold, clock, method);
         }
         if let Some(name) = &args.baselines.compare {
-            let schedule = args.settings.schedule_or_default();
-            verdicts::note_methods_differ(name, baseline, results, schedule);
+            verdicts::note_methods_differ(name, baseline, results, method);
         }
     }
     // The history as it stood before this run, read once: for the drift

@@ -155,6 +155,7 @@ pub(super) fn plan(
         // the interleaved measurement of the empty loop.
         overhead: run::measure_overhead(clock, floor),
         schedule: settings.schedule_or_default(),
+        cold: settings.cold_or_default(),
         target_precision: settings.precision_or_default(),
         seed: settings.seed.unwrap_or_else(|| fastrand::u64(..)),
         partial: false,

@@ -4,7 +4,7 @@
 
 mod headline;
 
-use crate::analysis::compare::{self, Comparison};
+use crate::analysis::compare::{self, Comparison, Verdict};
 use crate::analysis::mean;
 use crate::baseline::Store;
 use crate::cli::BaselineOptions;
@@ -233,16 +233,31 @@ fn comparison_threshold(noise_threshold: f64, machine_change: Option<&Comparison
     noise_threshold + machine
 }
 
+/// How this run measured, where a baseline measured otherwise moves the
+/// time: [`compare_with`] and [`note_methods_differ`] read it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Method<'a> {
+    pub(super) schedule: Schedule,
+    /// `--cold`.
+    pub(super) cold: bool,
+    /// The A/B groups of the run: their members are paired round by
+    /// round whatever the schedule.
+    pub(super) paired_groups: &'a [&'a str],
+}
+
 /// `result` against the same benchmark in the baseline: the two rows'
 /// headlines with their own intervals, compared by [`compare::compare`].
 /// The baseline's samples are analysed again as this run's were, so that
 /// both sides are the same estimator's. `clock` is this run's clock
-/// resolution (ns).
+/// resolution (ns). A row measured one way here and another in the
+/// baseline ([`two_ways`]) is `Unclear` whatever its interval says: its
+/// change holds the method's.
 pub(super) fn compare_with(
     baseline: &Document,
     result: &BenchResult,
     noise_threshold: f64,
     clock: f64,
+    method: Method<'_>,
 ) -> Option<Compared> {
     let new = result.measured()?;
     let old = baseline
@@ -250,49 +265,88 @@ pub(super) fn compare_with(
         .and_then(|record| record.measurement.as_ref())
         .and_then(|record| headline::rebuild(baseline, record));
     Some(match old {
-        Some(old) => Compared::Against(compare::compare(
-            &old.comparable(baseline.methodology.resolution_ns),
-            &new.comparable(clock),
-            noise_threshold,
-        )),
+        Some(old) => {
+            let mut compared = compare::compare(
+                &old.comparable(baseline.methodology.resolution_ns),
+                &new.comparable(clock),
+                noise_threshold,
+            );
+            compared.two_ways = !two_ways(baseline, result, method).is_empty();
+            if let Some(ratio) = compared.ratio.as_mut().filter(|_| compared.two_ways) {
+                ratio.verdict = Verdict::Unclear;
+            }
+            Compared::Against(compared)
+        }
         None => Compared::New,
     })
 }
 
-/// Rows measured in one stretch in this run (the sequential schedule, or a
-/// second pass after `cold_after_pause`: `session/warm.rs`) and
-/// interleaved in `baseline`, or the other way round: their change holds
-/// the method's too (a pointer chase read 1.2-1.5x interleaved what it
-/// read in one stretch). Says so once, naming them and baseline `name`;
-/// `schedule` is this run's.
+/// How `result` was measured otherwise here than in `baseline`, in words
+/// (none when alike):
+/// - in one stretch against interleaved: the sequential schedule (not for
+///   an A/B group's members, paired round by round under either), or a
+///   second pass after `cold_after_pause` (`session/warm.rs`); a pointer
+///   chase read 1.2-1.5x interleaved what it read in one stretch;
+/// - `--cold` against not: the fixture's cooling body read 908 ns cold
+///   against 112 ns warm. (A baseline from before `cold` was recorded
+///   reads as not cold.)
+fn two_ways(baseline: &Document, result: &BenchResult, method: Method<'_>) -> Vec<&'static str> {
+    let (Some(measured), Some(record)) = (
+        result.measured(),
+        (baseline.benchmark(&result.name)).and_then(|b| b.measurement.as_ref()),
+    ) else {
+        return Vec::new();
+    };
+    let paired = (result.group.as_deref()).is_some_and(|g| method.paired_groups.contains(&g));
+    let here =
+        (method.schedule == Schedule::Sequential && !paired) || measured.timed_again().is_some();
+    let there = (baseline.methodology.schedule == ScheduleKind::Sequential && !paired)
+        || record.interleaved_ns.is_some();
+    let mut ways = Vec::new();
+    if here != there {
+        ways.push("in one stretch in one run and interleaved in the other");
+    }
+    if method.cold != baseline.methodology.cold {
+        ways.push("with the caches evicted (--cold) in one run and not in the other");
+    }
+    ways
+}
+
+/// Rows measured one way in this run and another in `baseline`
+/// ([`two_ways`]): says so once for each way, naming them and baseline
+/// `name`.
 pub(super) fn note_methods_differ(
     name: &str,
     baseline: &Document,
     results: &[BenchResult],
-    schedule: Schedule,
+    method: Method<'_>,
 ) {
-    let here = |m: &Measured| schedule == Schedule::Sequential || m.timed_again().is_some();
-    let sequential = baseline.methodology.schedule == ScheduleKind::Sequential;
-    let differ: Vec<&str> = (results.iter())
-        .filter_map(|r| {
-            let record = baseline.benchmark(&r.name)?.measurement.as_ref()?;
-            let there = sequential || record.interleaved_ns.is_some();
-            (here(r.measured()?) != there).then_some(r.name.as_str())
-        })
+    let differ: Vec<(&str, Vec<&str>)> = (results.iter())
+        .map(|r| (r.name.as_str(), two_ways(baseline, r, method)))
+        .filter(|(_, ways)| !ways.is_empty())
         .collect();
-    let Some(first) = differ.first() else {
-        return;
-    };
-    let more = match differ.len() {
-        1 => String::new(),
-        n => format!(" and {} more", n - 1),
-    };
-    console::note(&format_args!(
-        "{first}{more} measured in one stretch in one run and interleaved in the other \
-         (baseline '{name}'), so the change holds the method's: a benchmark whose slices cool \
-         between them is timed again in one stretch (cold_after_pause); compare runs where \
-         both were"
-    ));
+    let mut said: Vec<&str> = Vec::new();
+    for (_, ways) in &differ {
+        for way in ways {
+            if said.contains(way) {
+                continue;
+            }
+            said.push(way);
+            let names: Vec<&str> = (differ.iter())
+                .filter(|(_, w)| w.contains(way))
+                .map(|(n, _)| *n)
+                .collect();
+            let more = match names.len() {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
+            console::note(&format_args!(
+                "{}{more} measured {way} (baseline '{name}'), so the change holds the \
+                 method's and its verdict is unclear at most; compare runs measured alike",
+                names[0]
+            ));
+        }
+    }
 }
 
 /// Each A/B unit's members against its baseline, from the slices the

@@ -37,6 +37,7 @@ pub(crate) fn info() -> RunInfo {
         sample_floor: Nanos(10_000.0),
         overhead: OVERHEAD,
         schedule: Schedule::Interleaved,
+        cold: false,
         target_precision: 0.01,
         seed: 42,
         partial: false,

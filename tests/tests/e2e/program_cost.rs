@@ -337,8 +337,9 @@ fn a_body_that_fails_in_its_warm_pass_fails_its_row() {
 
 /// A baseline's rows measured one way and this run's the other (in one
 /// stretch: the sequential schedule, or the warm pass; else interleaved)
-/// are named, since their change holds the method's; the document says
-/// which rows the warm pass timed, with their interleaved time.
+/// are named, since their change holds the method's, and get no verdict
+/// beyond unclear; the document says which rows the warm pass timed, with
+/// their interleaved time.
 #[test]
 fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
     let target = scratch_dir("warm-compare");
@@ -394,4 +395,46 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
         "{}",
         out.stderr
     );
+    // Interleaved (too short a run for the note), against its warm time:
+    // the change is the method's, shown, and unclear whatever its interval.
+    let interleaved = [
+        &COOLING[..6],
+        &["--quick", "--no-history", "--baseline", "warm"],
+    ]
+    .concat();
+    let out = run_with_env(fixture_binary(), &interleaved, &env);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let one = "cools_between_slices measured in one stretch in one run and interleaved in the \
+               other (baseline 'warm'), so the change holds the method's and its verdict is \
+               unclear at most";
+    assert!(out.stderr.contains(one), "{}", out.stderr);
+    let row = |out: &bench_tests::Run, name: &str| -> String {
+        let mut lines = out
+            .stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("compared with"));
+        let found = lines.find(|l| l.trim_start().starts_with(name));
+        found
+            .unwrap_or_else(|| panic!("{name} in {}", out.stdout))
+            .to_string()
+    };
+    let cooling = row(&out, "cools_between_slices");
+    assert!(cooling.ends_with("unclear, measured two ways"), "{cooling}");
+    assert!(
+        !row(&out, "spins").contains("measured two ways"),
+        "{}",
+        out.stdout
+    );
+    // Cold against warm: every row.
+    let cold = [
+        &["--bench", "--exact", "spins", "--quick", "--cold"][..],
+        &["--no-history", "--baseline", "warm"],
+    ]
+    .concat();
+    let out = run_with_env(fixture_binary(), &cold, &env);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let one = "spins measured with the caches evicted (--cold) in one run and not in the other";
+    assert!(out.stderr.contains(one), "{}", out.stderr);
+    let spins = row(&out, "spins");
+    assert!(spins.ends_with("unclear, measured two ways"), "{spins}");
 }

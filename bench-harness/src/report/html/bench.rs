@@ -13,8 +13,8 @@ use super::Baseline;
 use crate::analysis::compare::Verdict;
 use crate::analysis::{self, Interval};
 use crate::report::format::{
-    count, headline_time, p_value, percent, result_rate, stop_word, time, too_fast_to_compare,
-    verdict_words, Headline,
+    compared_words, count, headline_time, p_value, percent, result_rate, stop_word, time,
+    too_fast_to_compare, Headline,
 };
 use crate::results::{BenchResult, Compared, Measured, Outcome};
 
@@ -222,7 +222,7 @@ fn measured(
                     signed_percent(r.change_interval.0),
                     signed_percent(r.change_interval.1),
                     escape(b.name),
-                    escape(&verdict_words(r.verdict, r.largest_change())),
+                    escape(&compared_words(c, r)),
                     percent(b.threshold),
                     p_value(r.p_welch),
                 );

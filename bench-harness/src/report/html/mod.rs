@@ -27,8 +27,8 @@ use crate::document::Document;
 use crate::environment::Environment;
 use crate::fs;
 use crate::report::format::{
-    group_verdict, overhead_words, percent, result_rate, schedule_words, stop_words, time,
-    verdict_words, what_the_interval_covers, Headline, HEADLINE_METHOD,
+    compared_words, group_verdict, overhead_words, percent, result_rate, schedule_words,
+    stop_words, time, what_the_interval_covers, Headline, HEADLINE_METHOD,
 };
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::{against::AgainstOutcome, against::AgainstReport};
@@ -303,7 +303,7 @@ fn summary_table(out: &mut String, page: &Page<'_>) {
                             bench::signed_percent(r.change_interval.0),
                             bench::signed_percent(r.change_interval.1),
                             bench::verdict_class(r.verdict),
-                            escape(&verdict_words(r.verdict, r.largest_change())),
+                            escape(&compared_words(c, r)),
                         );
                     }
                     None => out.push_str("<td></td><td>too fast to compare</td>"),

@@ -5,7 +5,8 @@
 use super::{code, escape, signed_percent};
 use crate::analysis::compare::Verdict;
 use crate::report::format::{
-    group_verdict, percent, time, too_fast_to_compare, verdict_counts, verdict_words, Headline,
+    compared_words, group_verdict, percent, time, too_fast_to_compare, verdict_counts,
+    verdict_words, Headline,
 };
 use crate::report::notes::bound_text;
 use crate::results::against::{AgainstOutcome, AgainstReport};
@@ -18,6 +19,9 @@ use crate::results::{BenchResult, Compared, GroupReport, Outcome};
 pub(super) enum Standing {
     Slower,
     Faster,
+    /// Measured otherwise in the baseline: unclear, but shown, since its
+    /// change may be large.
+    TwoWays,
     Failed,
     Unclear,
     NoDifference,
@@ -49,7 +53,7 @@ impl Standing {
         match self {
             Standing::Slower => Some(Verdict::Slower),
             Standing::Faster => Some(Verdict::Faster),
-            Standing::Unclear => Some(Verdict::Unclear),
+            Standing::Unclear | Standing::TwoWays => Some(Verdict::Unclear),
             Standing::NoDifference => Some(Verdict::NoDifference),
             _ => None,
         }
@@ -216,8 +220,11 @@ pub(super) fn baseline_section(baseline: &BaselineReport, results: &[BenchResult
         let row = match (&result.comparison, &result.outcome) {
             (Some(Compared::Against(c)), _) => match &c.ratio {
                 Some(r) => {
-                    let words = verdict_words(r.verdict, r.largest_change());
-                    let standing = Standing::of(r.verdict, &words);
+                    let words = compared_words(c, r);
+                    let standing = match c.two_ways {
+                        true => Standing::TwoWays,
+                        false => Standing::of(r.verdict, &words),
+                    };
                     Row::new(
                         name,
                         current_time(result),

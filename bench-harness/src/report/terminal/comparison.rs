@@ -13,7 +13,7 @@ use super::Terminal;
 use crate::analysis::compare::{Comparison, Verdict};
 use crate::document::Document;
 use crate::report::format::{
-    escape, group_verdict, p_value, pad_end, percent, ratio_and_interval, time,
+    compared_words, escape, group_verdict, p_value, pad_end, percent, ratio_and_interval, time,
     too_fast_to_compare, verdict_counts, verdict_words,
 };
 use crate::results::against::{AgainstOutcome, AgainstReport};
@@ -68,10 +68,10 @@ impl Terminal<'_> {
         let verdicts = results
             .iter()
             .filter_map(|r| match &r.comparison {
-                Some(Compared::Against(c)) => c.ratio.as_ref(),
+                Some(Compared::Against(c)) => c.ratio.as_ref().map(|r| (c, r)),
                 _ => None,
             })
-            .map(|r| columns(&verdict_words(r.verdict, r.largest_change())))
+            .map(|(c, r)| columns(&compared_words(c, r)))
             .max()
             .unwrap_or(0)
             .max("verdict".len());
@@ -98,6 +98,7 @@ impl Terminal<'_> {
         }
         let mut tally: Vec<(Verdict, Vec<String>)> = Verdict::ALL.map(|v| (v, Vec::new())).into();
         let mut new = Vec::new();
+        let mut two_ways = Vec::new();
         let mut too_fast = 0;
         for result in results {
             let shown = pad_end(&shorten_middle(&escape(&result.name), width), width);
@@ -116,7 +117,7 @@ impl Terminal<'_> {
                         signed_percent(r.change_interval.0),
                         signed_percent(r.change_interval.1)
                     );
-                    let verdict = verdict_words(r.verdict, r.largest_change());
+                    let verdict = compared_words(c, r);
                     if details {
                         writeln!(
                             self.out,
@@ -136,6 +137,9 @@ impl Terminal<'_> {
                     self.out.reset()?;
                     if let Some((_, names)) = tally.iter_mut().find(|(v, _)| *v == r.verdict) {
                         names.push(escape(&result.name).into_owned());
+                    }
+                    if c.two_ways {
+                        two_ways.push(escape(&result.name).into_owned());
                     }
                 }
                 Some(Compared::New) => {
@@ -175,13 +179,26 @@ impl Terminal<'_> {
             self.lines(&format!("  slower: {}", slower.join(", ")))?;
             self.out.reset()?;
         }
-        let unclear = named(Verdict::Unclear);
+        let unclear: Vec<&String> = (named(Verdict::Unclear).iter())
+            .filter(|name| !two_ways.contains(name))
+            .collect();
         if !unclear.is_empty() {
             self.lines(&format!(
                 "  unclear: {}: each interval reaches beyond ±{} without lying wholly beyond \
                  it; a longer --measure-time, or a quieter machine, settles it",
-                unclear.join(", "),
+                unclear
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 percent(threshold)
+            ))?;
+        }
+        if !two_ways.is_empty() {
+            self.lines(&format!(
+                "  measured two ways: {}: their change holds the method's, so they are \
+                 unclear whatever their intervals say; compare runs measured alike",
+                two_ways.join(", ")
             ))?;
         }
         Ok(())

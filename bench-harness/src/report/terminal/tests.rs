@@ -6,7 +6,7 @@
 use bench_runtime::Throughput;
 
 use super::{Layout, Terminal};
-use crate::analysis::compare::{compare, compare_paired, Headline};
+use crate::analysis::compare::{compare, compare_paired, Headline, Verdict};
 use crate::audit;
 use crate::document;
 use crate::results::{BenchResult, Compared, ComplexityReport, GroupReport, Outcome};
@@ -590,4 +590,34 @@ fn only_a_note_that_changes_the_reading_marks_a_row() {
         assert!(text.contains(note), "{note}:\n{text}");
     }
     assert!(text.contains(" · * = read its note"), "{text}");
+}
+
+/// A row measured otherwise in the baseline: shown with its change, as
+/// unclear for its method, and not with the rows an interval left unclear.
+#[test]
+fn a_row_measured_two_ways_is_unclear_for_its_method() {
+    let mut results = compared(suite());
+    for result in &mut results {
+        if let Some(Compared::Against(c)) = &mut result.comparison {
+            if result.name == "kernels::sort_1k" {
+                c.two_ways = true;
+                c.ratio.as_mut().unwrap().verdict = Verdict::Unclear;
+            }
+        }
+    }
+    let text = render(&results, 100, false, Layout::Tree);
+    let row = (text.lines())
+        .find(|l| l.contains("kernels::sort_1k") && l.contains("+20.00%"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.ends_with("unclear, measured two ways"), "{row}");
+    let line = |start: &str| {
+        let found = text.lines().find(|l| l.trim_start().starts_with(start));
+        found.unwrap_or_else(|| panic!("no '{start}' in {text}"))
+    };
+    assert!(
+        line("measured two ways:").contains("kernels::sort_1k: their change"),
+        "{text}"
+    );
+    assert!(!line("unclear:").contains("sort_1k"), "{text}");
+    assert!(!text.contains("  slower:"), "{text}");
 }

@@ -298,6 +298,13 @@ fn identical_quantised_rounds_get_an_interval_and_a_p_value() {
 
 /// This run's results saved as a baseline (a document with every raw
 /// sample, written and read back as a file), for `compare_with`.
+/// This run measured as the fixed run's baseline was: interleaved, warm.
+const ALIKE: Method<'static> = Method {
+    schedule: Schedule::Interleaved,
+    cold: false,
+    paired_groups: &[],
+};
+
 fn saved(results: &[BenchResult]) -> Document {
     let scratch = crate::testing::Scratch::new("verdicts-saved-baseline");
     let path = scratch.path().join("main.json");
@@ -325,7 +332,7 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
     let baseline = saved(&results);
     let clock = fixed_run::info().precision.resolution.0;
     for result in results.iter().filter(|r| r.measured().is_some()) {
-        let Some(Compared::Against(c)) = compare_with(&baseline, result, 0.02, clock) else {
+        let Some(Compared::Against(c)) = compare_with(&baseline, result, 0.02, clock, ALIKE) else {
             panic!("{} compared", result.name);
         };
         // The baseline's row printed the figure it saved; this one's is
@@ -349,11 +356,10 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
         }
     }
 
+    let sort = (results.iter())
+        .find(|r| r.name == "kernels::sort_1k")
+        .unwrap();
     let slower = {
-        let sort = results
-            .iter()
-            .find(|r| r.name == "kernels::sort_1k")
-            .unwrap();
         let mut measurement = sort.measured().unwrap().measurement.clone();
         // 30%: the fixture's one slow sample counts in the mean, and its
         // ±7.8% would leave 10% unclear.
@@ -362,7 +368,7 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
         }
         fixed_run::measured(&sort.name, measurement)
     };
-    let Some(Compared::Against(c)) = compare_with(&baseline, &slower, 0.02, clock) else {
+    let Some(Compared::Against(c)) = compare_with(&baseline, &slower, 0.02, clock, ALIKE) else {
         panic!("compared");
     };
     let r = c.ratio.as_ref().expect("a ratio");
@@ -371,10 +377,53 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
     assert_eq!(r.change, new / c.old - 1.0);
     assert!(r.change > 0.29, "{r:?}");
     assert_eq!(r.verdict, compare::Verdict::Slower, "{r:?}");
+    // Measured otherwise here than there: the change stands, the verdict
+    // is unclear, whatever the interval says, a change or none.
+    let two_ways = |slower: &BenchResult, method: Method<'_>| {
+        let Some(Compared::Against(c)) = compare_with(&baseline, slower, 0.02, clock, method)
+        else {
+            panic!("compared");
+        };
+        (c.two_ways, c.ratio.expect("a ratio"))
+    };
+    let sequential = Method {
+        schedule: Schedule::Sequential,
+        ..ALIKE
+    };
+    let cold = Method {
+        cold: true,
+        ..ALIKE
+    };
+    for method in [sequential, cold] {
+        let (two, ratio) = two_ways(&slower, method);
+        assert!(two, "{method:?}");
+        assert_eq!(ratio.change, r.change);
+        assert_eq!(ratio.verdict, compare::Verdict::Unclear, "{ratio:?}");
+    }
+    let (two, same) = two_ways(sort, sequential);
+    assert!(two);
+    assert_eq!(same.change, 0.0);
+    assert_eq!(same.verdict, compare::Verdict::Unclear, "{same:?}");
+    // An A/B group's members are paired round by round under either
+    // schedule.
+    let mut member = slower.clone();
+    member.group = Some("sort".to_string());
+    let paired = Method {
+        paired_groups: &["sort"],
+        ..sequential
+    };
+    assert_eq!(
+        two_ways(&member, paired).1.verdict,
+        compare::Verdict::Slower
+    );
+    assert_eq!(
+        two_ways(&member, sequential).1.verdict,
+        compare::Verdict::Unclear
+    );
     // Not in the baseline: new.
     let other = fixed_run::measured("not::saved", fixed_run::interleaved());
     assert!(matches!(
-        compare_with(&baseline, &other, 0.02, clock),
+        compare_with(&baseline, &other, 0.02, clock, ALIKE),
         Some(Compared::New)
     ));
 }

@@ -279,6 +279,7 @@ impl Side {
             sample_floor: self.floor,
             overhead: self.overhead,
             schedule: self.plan.schedule,
+            cold: self.settings.cold_or_default(),
             target_precision: 0.0,
             seed: 0,
             partial: false,
