@@ -198,6 +198,7 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
         Some(match result.comparison.as_ref()? {
             Compared::Against(c) => {
                 let times = |status: &str| ComparedRecord {
+                    measured_two_ways: c.two_ways,
                     old_ns: finite(c.old),
                     new_ns: finite(c.new),
                     ..bare(&result.name, status)
@@ -205,7 +206,6 @@ pub(crate) fn comparison(report: &BaselineReport, results: &[BenchResult]) -> Co
                 match &c.ratio {
                     Some(r) => ComparedRecord {
                         verdict: Some(r.verdict.to_string()),
-                        measured_two_ways: c.two_ways,
                         change: finite(r.change),
                         ci_low: finite(r.change_interval.0),
                         ci_high: finite(r.change_interval.1),

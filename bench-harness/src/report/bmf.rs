@@ -128,7 +128,10 @@ fn measures(result: &BenchResult) -> Option<Map<String, Value>> {
         measures.insert(slug.into(), metric(rate, rates));
     }
     if let Some(Compared::Against(c)) = &result.comparison {
-        if let Some(r) = c.ratio.as_ref().filter(|r| r.change.is_finite()) {
+        // Not for a row measured two ways: its ratio is the method's as
+        // much as the code's, and bencher.dev's thresholds would alert.
+        let ratio = (c.ratio.as_ref()).filter(|r| !c.two_ways && r.change.is_finite());
+        if let Some(r) = ratio {
             let (low, high) = r.change_interval;
             measures.insert(
                 "ratio".into(),
@@ -338,5 +341,13 @@ mod tests {
         assert_eq!(ratio["upper_value"], 1.0 + r.change_interval.1);
         // New in this run: nothing to compare with.
         assert!(ours["slow::one_sample"].get("ratio").is_none());
+        // Measured two ways: its latency, no ratio.
+        let mut results = results;
+        if let Some(crate::results::Compared::Against(c)) = &mut results[1].comparison {
+            c.two_ways = true;
+        }
+        let ours = render(&results);
+        assert!(ours["fib_20"].get("latency").is_some(), "{ours:#}");
+        assert!(ours["fib_20"].get("ratio").is_none(), "{ours:#}");
     }
 }
