@@ -281,7 +281,10 @@ fn a_body_that_cools_between_its_slices_is_told_and_timed_warm() {
         )
     };
     let (warm, _) = measure("sequential");
-    let (interleaved, stderr) = measure("interleaved");
+    let (interleaved, stderr) = cooled(
+        || measure("interleaved"),
+        |(rows, _)| rows["cools_between_slices"].0,
+    );
     for &name in names {
         let cooled = name == "cools_between_slices";
         assert_eq!(interleaved[name].0, cooled, "{name}: {interleaved:?}");
@@ -316,7 +319,14 @@ fn a_body_that_fails_in_its_warm_pass_fails_its_row() {
     ];
     // No process for precision beyond the three.
     let args = [&COOLING[..], &["--precision", "0", "--no-history"]].concat();
-    let out = run_with_env(fixture_binary(), &args, &env);
+    let again = "measuring again in one stretch, warm: cools_between_slices";
+    let out = cooled(
+        || {
+            let _ = std::fs::remove_file(&setups);
+            run_with_env(fixture_binary(), &args, &env)
+        },
+        |out| out.stderr.contains(again),
+    );
     assert!(
         out.stderr
             .contains("measuring again in one stretch, warm: cools_between_slices"),
@@ -351,9 +361,20 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
         &["-o", json.to_str().unwrap()],
     ]
     .concat();
-    let out = run_with_env(fixture_binary(), &save, &env);
-    assert_eq!(out.code, Some(0), "{out:?}");
-    let document = read_json(&json);
+    let history = target.join("bench-harness/history/fixture.jsonl");
+    let document = cooled(
+        || {
+            let _ = std::fs::remove_file(&history);
+            let out = run_with_env(fixture_binary(), &save, &env);
+            assert_eq!(out.code, Some(0), "{out:?}");
+            read_json(&json)
+        },
+        |document| {
+            let rows = document["benchmarks"].as_array().unwrap().iter();
+            (rows.filter(|b| b["name"] == "cools_between_slices"))
+                .any(|b| b["measurement"]["interleaved_ns"].is_number())
+        },
+    );
     let interleaved = |name: &str| {
         let mut rows = document["benchmarks"].as_array().unwrap().iter();
         let row = rows.find(|b| b["name"] == name).unwrap();
@@ -374,7 +395,6 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
     // In the history each row's records are in the series of the way it
     // was measured: the cooling body in one stretch both times, the
     // others only in the sequential run.
-    let history = target.join("bench-harness/history/fixture.jsonl");
     let history = std::fs::read_to_string(&history).unwrap();
     let configs = |name: &str| -> Vec<bool> {
         let records = history
@@ -425,10 +445,10 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
         "{}",
         out.stdout
     );
-    // Cold against warm: every row.
+    // Cold against warm: every row; no regression for the gate.
     let cold = [
         &["--bench", "--exact", "spins", "--quick", "--cold"][..],
-        &["--no-history", "--baseline", "warm"],
+        &["--no-history", "--baseline", "warm", "--fail-on-regression"],
     ]
     .concat();
     let out = run_with_env(fixture_binary(), &cold, &env);
@@ -437,4 +457,19 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
     assert!(out.stderr.contains(one), "{}", out.stderr);
     let spins = row(&out, "spins");
     assert!(spins.ends_with("unclear, measured two ways"), "{spins}");
+}
+
+/// `run`, up to three times until `fired` says the cooling body got its
+/// `cold_after_pause` note: its sign test needs pauses the machine does not
+/// blur, and beside other work (load 3.6, the fixture on the CPU for half
+/// its wall time) it missed. Quiet, it fired in every run here.
+fn cooled<T>(mut run: impl FnMut() -> T, fired: impl Fn(&T) -> bool) -> T {
+    for attempt in 1..3 {
+        let out = run();
+        if fired(&out) {
+            return out;
+        }
+        eprintln!("no cold_after_pause note in run {attempt}: measuring again");
+    }
+    run()
 }
