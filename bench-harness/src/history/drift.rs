@@ -50,7 +50,11 @@ pub(crate) fn drift(history: &[Record], key: (&str, &str), now_ns: f64) -> Optio
     }
     // One value per run: every record of a run carries the same kernel.
     let mut runs: Vec<(&str, f64)> = Vec::new();
-    for record in history.iter().filter(|r| r.series_key() == key) {
+    // Runs of either schedule: the kernel is one job of each.
+    let (machine, config) = (key.0, super::record::without_schedule(key.1));
+    let same =
+        |r: &&Record| r.machine == machine && super::record::without_schedule(&r.config) == config;
+    for record in history.iter().filter(same) {
         let Some(reference) = record.reference_ns.filter(|t| t.is_finite() && *t > 0.0) else {
             continue;
         };
@@ -179,5 +183,19 @@ mod tests {
         assert_eq!(drift.runs, 10);
         assert!((drift.recent_ns - 300.0).abs() < 1e-9);
         assert_eq!(super::drift(&long, KEY, f64::NAN), None);
+    }
+
+    #[test]
+    fn runs_of_either_schedule_count() {
+        // The kernel is one job of the run's schedule: a run whose rows
+        // were all measured in one stretch still counts, and a sequential
+        // run reads the interleaved ones.
+        let mut runs = history(&[300.0, 300.5, 299.8]);
+        for record in &mut runs[1..] {
+            record.config.push_str(" one-stretch");
+        }
+        assert_eq!(drift(&runs, KEY, 300.0).unwrap().runs, 3);
+        let stretch = (KEY.0, "bench/3 one-stretch");
+        assert_eq!(drift(&runs, stretch, 300.0).unwrap().runs, 3);
     }
 }

@@ -29,7 +29,7 @@ mod tests;
 pub(crate) use change::change_points;
 pub(crate) use change::{steps, CodeAcross, Step};
 pub(crate) use drift::{drift, Drift};
-pub(crate) use record::{records, series, Record, RunRecords};
+pub(crate) use record::{one_stretch, records, series, Record, RunRecords};
 #[cfg(test)]
 pub(crate) use record::{RecordedThroughput, FORMAT_VERSION};
 pub(crate) use rerun::{rerun_half_width, Benchmark};

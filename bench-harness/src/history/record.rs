@@ -142,8 +142,12 @@ pub(crate) struct RunRecords<'a> {
     pub(crate) machine_reference: Option<&'a Measured>,
     /// `--cold`: caches evicted before each sample.
     pub(crate) cold: bool,
-    /// `--schedule sequential`: every row measured in one stretch.
+    /// `--schedule sequential`: every row measured in one stretch but those
+    /// of `paired`.
     pub(crate) sequential: bool,
+    /// The rows the run's A/B units paired round by round, whatever the
+    /// schedule.
+    pub(crate) paired: &'a [String],
     /// Each benchmark's code hash, by full name (`history::code_identities`).
     pub(crate) codes: &'a [(String, String)],
 }
@@ -151,9 +155,8 @@ pub(crate) struct RunRecords<'a> {
 /// One record per measured benchmark of the run, in report order.
 pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
     let id = run_id();
-    let (machine, config) = series(run.environment, run.cold, run.sequential);
-    // A row the warm pass timed again in one stretch: a series of its own.
-    let (_, warm) = series(run.environment, run.cold, true);
+    let (machine, interleaved) = series(run.environment, run.cold, false);
+    let (_, stretch) = series(run.environment, run.cold, true);
     let environment = run.environment;
     let reference_ns = run
         .machine_reference
@@ -191,10 +194,11 @@ pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
                     .find(|(name, _)| *name == result.name)
                     .map(|(_, code)| code.clone()),
                 machine: machine.clone(),
-                config: if measured.timed_again().is_some() {
-                    warm.clone()
+                config: if one_stretch(run.sequential, run.paired.contains(&result.name), measured)
+                {
+                    stretch.clone()
                 } else {
-                    config.clone()
+                    interleaved.clone()
                 },
                 harness: environment.harness_version.clone(),
                 name: result.name.clone(),
@@ -206,6 +210,20 @@ pub(crate) fn records(run: &RunRecords<'_>) -> Vec<Record> {
             })
         })
         .collect()
+}
+
+/// Whether a row was measured in one stretch: under the sequential
+/// schedule unless an A/B unit `paired` it (round by round under either),
+/// or in the warm pass after its `cold_after_pause` note.
+pub(crate) fn one_stretch(sequential: bool, paired: bool, measured: &Measured) -> bool {
+    (sequential && !paired) || measured.timed_again().is_some()
+}
+
+/// `config` without the schedule's word: the run's machine reference
+/// kernel, which the drift line follows, is compute-bound and one job of
+/// the run's own schedule, so its series spans both.
+pub(crate) fn without_schedule(config: &str) -> String {
+    config.replace(" one-stretch", "")
 }
 
 /// The series a row of a run on `environment` belongs to: its machine's

@@ -314,7 +314,7 @@ fn bench(
     }
     if !info.partial {
         // Rows whose slices cooled between them, measured again warm.
-        let pairs = (forks, &plan.paired_groups[..]);
+        let pairs = (forks, &plan.paired_rows[..]);
         warm::remeasure(&args.settings, selected, results, pairs, args.output.quiet);
     }
     // Whether the run is whole, read once every measuring pass has ended:
@@ -332,7 +332,7 @@ fn bench(
         let method = verdicts::Method {
             schedule: args.settings.schedule_or_default(),
             cold: args.settings.cold_or_default(),
-            paired_groups: &plan.paired_groups,
+            paired: &plan.paired_rows,
         };
         for result in results.iter_mut() {
             result.comparison =
@@ -356,12 +356,12 @@ fn bench(
     let against_past = records_history && !info.partial;
     let cold = args.settings.cold_or_default();
     let sequential = args.settings.schedule_or_default() == crate::settings::Schedule::Sequential;
-    let series = against_past.then(|| history::series(&environment, cold, sequential));
+    let series = against_past.then(|| history::series(&environment, cold, false));
     let series = series
         .as_ref()
         .map(|(machine, config)| (machine.as_str(), config.as_str()));
-    // A row the warm pass timed again in one stretch is of another series.
-    let warm_series = history::series(&environment, cold, true);
+    // A row measured in one stretch is of another series.
+    let stretch = history::series(&environment, cold, true);
     let drift = machine_reference
         .as_ref()
         .zip(series)
@@ -385,9 +385,10 @@ fn bench(
                     name: &result.name,
                     code,
                 };
-                let series = match m.timed_again() {
-                    Some(_) => (warm_series.0.as_str(), warm_series.1.as_str()),
-                    None => series,
+                let paired = plan.paired_rows.contains(&result.name);
+                let series = match history::one_stretch(sequential, paired, m) {
+                    true => (stretch.0.as_str(), stretch.1.as_str()),
+                    false => series,
                 };
                 m.rerun = history::rerun_half_width(&past, series, bench, m.headline());
             }
@@ -465,6 +466,7 @@ fn bench(
             machine_reference: machine_reference.as_ref(),
             cold,
             sequential,
+            paired: &plan.paired_rows,
             codes: &codes,
         };
         match history::append_run(&store, &run) {

@@ -42,6 +42,9 @@ pub(super) struct Plan {
     pub(super) schedule: run::Plan,
     /// Groups measured as in-run A/B comparisons, in name order.
     pub(super) paired_groups: Vec<&'static str>,
+    /// The rows their A/B units pair round by round, whatever the schedule
+    /// (a member at an argument its baseline does not run at is not one).
+    pub(super) paired_rows: Vec<String>,
     /// Per A/B group member, (its job, its solo probe's job): the same
     /// benchmark measured alone for a short budget, so that a member the
     /// group changes (caches, the allocator, outputs kept alive across a
@@ -171,6 +174,7 @@ pub(super) fn plan(
     let mut job_rows = Vec::new();
     let paired_units = paired_units(selected);
     let mut paired_jobs = Vec::new();
+    let mut paired_rows = Vec::new();
     for s in selected {
         if s.ignored {
             rows.push(Some(result_of(s, Outcome::Ignored)));
@@ -189,6 +193,7 @@ pub(super) fn plan(
             job.config.stop_rule = StopRule::TimeBudget;
             job.paired_group = paired_group;
             paired_jobs.push(jobs.len());
+            paired_rows.push(s.name.clone());
         }
         jobs.push(job);
     }
@@ -266,6 +271,7 @@ pub(super) fn plan(
         overhead_job,
         schedule,
         paired_groups,
+        paired_rows,
         solo_probes,
     })
 }

@@ -240,9 +240,9 @@ pub(super) struct Method<'a> {
     pub(super) schedule: Schedule,
     /// `--cold`.
     pub(super) cold: bool,
-    /// The A/B groups of the run: their members are paired round by
-    /// round whatever the schedule.
-    pub(super) paired_groups: &'a [&'a str],
+    /// The rows the run's A/B units paired round by round, whatever the
+    /// schedule.
+    pub(super) paired: &'a [String],
 }
 
 /// `result` against the same benchmark in the baseline: the two rows'
@@ -284,9 +284,10 @@ pub(super) fn compare_with(
 /// How `result` was measured otherwise here than in `baseline`, in words
 /// (none when alike):
 /// - in one stretch against interleaved: the sequential schedule (not for
-///   an A/B group's members, paired round by round under either), or a
-///   second pass after `cold_after_pause` (`session/warm.rs`); a pointer
-///   chase read 1.2-1.5x interleaved what it read in one stretch;
+///   the rows an A/B unit paired round by round, under either schedule:
+///   in the baseline, those its `groups` compared), or a second pass after
+///   `cold_after_pause` (`session/warm.rs`); a pointer chase read
+///   1.2-1.5x interleaved what it read in one stretch;
 /// - `--cold` against not: the fixture's cooling body read 908 ns cold
 ///   against 112 ns warm. (A baseline from before `cold` was recorded
 ///   reads as not cold.)
@@ -297,10 +298,14 @@ fn two_ways(baseline: &Document, result: &BenchResult, method: Method<'_>) -> Ve
     ) else {
         return Vec::new();
     };
-    let paired = (result.group.as_deref()).is_some_and(|g| method.paired_groups.contains(&g));
-    let here =
-        (method.schedule == Schedule::Sequential && !paired) || measured.timed_again().is_some();
-    let there = (baseline.methodology.schedule == ScheduleKind::Sequential && !paired)
+    let paired_here = method.paired.contains(&result.name);
+    let paired_there = baseline.groups.iter().any(|g| {
+        g.baseline == result.name
+            || (g.members.iter()).any(|m| m.name == result.name && m.status == "compared")
+    });
+    let here = (method.schedule == Schedule::Sequential && !paired_here)
+        || measured.timed_again().is_some();
+    let there = (baseline.methodology.schedule == ScheduleKind::Sequential && !paired_there)
         || record.interleaved_ns.is_some();
     let mut ways = Vec::new();
     if here != there {

@@ -24,8 +24,8 @@ use bench_runtime::Nanos;
 /// Measures again, in one stretch per process, each of `results` (the
 /// run's rows of `selected`, measured interleaved under `settings`) whose
 /// note says it cooled between slices, and replaces its measurement with
-/// that one; a failure there fails the row. Not members of the run's A/B
-/// groups (`paired_groups`: their comparison pairs interleaved rounds), nor
+/// that one; a failure there fails the row. Not the rows the run's A/B
+/// units pair (`paired`: their comparison pairs interleaved rounds), nor
 /// under `--cold`, where each sample starts cold by request, nor a name
 /// two benchmarks share (`--forks 0` allows it), which cannot be told
 /// apart. After Ctrl-C the rows keep their interleaved measurements; the
@@ -34,7 +34,7 @@ pub(super) fn remeasure(
     settings: &Settings,
     selected: &Selection,
     results: &mut [BenchResult],
-    (forks, paired_groups): (usize, &[&str]),
+    (forks, paired): (usize, &[String]),
     quiet: bool,
 ) {
     if settings.schedule_or_default() != Schedule::Interleaved || settings.cold_or_default() {
@@ -42,8 +42,7 @@ pub(super) fn remeasure(
     }
     let cooled = |r: &BenchResult| match &r.outcome {
         Outcome::Measured(m) => {
-            let in_pairs = (r.group.as_deref()).is_some_and(|g| paired_groups.contains(&g));
-            !in_pairs
+            !paired.contains(&r.name)
                 && m.notes
                     .iter()
                     .any(|n| matches!(n, Note::ColdAfterPause { .. }))

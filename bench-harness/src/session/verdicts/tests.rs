@@ -302,7 +302,7 @@ fn identical_quantised_rounds_get_an_interval_and_a_p_value() {
 const ALIKE: Method<'static> = Method {
     schedule: Schedule::Interleaved,
     cold: false,
-    paired_groups: &[],
+    paired: &[],
 };
 
 fn saved(results: &[BenchResult]) -> Document {
@@ -404,22 +404,32 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
     assert!(two);
     assert_eq!(same.change, 0.0);
     assert_eq!(same.verdict, compare::Verdict::Unclear, "{same:?}");
-    // An A/B group's members are paired round by round under either
-    // schedule.
-    let mut member = slower.clone();
-    member.group = Some("sort".to_string());
+    // The rows an A/B unit paired are paired round by round under either
+    // schedule: here by the run's units, there by the baseline's groups.
+    let names = [slower.name.clone()];
     let paired = Method {
-        paired_groups: &["sort"],
+        paired: &names,
         ..sequential
     };
     assert_eq!(
-        two_ways(&member, paired).1.verdict,
+        two_ways(&slower, paired).1.verdict,
         compare::Verdict::Slower
     );
-    assert_eq!(
-        two_ways(&member, sequential).1.verdict,
-        compare::Verdict::Unclear
-    );
+    let mut grouped = baseline.clone();
+    grouped.methodology.schedule = ScheduleKind::Sequential;
+    grouped.groups = crate::document::groups(&fixed_run::group_reports());
+    let against = |method: Method<'_>| {
+        let Some(Compared::Against(c)) = compare_with(&grouped, &slower, 0.02, clock, method)
+        else {
+            panic!("compared");
+        };
+        c.ratio.expect("a ratio").verdict
+    };
+    // Paired in a sequential baseline, paired or interleaved here: alike.
+    assert_eq!(against(paired), compare::Verdict::Slower);
+    assert_eq!(against(ALIKE), compare::Verdict::Slower);
+    // Alone here under the sequential schedule: one stretch.
+    assert_eq!(against(sequential), compare::Verdict::Unclear);
     // Not in the baseline: new.
     let other = fixed_run::measured("not::saved", fixed_run::interleaved());
     assert!(matches!(
