@@ -172,7 +172,15 @@ fn a_sub_nanosecond_benchmark_against_itself_is_no_different_and_an_empty_one_to
 fn the_gate_fails_on_a_slower_build_and_the_json_holds_the_ratio() {
     let (shorter, longer) = against_builds();
     let dir = scratch_dir("against-json");
-    let (out, against) = against_json(&dir, longer, shorter, &["--fail-on-regression", "chain"]);
+    let gate = || against_json(&dir, longer, shorter, &["--fail-on-regression", "chain"]);
+    // 2% slower against a 1% threshold: the interval must clear 1.01. Beside
+    // the other tests (load 1.65) it read 1.0124 [0.9960, 1.0289] once in
+    // the project's CI: measured again then, and a second miss fails.
+    let (mut out, mut against) = gate();
+    if out.code != Some(1) {
+        eprintln!("no verdict of slower:\n{}\nmeasuring again", out.stdout);
+        (out, against) = gate();
+    }
     assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
     assert_eq!(against["baseline"], shorter.to_str().unwrap());
     assert_eq!(against["protocol_version"], 2);
