@@ -415,19 +415,8 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
         "{}",
         out.stderr
     );
-    // Interleaved (too short a run for the note), against its warm time:
-    // the change is the method's, shown, and unclear whatever its interval.
-    let interleaved = [
-        &COOLING[..6],
-        &["--quick", "--no-history", "--baseline", "warm"],
-    ]
-    .concat();
-    let out = run_with_env(fixture_binary(), &interleaved, &env);
-    assert_eq!(out.code, Some(0), "{out:?}");
-    let one = "cools_between_slices measured in one stretch in one run and interleaved in the \
-               other (baseline 'warm'), so the change holds the method's and its verdict is \
-               unclear at most";
-    assert!(out.stderr.contains(one), "{}", out.stderr);
+    // Measured two ways: shown, and unclear whatever the interval says;
+    // the cooling body, in one stretch both times, is compared as usual.
     let row = |out: &bench_tests::Run, name: &str| -> String {
         let mut lines = out
             .stdout
@@ -438,13 +427,12 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
             .unwrap_or_else(|| panic!("{name} in {}", out.stdout))
             .to_string()
     };
+    for name in ["spins", "passes"] {
+        let two = row(&out, name);
+        assert!(two.ends_with("unclear, measured two ways"), "{two}");
+    }
     let cooling = row(&out, "cools_between_slices");
-    assert!(cooling.ends_with("unclear, measured two ways"), "{cooling}");
-    assert!(
-        !row(&out, "spins").contains("measured two ways"),
-        "{}",
-        out.stdout
-    );
+    assert!(!cooling.contains("measured two ways"), "{cooling}");
     // Cold against warm: every row; no regression for the gate.
     let cold = [
         &["--bench", "--exact", "spins", "--quick", "--cold"][..],
