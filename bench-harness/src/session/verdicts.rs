@@ -298,13 +298,13 @@ fn two_ways(baseline: &Document, result: &BenchResult, method: Method<'_>) -> Ve
     ) else {
         return Vec::new();
     };
-    let paired_here = method.paired.contains(&result.name);
+    let sequential = method.schedule == Schedule::Sequential;
+    let here =
+        crate::history::one_stretch(sequential, method.paired.contains(&result.name), measured);
     let paired_there = baseline.groups.iter().any(|g| {
         g.baseline == result.name
             || (g.members.iter()).any(|m| m.name == result.name && m.status == "compared")
     });
-    let here = (method.schedule == Schedule::Sequential && !paired_here)
-        || measured.timed_again().is_some();
     let there = (baseline.methodology.schedule == ScheduleKind::Sequential && !paired_there)
         || record.interleaved_ns.is_some();
     let mut ways = Vec::new();

@@ -179,18 +179,15 @@ impl Terminal<'_> {
             self.lines(&format!("  slower: {}", slower.join(", ")))?;
             self.out.reset()?;
         }
-        let unclear: Vec<&String> = (named(Verdict::Unclear).iter())
+        let unclear: Vec<&str> = (named(Verdict::Unclear).iter())
             .filter(|name| !two_ways.contains(name))
+            .map(String::as_str)
             .collect();
         if !unclear.is_empty() {
             self.lines(&format!(
                 "  unclear: {}: each interval reaches beyond ±{} without lying wholly beyond \
                  it; a longer --measure-time, or a quieter machine, settles it",
-                unclear
-                    .iter()
-                    .map(|n| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                unclear.join(", "),
                 percent(threshold)
             ))?;
         }
