@@ -10,8 +10,11 @@
 //! Under `--baseline` the last columns hold each benchmark's comparison
 //! (the baseline's time, the change with its 95% interval, the verdict),
 //! and a benchmark the baseline has and this binary no longer does gets a
-//! row of its own (`gone`). The last, `run`, is `partial` on every row of
-//! a run stopped by Ctrl-C, else `complete`. `--against` writes its own
+//! row of its own (`gone`). Then `run`: `partial` on every row of a run
+//! stopped by Ctrl-C, else `complete`. The last, `measured_two_ways`, is
+//! `true` where a compared row was measured otherwise in the baseline (in
+//! one stretch against interleaved, or `--cold` against not): its verdict
+//! is `unclear` whatever its interval says. `--against` writes its own
 //! table ([`write_against`], [`AGAINST_COLUMNS`]): one row per benchmark
 //! of either build.
 
@@ -25,7 +28,7 @@ use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, Compared, Outcome, RunInfo};
 
 /// The header row's columns, in order.
-pub(crate) const COLUMNS: [&str; 26] = [
+pub(crate) const COLUMNS: [&str; 27] = [
     "name",
     "group",
     "outcome",
@@ -52,6 +55,7 @@ pub(crate) const COLUMNS: [&str; 26] = [
     "change_ci_high",
     "verdict",
     "run",
+    "measured_two_ways",
 ];
 
 /// The header row of `--against`'s table, in order. A ratio is this
@@ -139,24 +143,30 @@ pub(crate) fn write(
                     }
                     .to_string(),
                 );
-                fields.resize(COLUMNS.len() - COMPARISON_COLUMNS - 1, String::new());
+                fields.resize(COLUMNS.len() - COMPARISON_COLUMNS - 2, String::new());
             }
         }
         fields.extend(comparison_fields(result.comparison.as_ref()));
         fields.push(run.to_string());
+        fields.push(match &result.comparison {
+            Some(Compared::Against(c)) => c.two_ways.to_string(),
+            _ => String::new(),
+        });
         writeln!(out, "{}", fields.join(","))?;
     }
     for gone in baseline.map_or(&[][..], |b| &b.gone[..]) {
         let mut fields = vec![field(gone), String::new(), "gone".to_string()];
-        fields.resize(COLUMNS.len() - 2, String::new());
+        fields.resize(COLUMNS.len() - 3, String::new());
         fields.push("gone".to_string());
         fields.push(run.to_string());
+        fields.push(String::new());
         writeln!(out, "{}", fields.join(","))?;
     }
     out.flush()
 }
 
-/// The comparison's columns near the end of [`COLUMNS`], before `run`.
+/// The comparison's columns near the end of [`COLUMNS`], before `run` and
+/// `measured_two_ways`.
 const COMPARISON_COLUMNS: usize = 5;
 
 /// A benchmark's comparison with the baseline: its time there, the change

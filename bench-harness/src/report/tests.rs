@@ -109,7 +109,7 @@ fn csv_quotes_only_fields_that_need_it() {
     assert_eq!(lines.len(), 1 + results().len() + 1);
     assert_eq!(
         lines[4],
-        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,,,,,,,complete"
+        "\"parse::csv \"\"a,b\"\" | c\",,failed,,,,,,,,,,,,,,,,,,,,,,,complete,"
     );
     assert!(lines[3].starts_with("kernels::sort_1k,sort,measured,"));
     // Every row has as many fields as the header outside quoted text.
@@ -661,6 +661,18 @@ fn baseline_markdown_shows_a_row_measured_two_ways() {
     let mut out = Vec::new();
     markdown::write(&mut out, HEADING, &info(), &results, Some(&baseline), &[]).unwrap();
     let text = String::from_utf8(out).unwrap();
+    // CSV says why in a column of its own; the verdict stays a word.
+    let mut out = Vec::new();
+    csv::write(&mut out, &info(), &results, Some(&baseline)).unwrap();
+    let csv = String::from_utf8(out).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let two_ways = |name: &str| {
+        let row = rows.iter().find(|r| r[0] == name).unwrap();
+        (row[csv::COLUMNS.len() - 3], row[csv::COLUMNS.len() - 1])
+    };
+    assert_eq!(two_ways("fib_20"), ("unclear", "true"));
+    assert_eq!(two_ways("kernels::sort_1k"), ("no difference", "false"));
+    assert_eq!(two_ways("parse::gone"), ("gone", ""));
     assert!(
         text.starts_with("`suite`: **1 faster, 1 unclear, 1 no difference** against baseline"),
         "{text}"
