@@ -170,15 +170,15 @@ fn truth(name: &str) -> Option<f64> {
         "reference" => (reference, 1 << 14),
         _ => return None,
     };
-    Some(plain_loop(black_box(body), cycle) - plain_loop(|| 0, 1 << 16))
+    Some(plain_loop(black_box(body), cycle, 1.0) - plain_loop(|| 0, 1 << 16, 0.1))
 }
 
 /// The mean cost of a call of `body` over whole cycles of `cycle` calls, at
-/// least a second of them, after one cycle of warm-up, in nanoseconds of
+/// least `seconds` of them, after one cycle of warm-up, in nanoseconds of
 /// the thread's CPU time (another program's turn on the CPU is not the
 /// body's cost, as the harness times a preempted sample by its CPU time):
 /// the lowest of three such runs.
-fn plain_loop(mut body: impl FnMut() -> u64, cycle: u64) -> f64 {
+fn plain_loop(mut body: impl FnMut() -> u64, cycle: u64, seconds: f64) -> f64 {
     for _ in 0..cycle {
         black_box(body());
     }
@@ -186,7 +186,7 @@ fn plain_loop(mut body: impl FnMut() -> u64, cycle: u64) -> f64 {
     let mut run = || {
         let (start, wall) = (cpu(), Instant::now());
         let mut calls = 0;
-        while calls == 0 || wall.elapsed().as_secs_f64() < 1.0 {
+        while calls == 0 || wall.elapsed().as_secs_f64() < seconds {
             for _ in 0..cycle {
                 black_box(body());
             }
