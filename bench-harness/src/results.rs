@@ -485,8 +485,9 @@ impl Measured {
         let mut per_iter = Vec::new();
         let mut extras = Extras::default();
         // Each process's probe against its own fast level: the pooled
-        // evidence is relative, its level 1.
-        let (mut evidence, mut preempted) = (Vec::new(), Vec::new());
+        // evidence is relative, its level 1. The readings themselves, in
+        // ns, are what the pooled row keeps (`absolute`).
+        let (mut evidence, mut absolute, mut preempted) = (Vec::new(), Vec::new(), Vec::new());
         for process in &processes {
             let m = &process.measurement;
             let offset = per_iter.len();
@@ -494,6 +495,10 @@ impl Measured {
             evidence.extend(process.extras.slices.iter().map(|s| SliceEvidence {
                 first_sample: s.first_sample + offset,
                 probe: level.map_or(1.0, |level| s.probe / level),
+                ..*s
+            }));
+            absolute.extend(process.extras.slices.iter().map(|s| SliceEvidence {
+                first_sample: s.first_sample + offset,
                 ..*s
             }));
             preempted.extend(process.extras.preempted.iter().map(|i| i + offset));
@@ -658,9 +663,15 @@ impl Measured {
             });
         }
         // The pooled samples' evidence, for what reads it after the
-        // headline (the A/B groups' slice medians, the document).
+        // headline (the A/B groups' slice medians, the document): the
+        // probe's readings as each process took them, so that a baseline's
+        // processes are judged again against their own levels, and the one
+        // the machine slowed throughout is left out of its headline again.
+        // (Relative readings made every process's level 1, and the
+        // comparison's baseline kept such a process: an A/A change of 0.12
+        // points against its printed times here.)
         extras.preempted = preempted;
-        extras.slices = evidence_slices;
+        extras.slices = absolute;
         pooled.attach(extras, AllocRates::default());
         pooled.forks = Some(spread);
         pooled

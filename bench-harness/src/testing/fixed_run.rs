@@ -10,7 +10,7 @@ use crate::analysis::compare::{self, Headline};
 use crate::analysis::Overhead;
 use crate::environment::{Build, Environment};
 use crate::failure::Failure;
-use crate::instruments::Evidence;
+use crate::instruments::{Evidence, SliceEvidence};
 use crate::results::against::{AgainstOutcome, AgainstReport, AgainstRow, Paired};
 use crate::results::comparison::BaselineReport;
 use crate::results::{BenchResult, Compared, Context, GroupReport, Measured, Outcome, RunInfo};
@@ -139,6 +139,46 @@ pub(crate) fn interleaved() -> Measurement {
         total_time: Nanos(2_000_000.0),
         wall_capped: false,
     }
+}
+
+/// A `--forks` row of one process per `(level, probe)`: the fixture's
+/// interleaved samples moved to `level` ns per iteration, the speed probe
+/// reading `probe` ns beside each of its slices (a process on a slower
+/// vCPU reads a higher probe throughout), pooled as the parent pools them.
+pub(crate) fn forked(name: &str, processes: &[(f64, f64)]) -> BenchResult {
+    let context = Context {
+        overhead: OVERHEAD,
+        timer: TIMER,
+        probe_level: None,
+    };
+    let runs = processes.iter().map(|&(level, probe)| {
+        let mut measurement = interleaved();
+        for s in &mut measurement.samples {
+            let cost = (s.elapsed.0 - OVERHEAD.per_sample.0) / s.iters as f64;
+            *s = sample(s.iters, cost - OVERHEAD.per_iter.0 - 10.0 + level);
+        }
+        let slices: Vec<SliceEvidence> = (measurement.slice_starts.iter())
+            .map(|&first_sample| SliceEvidence {
+                first_sample,
+                samples: 8,
+                probe,
+                pause: None,
+            })
+            .collect();
+        let context = Context {
+            probe_level: crate::instruments::probe_level(slices.iter()),
+            ..context
+        };
+        let evidence = Evidence {
+            slices: &slices,
+            preempted: &[],
+        };
+        let mut m = Measured::analyse(measurement, config(), &context, evidence);
+        m.extras.slices = slices;
+        m
+    });
+    let pooled = Measured::pool(runs.collect(), &context);
+    BenchResult::new(name, Outcome::Measured(Box::new(pooled)))
 }
 
 /// Forty samples in one go whose warm-up never settled, stopped by

@@ -438,6 +438,30 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
     ));
 }
 
+/// Under `--forks`, a process the machine slowed throughout (its speed
+/// probe 1.5x the others' beside every slice) is left out of the row's
+/// headline; the baseline's rebuild leaves it out too, so the row compared
+/// with itself reads the change between its printed times: none.
+#[test]
+fn a_process_left_out_of_a_saved_headline_stays_out_of_the_comparison() {
+    let row = fixed_run::forked("forked", &[(10.0, 0.33), (16.0, 0.5), (10.02, 0.34)]);
+    let headline = row.measured().unwrap().headline();
+    let all_three = (10.0 + 16.0 + 10.02) / 3.0;
+    assert!(
+        headline < all_three - 1.0,
+        "{headline}: the slow one is out"
+    );
+    let baseline = saved(std::slice::from_ref(&row));
+    let clock = fixed_run::info().precision.resolution.0;
+    let Some(Compared::Against(c)) = compare_with(&baseline, &row, 0.02, clock, ALIKE) else {
+        panic!("compared");
+    };
+    assert_eq!(c.old, headline);
+    let ratio = c.ratio.expect("a ratio");
+    assert_eq!(ratio.change, 0.0);
+    assert_eq!(ratio.verdict, compare::Verdict::NoDifference, "{ratio:?}");
+}
+
 #[test]
 fn a_slice_cut_short_by_a_preemption_gives_its_round_no_value() {
     // The member's round 7 holds one sample, preempted for 5 ms: its
