@@ -196,6 +196,7 @@ impl fmt::Display for Note {
                 fast,
                 slow_share,
                 slow,
+                faster_only: false,
             } => write!(
                 f,
                 "the cost per call sits at two levels: {} of calls at {}, {} at {}; the time \
@@ -205,6 +206,25 @@ impl fmt::Display for Note {
                 time(fast.0),
                 percent_whole(*slow_share),
                 time(slow.0),
+            ),
+            Note::Levels {
+                fast_share,
+                fast,
+                slow_share,
+                slow,
+                faster_only: true,
+            } => write!(
+                f,
+                "the cost per call sat at two levels where the machine's speed probe read \
+                 steady: {} of calls at {}, {} at {}; the time is the faster level's: the \
+                 body is steady within its slices, so its slower calls are read as the \
+                 machine's slow spells; if they are a phase of the program's own, its mean \
+                 cost of a call is {}",
+                percent_whole(*fast_share),
+                time(fast.0),
+                percent_whole(*slow_share),
+                time(slow.0),
+                time(fast_share * fast.0 + slow_share * slow.0),
             ),
             Note::MachineDisturbed { disturbed, blocks } => write!(
                 f,
@@ -631,6 +651,7 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
             fast,
             slow_share,
             slow,
+            faster_only,
         } if notes.len() == 1 => (
             format!(
                 "2 levels: {} of calls at {}, {} at {}",
@@ -639,11 +660,27 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
                 percent_whole(*slow_share),
                 time(slow.0),
             ),
-            "the time is their mean",
+            if *faster_only {
+                "the time is the faster; --details has the mean"
+            } else {
+                "the time is their mean"
+            },
         ),
         Note::Levels { .. } => (
             "cost per call at 2 levels".to_string(),
-            "the time is their mean; --details has them",
+            if notes.iter().all(|n| {
+                matches!(
+                    n,
+                    Note::Levels {
+                        faster_only: false,
+                        ..
+                    }
+                )
+            }) {
+                "the time is their mean; --details has them"
+            } else {
+                "--details has them, and what the time is"
+            },
         ),
         Note::MachineDisturbed { .. } => (
             "machine disturbed nearly throughout".to_string(),
@@ -819,6 +856,7 @@ mod tests {
                     fast: Nanos(100.0),
                     slow_share: 0.1,
                     slow: Nanos(1000.0),
+                    faster_only: false,
                 },
                 "the cost per call sits at two levels: 90% of calls at 100.0 ns, 10% at 1.000 \
                  µs; the time is the mean cost of a call over both (a rare expensive call, or \
@@ -910,6 +948,36 @@ mod tests {
         assert!(text.starts_with(start), "{text}");
         let text = Note::SharedArena { share: 0.996 }.to_string();
         assert!(text.contains("thread, for 1.0× its CPU time:"), "{text}");
+    }
+
+    /// A steady body's two levels (`insert_10k` on the example suite): its
+    /// time is the faster level's, and the row says so, with the mean over
+    /// both, in the note and in the summary's remedy.
+    #[test]
+    fn a_steady_bodys_levels_say_the_time_is_the_faster() {
+        let note = Note::Levels {
+            fast_share: 0.56,
+            fast: Nanos(262_300.0),
+            slow_share: 0.44,
+            slow: Nanos(385_300.0),
+            faster_only: true,
+        };
+        assert_eq!(
+            note.to_string(),
+            "the cost per call sat at two levels where the machine's speed probe read \
+             steady: 56% of calls at 262.3 µs, 44% at 385.3 µs; the time is the faster \
+             level's: the body is steady within its slices, so its slower calls are read \
+             as the machine's slow spells; if they are a phase of the program's own, its \
+             mean cost of a call is 316.4 µs"
+        );
+        let group = &grouped(&[noted("insert", vec![note])])[0];
+        assert_eq!(
+            (group.summary.as_str(), group.remedy.as_str()),
+            (
+                "2 levels: 56% of calls at 262.3 µs, 44% at 385.3 µs",
+                "the time is the faster; --details has the mean"
+            )
+        );
     }
 
     #[test]

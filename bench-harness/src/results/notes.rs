@@ -111,9 +111,11 @@ pub enum Note {
         /// The block means' relative standard deviation.
         drift: f64,
     },
-    /// The program's cost per call sits at two levels (every tenth call
-    /// doing more work, phases in and out of the cache): the headline is
-    /// their mean, and the row names both.
+    /// The cost per call sits at two levels (every tenth call doing more
+    /// work, phases in and out of the cache): the row names both. A varying
+    /// body's headline is their mean; a steady body's is the faster level
+    /// (`faster_only`), its slower calls read as the machine's slow spells,
+    /// which the row says, with the mean over both.
     #[non_exhaustive]
     Levels {
         /// The faster level's share of the calls.
@@ -124,6 +126,9 @@ pub enum Note {
         slow_share: f64,
         /// Its mean cost per call.
         slow: Nanos,
+        /// The headline is the faster level's (a steady body's fast
+        /// regime), not the mean over both.
+        faster_only: bool,
     },
     /// The machine's evidence marked so many of the blocks as disturbed
     /// (its speed probe slow beside them, or the thread descheduled) that
@@ -442,11 +447,20 @@ fn program_levels(m: &Measured) -> Option<Note> {
         );
     }
     let levels = analysis::levels::two_levels(&values, &calls)?;
+    // A steady body's time is its fast regime: its slower calls, in blocks
+    // the speed probe saw quiet, are read as slow spells the probe missed
+    // (on this VM's quiet runs 5-10% of the samples of a compute kernel
+    // such as `parse_int/u64` at 1.5-2x, within a slice), which is what
+    // they are unless they are a phase of the program's own within 3x of
+    // the other and longer than a slice (docs/statistics.md, the limits):
+    // `insert_10k` read 56% of its calls at 262 us, 44% at 385 us, and
+    // printed 258 us. The row says which, and the mean over both.
     Some(Note::Levels {
         fast_share: levels.fast.0,
         fast: Nanos(levels.fast.1),
         slow_share: levels.slow.0,
         slow: Nanos(levels.slow.1),
+        faster_only: estimate.steady,
     })
 }
 

@@ -615,6 +615,41 @@ fn variation_only_between_processes_is_the_processes_not_the_program() {
     assert!(pooled.notes.iter().any(is_levels), "{:?}", pooled.notes);
 }
 
+/// A steady kernel whose samples ran 1.9x slower for a while within two of
+/// its sixteen slices, the speed probe none the wiser (this VM's slow
+/// spells: 5-10% of a compute kernel's samples at 1.5-2x, in runs within
+/// slices whose probe read quiet before and after): its time is the fast
+/// regime, and its `levels` note says so, not that the time is the mean
+/// over both. A varying body's is their mean, and its note says that.
+#[test]
+fn a_steady_bodys_levels_say_its_time_is_the_faster() {
+    let m = reshaped(10.0, |i, sample| {
+        if [3, 9].contains(&(i / 10)) && i % 10 >= 3 {
+            sample.elapsed = Nanos(sample.elapsed.0 * 1.9);
+        }
+    });
+    assert!(m.estimate.steady, "{:?}", m.estimate);
+    assert!((m.headline() - 10.0).abs() < 0.1, "{}", m.headline());
+    let faster_only = |m: &Measured| {
+        let levels = m.notes.iter().find_map(|n| match n {
+            Note::Levels { faster_only, .. } => Some(*faster_only),
+            _ => None,
+        });
+        levels.unwrap_or_else(|| panic!("no levels: {:?}", m.notes))
+    };
+    assert!(faster_only(&m));
+    // Every tenth sample ten times the cost: varying, its time their mean.
+    let varying = two_level_process(10.0);
+    assert!(!varying.estimate.steady);
+    assert!(!faster_only(&varying));
+    let both = (9.0 * 10.0 + 100.0) / 10.0;
+    assert!(
+        (varying.headline() / both - 1.0).abs() < 0.02,
+        "{}",
+        varying.headline()
+    );
+}
+
 /// A process of one of the harness's own kernels: four slices of ten
 /// samples at `level`, the last at 4× (the machine's, as such a kernel has
 /// no phases of its own).
