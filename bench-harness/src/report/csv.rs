@@ -7,14 +7,15 @@
 //! New columns are added at the end, so a reader that picks columns by
 //! position keeps working.
 //!
-//! Under `--baseline` the last columns hold each benchmark's comparison
-//! (the baseline's time, the change with its 95% interval, the verdict),
-//! and a benchmark the baseline has and this binary no longer does gets a
-//! row of its own (`gone`). Then `run`: `partial` on every row of a run
-//! stopped by Ctrl-C, else `complete`. The last, `measured_two_ways`, is
-//! `true` where a compared row was measured otherwise in the baseline (in
-//! one stretch against interleaved, or `--cold` against not): its verdict
-//! is `unclear` whatever its interval says. `--against` writes its own
+//! Under `--baseline` the columns before `run` hold each benchmark's
+//! comparison (the baseline's time, the change with its 95% interval, the
+//! verdict), and a benchmark the baseline has and this binary no longer
+//! does gets a row of its own (`gone`). Then `run`: `partial` on every row
+//! of a run stopped by Ctrl-C, else `complete`. The last,
+//! `measured_two_ways`, is `true` where a compared row was measured
+//! otherwise in the baseline (in one stretch against interleaved, or
+//! `--cold` against not): its verdict, where it has one, is `unclear`
+//! whatever its interval says. `--against` writes its own
 //! table ([`write_against`], [`AGAINST_COLUMNS`]): one row per benchmark
 //! of either build.
 

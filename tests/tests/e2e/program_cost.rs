@@ -506,10 +506,13 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
     }
     let cooling = row(&out, "cools_between_slices");
     assert!(!cooling.contains("measured two ways"), "{cooling}");
-    // Cold against warm: every row; no regression for the gate.
+    // Cold against warm: every row; no regression for the gate; CSV's
+    // last column says why.
+    let csv = target.join("cold.csv");
     let cold = [
         &["--bench", "--exact", "spins", "--quick", "--cold"][..],
         &["--no-history", "--baseline", "warm", "--fail-on-regression"],
+        &["--format", "csv", "-o", csv.to_str().unwrap()],
     ]
     .concat();
     let out = run_with_env(fixture_binary(), &cold, &env);
@@ -518,6 +521,12 @@ fn rows_measured_one_way_here_and_another_in_the_baseline_are_named() {
     assert!(out.stderr.contains(one), "{}", out.stderr);
     let spins = row(&out, "spins");
     assert!(spins.ends_with("unclear, measured two ways"), "{spins}");
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let spins = csv
+        .lines()
+        .find(|l| l.starts_with("spins,"))
+        .expect("a CSV row");
+    assert!(spins.ends_with(",unclear,complete,true"), "{csv}");
 }
 
 /// `run`, up to three times until `fired` says the cooling body got its
