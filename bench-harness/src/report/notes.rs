@@ -196,36 +196,37 @@ impl fmt::Display for Note {
                 fast,
                 slow_share,
                 slow,
-                faster_only: false,
-            } => write!(
-                f,
-                "the cost per call sits at two levels: {} of calls at {}, {} at {}; the time \
-                 is the mean cost of a call over both (a rare expensive call, or phases in \
-                 and out of a cache, are the program's own cost)",
-                percent_whole(*fast_share),
-                time(fast.0),
-                percent_whole(*slow_share),
-                time(slow.0),
-            ),
-            Note::Levels {
-                fast_share,
-                fast,
-                slow_share,
-                slow,
-                faster_only: true,
-            } => write!(
-                f,
-                "the cost per call sat at two levels where the machine's speed probe read \
-                 steady: {} of calls at {}, {} at {}; the time is the faster level's: the \
-                 body is steady within its slices, so its slower calls are read as the \
-                 machine's slow spells; if they are a phase of the program's own, its mean \
-                 cost of a call is {}",
-                percent_whole(*fast_share),
-                time(fast.0),
-                percent_whole(*slow_share),
-                time(slow.0),
-                time(fast_share * fast.0 + slow_share * slow.0),
-            ),
+                time: t,
+                ..
+            } => {
+                let mean = fast_share * fast.0 + slow_share * slow.0;
+                write!(
+                    f,
+                    "the cost per call sits at two levels: {} of calls at {}, {} at {} (a mean \
+                     of {}); ",
+                    percent_whole(*fast_share),
+                    time(fast.0),
+                    percent_whole(*slow_share),
+                    time(slow.0),
+                    time(mean),
+                )?;
+                match levels_reading(self) {
+                    Some(LevelsReading::Faster) => f.write_str(
+                        "the time is the faster level's: the body is steady within its slices, \
+                         so its slower calls are read as the machine's slow spells, unless they \
+                         are a phase of the program's own",
+                    ),
+                    Some(LevelsReading::Mean) => f.write_str(
+                        "the time is their mean (a rare expensive call, or phases in and out of \
+                         a cache, are the program's own cost)",
+                    ),
+                    _ => write!(
+                        f,
+                        "the time, {}, is neither the faster level nor their mean",
+                        time(t.0)
+                    ),
+                }
+            }
             Note::MachineDisturbed { disturbed, blocks } => write!(
                 f,
                 "the machine was disturbed in {disturbed} of {blocks} slices (the speed probe \
@@ -333,6 +334,46 @@ impl fmt::Display for Note {
     }
 }
 
+/// What a row's time is beside the two levels its note names.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum LevelsReading {
+    /// The faster level's: a steady body's fast regime.
+    Faster,
+    /// Their mean: the mean cost of a call over both.
+    Mean,
+}
+
+/// Which level, or their mean, a [`Note::Levels`]'s time is, within
+/// [`LEVELS_READ_AS`]; `None` when neither (a mean of processes that read
+/// them in different shares, or a steady body's fast regime that is not
+/// the faster level), or for another note.
+fn levels_reading(note: &Note) -> Option<LevelsReading> {
+    let Note::Levels {
+        fast_share,
+        fast,
+        slow_share,
+        slow,
+        time,
+        steady,
+    } = note
+    else {
+        return None;
+    };
+    let near = |level: f64| (time.0 / level - 1.0).abs() <= LEVELS_READ_AS;
+    let mean = fast_share * fast.0 + slow_share * slow.0;
+    if *steady && near(fast.0) {
+        Some(LevelsReading::Faster)
+    } else if near(mean) {
+        Some(LevelsReading::Mean)
+    } else {
+        None
+    }
+}
+
+/// How near (relative) a row's time must be to a level, or to their mean,
+/// to be called that one's.
+const LEVELS_READ_AS: f64 = 0.03;
+
 /// Whether `note` changes how its row's figures are read, which earns the
 /// row the compact table's `*`. Informational notes are listed under the
 /// table all the same, without marking the row: a mark on nearly every row
@@ -350,8 +391,8 @@ pub(crate) fn changes_reading(note: &Note) -> bool {
         // The figure itself is in doubt: the clock's own cost distorts the
         // samples, or the body is within the loop overhead's noise.
         Note::ShortSamples { .. } | Note::NearOverhead { .. } => true,
-        // Not one steady cost: the time is the mean over phases, levels or
-        // modes of the program's own.
+        // Not one steady cost: phases, levels or modes of the program's own
+        // (or a steady body's slower level, which its time leaves out).
         Note::SpeedChanged { .. } | Note::Multimodal { .. } | Note::Levels { .. } => true,
         // The time includes the machine's slow spells.
         Note::MachineDisturbed { .. } => true,
@@ -651,7 +692,7 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
             fast,
             slow_share,
             slow,
-            faster_only,
+            ..
         } if notes.len() == 1 => (
             format!(
                 "2 levels: {} of calls at {}, {} at {}",
@@ -660,23 +701,15 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
                 percent_whole(*slow_share),
                 time(slow.0),
             ),
-            if *faster_only {
-                "the time is the faster; --details has the mean"
-            } else {
-                "the time is their mean"
+            match levels_reading(notes[0]) {
+                Some(LevelsReading::Mean) => "the time is their mean",
+                Some(LevelsReading::Faster) => "the time is the faster; --details",
+                _ => "the time is neither; --details",
             },
         ),
         Note::Levels { .. } => (
             "cost per call at 2 levels".to_string(),
-            if notes.iter().all(|n| {
-                matches!(
-                    n,
-                    Note::Levels {
-                        faster_only: false,
-                        ..
-                    }
-                )
-            }) {
+            if (notes.iter()).all(|n| levels_reading(n) == Some(LevelsReading::Mean)) {
                 "the time is their mean; --details has them"
             } else {
                 "--details has them, and what the time is"
@@ -856,10 +889,11 @@ mod tests {
                     fast: Nanos(100.0),
                     slow_share: 0.1,
                     slow: Nanos(1000.0),
-                    faster_only: false,
+                    time: Nanos(191.0),
+                    steady: false,
                 },
                 "the cost per call sits at two levels: 90% of calls at 100.0 ns, 10% at 1.000 \
-                 µs; the time is the mean cost of a call over both (a rare expensive call, or \
+                 µs (a mean of 190.0 ns); the time is their mean (a rare expensive call, or \
                  phases in and out of a cache, are the program's own cost)",
             ),
             (
@@ -950,34 +984,60 @@ mod tests {
         assert!(text.contains("thread, for 1.0× its CPU time:"), "{text}");
     }
 
-    /// A steady body's two levels (`insert_10k` on the example suite): its
-    /// time is the faster level's, and the row says so, with the mean over
-    /// both, in the note and in the summary's remedy.
+    /// What the time is beside two levels, by the figures: the faster
+    /// level's (a steady body), their mean, or neither (`insert_10k` over
+    /// three processes at 262, 391 and 262 µs printed 304.9 µs beside
+    /// levels of 265 and 404 µs); in the note and the summary's remedy.
     #[test]
-    fn a_steady_bodys_levels_say_the_time_is_the_faster() {
-        let note = Note::Levels {
+    fn a_levels_note_says_what_the_time_is_by_the_figures() {
+        let levels = |time: f64, steady: bool| Note::Levels {
             fast_share: 0.56,
             fast: Nanos(262_300.0),
             slow_share: 0.44,
             slow: Nanos(385_300.0),
-            faster_only: true,
+            time: Nanos(time),
+            steady,
         };
-        assert_eq!(
-            note.to_string(),
-            "the cost per call sat at two levels where the machine's speed probe read \
-             steady: 56% of calls at 262.3 µs, 44% at 385.3 µs; the time is the faster \
-             level's: the body is steady within its slices, so its slower calls are read \
-             as the machine's slow spells; if they are a phase of the program's own, its \
-             mean cost of a call is 316.4 µs"
-        );
-        let group = &grouped(&[noted("insert", vec![note])])[0];
-        assert_eq!(
-            (group.summary.as_str(), group.remedy.as_str()),
+        let start = "the cost per call sits at two levels: 56% of calls at 262.3 µs, 44% at \
+                     385.3 µs (a mean of 316.4 µs); ";
+        let cases = [
             (
-                "2 levels: 56% of calls at 262.3 µs, 44% at 385.3 µs",
-                "the time is the faster; --details has the mean"
-            )
-        );
+                levels(258_000.0, true),
+                "the time is the faster level's: the body is steady within its slices, so its \
+                 slower calls are read as the machine's slow spells, unless they are a phase of \
+                 the program's own",
+                "the time is the faster; --details",
+            ),
+            (
+                levels(318_000.0, false),
+                "the time is their mean (a rare expensive call, or phases in and out of a \
+                 cache, are the program's own cost)",
+                "the time is their mean",
+            ),
+            // Steady, but the time is no level's: said as neither.
+            (
+                levels(304_900.0, true),
+                "the time, 304.9 µs, is neither the faster level nor their mean",
+                "the time is neither; --details",
+            ),
+            // Near the faster level, but not steady: not the fast regime.
+            (
+                levels(262_300.0, false),
+                "the time, 262.3 µs, is neither the faster level nor their mean",
+                "the time is neither; --details",
+            ),
+        ];
+        for (note, end, remedy) in cases {
+            assert_eq!(note.to_string(), format!("{start}{end}"));
+            let group = &grouped(&[noted("insert", vec![note])])[0];
+            assert_eq!(
+                (group.summary.as_str(), group.remedy.as_str()),
+                (
+                    "2 levels: 56% of calls at 262.3 µs, 44% at 385.3 µs",
+                    remedy
+                )
+            );
+        }
     }
 
     #[test]

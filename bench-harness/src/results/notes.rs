@@ -112,10 +112,8 @@ pub enum Note {
         drift: f64,
     },
     /// The cost per call sits at two levels (every tenth call doing more
-    /// work, phases in and out of the cache): the row names both. A varying
-    /// body's headline is their mean; a steady body's is the faster level
-    /// (`faster_only`), its slower calls read as the machine's slow spells,
-    /// which the row says, with the mean over both.
+    /// work, phases in and out of the cache): the row names both, and
+    /// whether its time is the faster one's, their mean, or neither.
     #[non_exhaustive]
     Levels {
         /// The faster level's share of the calls.
@@ -126,9 +124,12 @@ pub enum Note {
         slow_share: f64,
         /// Its mean cost per call.
         slow: Nanos,
-        /// The headline is the faster level's (a steady body's fast
-        /// regime), not the mean over both.
-        faster_only: bool,
+        /// The row's time, as it prints it.
+        time: Nanos,
+        /// The body is steady within its blocks (in every process the
+        /// time counts): its time is a fast regime, and slower calls are
+        /// read as the machine's slow spells.
+        steady: bool,
     },
     /// The machine's evidence marked so many of the blocks as disturbed
     /// (its speed probe slow beside them, or the thread descheduled) that
@@ -435,32 +436,49 @@ fn program_levels(m: &Measured) -> Option<Note> {
     let mut bounds = analysis::block_starts(n, &m.measurement.slice_starts);
     bounds.push(n);
     let (mut values, mut calls) = (Vec::new(), Vec::new());
+    let preempted = &m.extras.preempted;
     for (block, w) in bounds.windows(2).enumerate() {
         if !estimate.counts(block) {
             continue;
         }
-        values.extend_from_slice(&m.per_iter[w[0]..w[1]]);
-        calls.extend(
-            m.measurement.samples[w[0]..w[1]]
-                .iter()
-                .map(|s| s.iters as f64),
-        );
+        // The samples the time counts: not those it leaves out as
+        // preempted.
+        for i in (w[0]..w[1]).filter(|i| preempted.binary_search(i).is_err()) {
+            values.push(m.per_iter[i]);
+            calls.push(m.measurement.samples[i].iters as f64);
+        }
     }
     let levels = analysis::levels::two_levels(&values, &calls)?;
     // A steady body's time is its fast regime: its slower calls, in blocks
-    // the speed probe saw quiet, are read as slow spells the probe missed
-    // (on this VM's quiet runs 5-10% of the samples of a compute kernel
-    // such as `parse_int/u64` at 1.5-2x, within a slice), which is what
-    // they are unless they are a phase of the program's own within 3x of
-    // the other and longer than a slice (docs/statistics.md, the limits):
-    // `insert_10k` read 56% of its calls at 262 us, 44% at 385 us, and
-    // printed 258 us. The row says which, and the mean over both.
+    // the speed probe saw quiet, are read as slow spells the probe missed,
+    // which is what they are unless they are a phase of the program's own
+    // within 3x of the other and longer than a slice (docs/statistics.md,
+    // the limits): `insert_10k` read 56% of its calls at 262 us, 44% at
+    // 385 us, whole slices of each, and printed 258 us. The row says so;
+    // but only where whole blocks sit at the slower level. Spells shorter than a slice leave its median at the
+    // faster one: 5-10% of the calls of compute kernels such as
+    // `parse_int/u64` at 1.5-2x, on 29 of 396 rows of quiet runs here.
+    if estimate.steady {
+        let midpoint = (levels.fast.1 * levels.slow.1).sqrt();
+        let blocks = (estimate.block_medians.iter().zip(&estimate.block_iters)).enumerate();
+        let (slow, total) = blocks.filter(|(j, _)| estimate.counts(*j)).fold(
+            (0.0, 0.0),
+            |(slow, total), (_, (&median, &calls))| {
+                let at_slow = if median > midpoint { calls } else { 0.0 };
+                (slow + at_slow, total + calls)
+            },
+        );
+        if slow < analysis::levels::MIN_SHARE * total {
+            return None;
+        }
+    }
     Some(Note::Levels {
         fast_share: levels.fast.0,
         fast: Nanos(levels.fast.1),
         slow_share: levels.slow.0,
         slow: Nanos(levels.slow.1),
-        faster_only: estimate.steady,
+        time: Nanos(estimate.estimate),
+        steady: estimate.steady,
     })
 }
 
