@@ -629,13 +629,13 @@ impl Measured {
         // The time over processes is the mean of their own: the note
         // compares the levels with that one.
         let steady = judged.iter().all(|p| p.estimate.steady);
-        let headline = pooled.estimate.estimate;
+        let headline = notes::printed_time(&pooled.estimate);
         for note in &mut pooled.notes {
             if let Note::Levels {
                 time, steady: s, ..
             } = note
             {
-                (*time, *s) = (Nanos(headline), steady);
+                (*time, *s) = (headline, steady);
             }
         }
         // A note quotes one process's set-up, not their sum.
@@ -764,7 +764,7 @@ impl Measured {
             forks: None,
             rerun: None,
         };
-        result.notes = notes(&result, &within, context);
+        result.notes = notes(&result, &within, context, preempted);
         result
     }
 

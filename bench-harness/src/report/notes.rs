@@ -220,10 +220,13 @@ impl fmt::Display for Note {
                         "the time is their mean (a rare expensive call, or phases in and out of \
                          a cache, are the program's own cost)",
                     ),
-                    _ => write!(
+                    Some(LevelsReading::Neither) => write!(
                         f,
                         "the time, {}, is neither the faster level nor their mean",
-                        time(t.0)
+                        time(t.map_or(f64::NAN, |t| t.0))
+                    ),
+                    _ => f.write_str(
+                        "the time is a bound, its interval reaching zero, and no level's",
                     ),
                 }
             }
@@ -341,12 +344,15 @@ enum LevelsReading {
     Faster,
     /// Their mean: the mean cost of a call over both.
     Mean,
+    /// Neither (a mean of processes that read them in different shares,
+    /// or a steady body's fast regime that is not the faster level).
+    Neither,
+    /// A bound (`<5.903 µs`), no figure to compare.
+    Bound,
 }
 
 /// Which level, or their mean, a [`Note::Levels`]'s time is, within
-/// [`LEVELS_READ_AS`]; `None` when neither (a mean of processes that read
-/// them in different shares, or a steady body's fast regime that is not
-/// the faster level), or for another note.
+/// [`LEVELS_READ_AS`]; `None` for another note.
 fn levels_reading(note: &Note) -> Option<LevelsReading> {
     let Note::Levels {
         fast_share,
@@ -359,15 +365,18 @@ fn levels_reading(note: &Note) -> Option<LevelsReading> {
     else {
         return None;
     };
+    let Some(time) = time else {
+        return Some(LevelsReading::Bound);
+    };
     let near = |level: f64| (time.0 / level - 1.0).abs() <= LEVELS_READ_AS;
     let mean = fast_share * fast.0 + slow_share * slow.0;
-    if *steady && near(fast.0) {
-        Some(LevelsReading::Faster)
+    Some(if *steady && near(fast.0) {
+        LevelsReading::Faster
     } else if near(mean) {
-        Some(LevelsReading::Mean)
+        LevelsReading::Mean
     } else {
-        None
-    }
+        LevelsReading::Neither
+    })
 }
 
 /// How near (relative) a row's time must be to a level, or to their mean,
@@ -704,6 +713,7 @@ fn summarise(first: &Note, notes: &[&Note]) -> (String, &'static str) {
             match levels_reading(notes[0]) {
                 Some(LevelsReading::Mean) => "the time is their mean",
                 Some(LevelsReading::Faster) => "the time is the faster; --details",
+                Some(LevelsReading::Bound) => "the time is a bound; --details",
                 _ => "the time is neither; --details",
             },
         ),
@@ -889,7 +899,7 @@ mod tests {
                     fast: Nanos(100.0),
                     slow_share: 0.1,
                     slow: Nanos(1000.0),
-                    time: Nanos(191.0),
+                    time: Some(Nanos(191.0)),
                     steady: false,
                 },
                 "the cost per call sits at two levels: 90% of calls at 100.0 ns, 10% at 1.000 \
@@ -995,7 +1005,7 @@ mod tests {
             fast: Nanos(262_300.0),
             slow_share: 0.44,
             slow: Nanos(385_300.0),
-            time: Nanos(time),
+            time: (time > 0.0).then_some(Nanos(time)),
             steady,
         };
         let start = "the cost per call sits at two levels: 56% of calls at 262.3 µs, 44% at \
@@ -1025,6 +1035,12 @@ mod tests {
                 levels(262_300.0, false),
                 "the time, 262.3 µs, is neither the faster level nor their mean",
                 "the time is neither; --details",
+            ),
+            // A bound (`<5.903 µs`): no figure to compare.
+            (
+                levels(0.0, true),
+                "the time is a bound, its interval reaching zero, and no level's",
+                "the time is a bound; --details",
             ),
         ];
         for (note, end, remedy) in cases {

@@ -124,8 +124,9 @@ pub enum Note {
         slow_share: f64,
         /// Its mean cost per call.
         slow: Nanos,
-        /// The row's time, as it prints it.
-        time: Nanos,
+        /// The row's time, as it prints it; `None` when it prints a bound
+        /// (`<5.903 µs`, `≈0 ps`: its interval reaches zero).
+        time: Option<Nanos>,
         /// The body is steady within its blocks (in every process the
         /// time counts): its time is a fast regime, and slower calls are
         /// read as the machine's slow spells.
@@ -430,13 +431,12 @@ fn practical_width(values: &[f64], reference: f64) -> f64 {
 
 /// The program's two levels of cost per call, over the samples of the
 /// blocks the headline counts, as a note.
-fn program_levels(m: &Measured) -> Option<Note> {
+fn program_levels(m: &Measured, preempted: &[usize]) -> Option<Note> {
     let estimate = &m.estimate;
     let n = m.per_iter.len();
     let mut bounds = analysis::block_starts(n, &m.measurement.slice_starts);
     bounds.push(n);
     let (mut values, mut calls) = (Vec::new(), Vec::new());
-    let preempted = &m.extras.preempted;
     for (block, w) in bounds.windows(2).enumerate() {
         if !estimate.counts(block) {
             continue;
@@ -477,14 +477,28 @@ fn program_levels(m: &Measured) -> Option<Note> {
         fast: Nanos(levels.fast.1),
         slow_share: levels.slow.0,
         slow: Nanos(levels.slow.1),
-        time: Nanos(estimate.estimate),
+        time: printed_time(estimate),
         steady: estimate.steady,
     })
 }
 
+/// The time a row with `estimate` prints, or `None` for a bound.
+pub(super) fn printed_time(estimate: &analysis::BlockEstimate) -> Option<Nanos> {
+    let interval = estimate.interval.map(|ci| (ci.lower, ci.upper));
+    match analysis::Headline::new(estimate.estimate, interval) {
+        analysis::Headline::Time { nanos, .. } => Some(Nanos(nanos)),
+        _ => None,
+    }
+}
+
 /// The notes `m` gets. `within` are its values with each slice's level
 /// taken out, what the spread and modality rules look at.
-pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note> {
+pub(super) fn notes(
+    m: &Measured,
+    within: &[f64],
+    context: &Context,
+    preempted: &[usize],
+) -> Vec<Note> {
     let mut notes = Vec::new();
     let config = &m.config;
     let measurement = &m.measurement;
@@ -580,7 +594,7 @@ pub(super) fn notes(m: &Measured, within: &[f64], context: &Context) -> Vec<Note
     }
     // Two levels of cost explain whatever spread, drift or modes the
     // samples show: the row names them instead.
-    if let Some(levels) = program_levels(m) {
+    if let Some(levels) = program_levels(m, preempted) {
         notes.push(levels);
         return notes;
     }

@@ -676,6 +676,35 @@ fn a_steady_bodys_levels_say_its_time_is_the_faster() {
     assert!(said(&pooled).contains(mean), "{}", said(&pooled));
 }
 
+/// The levels are over the samples the time counts: every tenth call ten
+/// times the cost, and three of every ten samples three times it but
+/// preempted (another program's time), which the time leaves out. Counted,
+/// they read as 60% at 10 ns and 40% at 47.7 ns, "neither" beside the time.
+#[test]
+fn levels_are_over_the_samples_the_time_counts() {
+    let mut m = process_of(4, 10.0, Overhead::NONE, StopReason::TimeBudget);
+    let mut preempted = Vec::new();
+    for (i, sample) in m.measurement.samples.iter_mut().enumerate() {
+        if i % 10 == 9 {
+            sample.elapsed = Nanos(sample.elapsed.0 * 10.0);
+        }
+        if (5..8).contains(&(i % 10)) {
+            sample.elapsed = Nanos(sample.elapsed.0 * 3.0);
+            preempted.push(i);
+        }
+    }
+    let evidence = Evidence {
+        slices: &[],
+        preempted: &preempted,
+    };
+    let m = Measured::analyse(m.measurement, config(), &context(Overhead::NONE), evidence);
+    let note = m.notes.iter().find(|n| matches!(n, Note::Levels { .. }));
+    let note = note
+        .unwrap_or_else(|| panic!("no levels: {:?}", m.notes))
+        .to_string();
+    assert!(note.contains("the time is their mean"), "{note}");
+}
+
 /// Levels the pooled samples show only with another process's time in
 /// them are not the program's: one process at 10 and 19 ns (every fourth
 /// call), one steady at 10 ns, one at 35 ns throughout pooled as 10 and
