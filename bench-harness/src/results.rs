@@ -595,13 +595,12 @@ impl Measured {
         // throughout read as "24% of calls at 16.69 ns, 76% at 43.25 ns ...
         // the program's own cost". Such a note stands only where some
         // process shows it on its own; the processes-differ note says the
-        // rest.
-        // Two levels, where some process shows the same two: each level
-        // within the levels' own apartness of the pooled one, and its share
-        // within 0.1. One process at 10 and 19 ns beside one at 35 ns
-        // throughout pooled as 10 and 33.7 ns; one at 10 and 19 ns (75%
-        // and 25%) beside one at 10 and one at 19 ns throughout, as 58% and
-        // 42%.
+        // rest. Two levels stand where some process shows the same two:
+        // each level within the levels' own apartness of the pooled one,
+        // and its share within 0.1. One process at 10 and 19 ns beside one
+        // at 35 ns throughout pooled as 10 and 33.7 ns; one at 10 and 19 ns
+        // (75% and 25%) beside one at 10 and one at 19 ns throughout, as
+        // 58% and 42%.
         let programs = |n: &Note| matches!(n, Note::Levels { .. } | Note::SpeedChanged { .. });
         let near = |a: Nanos, b: Nanos| a.0.max(b.0) < analysis::levels::APART * a.0.min(b.0);
         let shown_alone = |n: &Note| {

@@ -454,10 +454,11 @@ fn program_levels(m: &Measured, preempted: &[usize]) -> Option<Note> {
     // which is what they are unless they are a phase of the program's own
     // within 3x of the other and longer than a slice (docs/statistics.md,
     // the limits): `insert_10k` read 56% of its calls at 262 us, 44% at
-    // 385 us, whole slices of each, and printed 258 us. The row says so;
-    // but only where whole blocks sit at the slower level. Spells shorter than a slice leave its median at the
-    // faster one: 5-10% of the calls of compute kernels such as
-    // `parse_int/u64` at 1.5-2x, on 29 of 396 rows of quiet runs here.
+    // 385 us, whole slices of each, and printed 258 us. The row says so,
+    // but only where whole blocks sit at the slower level. Spells shorter
+    // than a slice leave their block's median at the faster one: 5-10% of
+    // the calls of compute kernels such as `parse_int/u64` at 1.5-2x, on
+    // 29 of 396 rows of quiet runs here.
     if estimate.steady {
         let midpoint = (levels.fast.1 * levels.slow.1).sqrt();
         let blocks = (estimate.block_medians.iter().zip(&estimate.block_iters)).enumerate();
