@@ -328,12 +328,14 @@ fn bench(
     let comparison = baseline.as_ref().map(|baseline| {
         verdicts::compare(baseline, machine_reference.as_ref(), &args.baselines, clock)
     });
+    // How this run measured: what the comparison and the history's series
+    // both read.
+    let method = verdicts::Method {
+        schedule: info.schedule,
+        cold: info.cold,
+        paired: &plan.paired_rows,
+    };
     if let Some((baseline, comparison)) = baseline.as_ref().zip(comparison.as_ref()) {
-        let method = verdicts::Method {
-            schedule: args.settings.schedule_or_default(),
-            cold: args.settings.cold_or_default(),
-            paired: &plan.paired_rows,
-        };
         for result in results.iter_mut() {
             result.comparison =
                 verdicts::compare_with(baseline, result, comparison.threshold, clock, method);
@@ -354,8 +356,8 @@ fn bench(
     // rerun may move each row, from its own recent runs of the same code
     // (the table's rerun figure: the answer should hold on the next run).
     let against_past = records_history && !info.partial;
-    let cold = args.settings.cold_or_default();
-    let sequential = args.settings.schedule_or_default() == crate::settings::Schedule::Sequential;
+    let (cold, paired) = (method.cold, method.paired);
+    let sequential = method.schedule == crate::settings::Schedule::Sequential;
     let series = against_past.then(|| history::series(&environment, cold, false));
     let series = series
         .as_ref()
@@ -385,10 +387,11 @@ fn bench(
                     name: &result.name,
                     code,
                 };
-                let paired = plan.paired_rows.contains(&result.name);
-                let series = match history::one_stretch(sequential, paired, m) {
-                    true => (stretch.0.as_str(), stretch.1.as_str()),
-                    false => series,
+                let paired = paired.contains(&result.name);
+                let series = if history::one_stretch(sequential, paired, m) {
+                    (stretch.0.as_str(), stretch.1.as_str())
+                } else {
+                    series
                 };
                 m.rerun = history::rerun_half_width(&past, series, bench, m.headline());
             }
@@ -466,7 +469,7 @@ fn bench(
             machine_reference: machine_reference.as_ref(),
             cold,
             sequential,
-            paired: &plan.paired_rows,
+            paired,
             codes: &codes,
         };
         match history::append_run(&store, &run) {

@@ -221,9 +221,10 @@ pub(super) fn baseline_section(baseline: &BaselineReport, results: &[BenchResult
             (Some(Compared::Against(c)), _) => match &c.ratio {
                 Some(r) => {
                     let words = compared_words(c, r);
-                    let standing = match c.two_ways {
-                        true => Standing::TwoWays,
-                        false => Standing::of(r.verdict, &words),
+                    let standing = if c.two_ways {
+                        Standing::TwoWays
+                    } else {
+                        Standing::of(r.verdict, &words)
                     };
                     Row::new(
                         name,
