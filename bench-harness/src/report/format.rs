@@ -1,9 +1,11 @@
 //! Number formatting shared by reporters, and the escaping of text from
 //! outside the program (`text::escape`, re-exported).
 
+use bench_runtime::counter::Event;
 use bench_runtime::{StopReason, Throughput};
 
 use crate::analysis::compare::{Comparison, PairedComparison, Ratio, Verdict};
+use crate::instruments::{AllocRates, Extras};
 use crate::results::comparison::GROUP_NOISE_THRESHOLD;
 use crate::results::RunInfo;
 use crate::settings::{BytesUnit, Schedule};
@@ -357,6 +359,97 @@ pub(crate) fn p_value(p: f64) -> String {
     }
 }
 
+/// The counters per iteration, for every view that shows them (the
+/// terminal under the row, the HTML page): `1.20K instructions · 0.0020
+/// page-faults · IPC 2.10 · 1.50% branch-miss rate`. `None` when none were
+/// counted.
+pub(crate) fn counter_parts(extras: &Extras) -> Option<Vec<String>> {
+    if extras.counters.is_empty() {
+        return None;
+    }
+    let per = |e: Event| extras.per_iteration(e);
+    let mut parts: Vec<String> = extras
+        .counters
+        .iter()
+        .map(|(event, _)| {
+            let value = per(*event).unwrap_or(0.0);
+            match event {
+                Event::TaskClock => format!("{} {}", time(value), event.name()),
+                _ => format!("{} {}", amount(value), event.name()),
+            }
+        })
+        .collect();
+    if let (Some(i), Some(c)) = (per(Event::Instructions), per(Event::Cycles)) {
+        parts.push(format!("IPC {:.2}", i / c.max(f64::MIN_POSITIVE)));
+    }
+    for (misses, of, what) in [
+        (Event::BranchMisses, Event::Branches, "branch-miss rate"),
+        (
+            Event::CacheMisses,
+            Event::CacheReferences,
+            "cache-miss rate",
+        ),
+        (
+            Event::L1dReadMisses,
+            Event::L1dReadAccesses,
+            "L1d-miss rate",
+        ),
+    ] {
+        if let (Some(m), Some(o)) = (per(misses), per(of)) {
+            if o > 0.0 {
+                parts.push(format!("{} {what}", percent(m / o)));
+            }
+        }
+    }
+    if extras.multiplexed {
+        parts.push("(multiplexed: scaled)".to_string());
+    }
+    Some(parts)
+}
+
+/// Allocations per iteration, for every view that shows them: `3.00
+/// allocs · 3.00 deallocs · 0.00 reallocs · 1.20K bytes`, a rare one kept
+/// to two significant digits ([`amount`]).
+pub(crate) fn allocation_words(a: &AllocRates) -> String {
+    format!(
+        "{} allocs · {} deallocs · {} reallocs · {} bytes",
+        amount(a.allocations),
+        amount(a.deallocations),
+        amount(a.reallocations),
+        amount(a.bytes_allocated),
+    )
+}
+
+/// A count per iteration: `0.00`, `0.0020`, `12.50`, `3.20K`. Positive
+/// values under 0.01 keep two significant digits (a page fault every 512
+/// calls is 0.0020, not 0.00); negative ones, left over from subtracting
+/// the reads' own counts, do not.
+pub(crate) fn amount(value: f64) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    let magnitude = value.abs();
+    if value > 0.0 && magnitude < 0.01 {
+        let decimals = |v: f64| (1.0 - v.log10().floor()).clamp(2.0, 15.0) as i32;
+        let scale = 10f64.powi(decimals(magnitude));
+        // Rounded first: 0.00999 is 0.010, and then takes the usual form.
+        let rounded = (magnitude * scale).round() / scale;
+        if rounded == 0.0 {
+            return "0.00".to_string();
+        }
+        if rounded < 0.01 {
+            return format!("{rounded:.*}", decimals(rounded) as usize);
+        }
+    }
+    if magnitude < 1000.0 {
+        format!("{value:.2}")
+    } else if value < 0.0 {
+        format!("-{}", count(magnitude.round() as u64))
+    } else {
+        count(value.round() as u64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -480,5 +573,26 @@ mod tests {
         assert_eq!(escape("abc\u{202e}fed"), "abc\\u{202e}fed");
         assert_eq!(escape("x\u{2028}y"), "x\\u{2028}y");
         assert_eq!(escape("C:\\path"), "C:\\path");
+    }
+
+    #[test]
+    fn a_rare_event_per_iteration_keeps_two_significant_digits() {
+        // A `Vec` of u64 faults a page in every 512 pushes.
+        assert_eq!(amount(1.0 / 512.0), "0.0020");
+        assert_eq!(amount(5.2e-6), "0.0000052");
+        assert_eq!(amount(0.0), "0.00");
+        assert_eq!(amount(0.25), "0.25");
+        assert_eq!(amount(3200.0), "3.20K");
+        // Two digits after rounding, then the usual form from 0.01.
+        assert_eq!(amount(0.00999), "0.01");
+        assert_eq!(amount(0.00995), "0.01");
+        assert_eq!(amount(0.00099999), "0.0010");
+        assert_eq!(amount(0.01), "0.01");
+        assert_eq!(amount(1e-13), "0.00000000000010");
+        assert_eq!(amount(3e-16), "0.00");
+        // What subtracting the reads' own counts leaves is no finer.
+        assert_eq!(amount(-0.0003), "-0.00");
+        assert_eq!(amount(-2500.0), "-2.50K");
+        assert_eq!(amount(f64::NAN), "NaN");
     }
 }

@@ -4,8 +4,6 @@
 
 use std::fmt::Write;
 
-use bench_runtime::counter::Event;
-
 use super::charts::{self, Distribution, IntervalRow, TimeRange, Timeline};
 use super::svg::escape;
 use super::trend::{self, HistoryPoint};
@@ -13,8 +11,8 @@ use super::Baseline;
 use crate::analysis::compare::Verdict;
 use crate::analysis::{self, Interval};
 use crate::report::format::{
-    compared_words, count, headline_time, p_value, percent, result_rate, stop_word, time,
-    too_fast_to_compare, Headline,
+    allocation_words, compared_words, count, counter_parts, headline_time, p_value, percent,
+    result_rate, stop_word, time, too_fast_to_compare, Headline,
 };
 use crate::results::{BenchResult, Compared, Measured, Outcome};
 
@@ -356,39 +354,11 @@ fn facts(out: &mut String, m: &Measured) {
         ),
     ];
     let extras = &m.extras;
-    if !extras.counters.is_empty() {
-        let parts: Vec<String> = extras
-            .counters
-            .iter()
-            .filter_map(|(event, _)| {
-                let v = extras.per_iteration(*event)?;
-                Some(match event {
-                    Event::TaskClock => format!("{} {}", time(v), event.name()),
-                    _ => format!("{:.3} {}", v, event.name()),
-                })
-            })
-            .collect();
-        rows.push((
-            "counters / iter",
-            format!(
-                "{}{}",
-                parts.join(" · "),
-                if extras.multiplexed {
-                    " (multiplexed: scaled)"
-                } else {
-                    ""
-                }
-            ),
-        ));
+    if let Some(parts) = counter_parts(extras) {
+        rows.push(("counters / iter", parts.join(" · ")));
     }
     if let Some(a) = m.allocations() {
-        rows.push((
-            "allocations / iter",
-            format!(
-                "{:.2} allocs · {:.2} deallocs · {:.2} reallocs · {:.1} bytes",
-                a.allocations, a.deallocations, a.reallocations, a.bytes_allocated
-            ),
-        ));
+        rows.push(("allocations / iter", allocation_words(&a)));
     }
     if let Some((cpu, wall)) = extras.cpu {
         let cpus: Vec<String> = extras.cpus.iter().map(usize::to_string).collect();

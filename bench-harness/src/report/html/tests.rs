@@ -308,3 +308,29 @@ fn a_benchmark_with_a_flame_graph_links_it_from_its_section_only() {
     assert!(section(&html, &bench_id(0)).contains(link));
     assert_eq!(html.matches(link).count(), 1);
 }
+
+#[test]
+fn a_rare_allocation_keeps_its_digits_on_the_page_as_in_the_terminal() {
+    // A `Vec` of u64 pushed once a call reallocates every few thousand
+    // calls: two decimals would print 0.00, as if it never did.
+    let mut results = results();
+    let index = results.iter().position(|r| r.measured().is_some()).unwrap();
+    if let crate::results::Outcome::Measured(m) = &mut results[index].outcome {
+        m.harness_allocations = crate::instruments::AllocRates::default();
+        m.extras.samples = 10;
+        m.extras.iterations = 40_960;
+        m.extras.allocations = Some(bench_runtime::counter::alloc::AllocCounts {
+            allocations: 1,
+            deallocations: 1,
+            reallocations: 20,
+            bytes_allocated: 3_200_000,
+            ..Default::default()
+        });
+    }
+    let html = page_of(&results);
+    let text = section(&html, &bench_id(index));
+    assert!(
+        text.contains("0.000024 allocs · 0.000024 deallocs · 0.00049 reallocs · 78.12 bytes"),
+        "{text}"
+    );
+}

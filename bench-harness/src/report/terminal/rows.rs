@@ -5,13 +5,13 @@
 
 use std::io;
 
-use bench_runtime::counter::Event;
 use termcolor::Color;
 
 use super::{message_lines, Terminal, FILTERED_LABEL, SHORT_WIDTH, TIME_WIDTH};
 use crate::analysis::Summary;
 use crate::report::format::{
-    count, escape, p_value, pad_end, pad_start, percent, result_rate, stop_word, time, Headline,
+    allocation_words, count, counter_parts, escape, p_value, pad_end, pad_start, percent,
+    result_rate, stop_word, time, Headline,
 };
 use crate::report::notes::bound_text;
 use crate::results::{BenchResult, ForkSpread, Measured, Outcome, HIGH_CV};
@@ -121,53 +121,13 @@ impl Terminal<'_> {
     pub(super) fn instrument_lines(&mut self, m: &Measured) -> io::Result<()> {
         let extras = &m.extras;
         let mut lines = Vec::new();
-        if !extras.counters.is_empty() {
-            let per = |e: Event| extras.per_iteration(e);
-            let mut parts: Vec<String> = extras
-                .counters
-                .iter()
-                .map(|(event, _)| {
-                    let value = per(*event).unwrap_or(0.0);
-                    match event {
-                        Event::TaskClock => format!("{} {}", time(value), event.name()),
-                        _ => format!("{} {}", amount(value), event.name()),
-                    }
-                })
-                .collect();
-            if let (Some(i), Some(c)) = (per(Event::Instructions), per(Event::Cycles)) {
-                parts.push(format!("IPC {:.2}", i / c.max(f64::MIN_POSITIVE)));
-            }
-            for (misses, of, what) in [
-                (Event::BranchMisses, Event::Branches, "branch-miss rate"),
-                (
-                    Event::CacheMisses,
-                    Event::CacheReferences,
-                    "cache-miss rate",
-                ),
-                (
-                    Event::L1dReadMisses,
-                    Event::L1dReadAccesses,
-                    "L1d-miss rate",
-                ),
-            ] {
-                if let (Some(m), Some(o)) = (per(misses), per(of)) {
-                    if o > 0.0 {
-                        parts.push(format!("{} {what}", percent(m / o)));
-                    }
-                }
-            }
-            if extras.multiplexed {
-                parts.push("(multiplexed: scaled)".to_string());
-            }
+        if let Some(parts) = counter_parts(extras) {
             lines.push(format!("  counters per iteration: {}", parts.join(" · ")));
         }
         if let Some(a) = m.allocations() {
             lines.push(format!(
-                "  allocations per iteration: {} allocs · {} deallocs · {} reallocs · {} bytes",
-                amount(a.allocations),
-                amount(a.deallocations),
-                amount(a.reallocations),
-                amount(a.bytes_allocated),
+                "  allocations per iteration: {}",
+                allocation_words(&a)
             ));
         }
         if let Some(forks) = m.forks.as_ref().filter(|_| self.details) {
@@ -287,60 +247,4 @@ fn forks_line(forks: &ForkSpread) -> String {
         percent(forks.between),
         percent(forks.within),
     )
-}
-
-/// A count per iteration: `0.00`, `0.0020`, `12.50`, `3.20K`. Positive
-/// values under 0.01 keep two significant digits (a page fault every 512
-/// calls is 0.0020, not 0.00); negative ones, left over from subtracting
-/// the reads' own counts, do not.
-fn amount(value: f64) -> String {
-    if !value.is_finite() {
-        return value.to_string();
-    }
-    let magnitude = value.abs();
-    if value > 0.0 && magnitude < 0.01 {
-        let decimals = |v: f64| (1.0 - v.log10().floor()).clamp(2.0, 15.0) as i32;
-        let scale = 10f64.powi(decimals(magnitude));
-        // Rounded first: 0.00999 is 0.010, and then takes the usual form.
-        let rounded = (magnitude * scale).round() / scale;
-        if rounded == 0.0 {
-            return "0.00".to_string();
-        }
-        if rounded < 0.01 {
-            return format!("{rounded:.*}", decimals(rounded) as usize);
-        }
-    }
-    if magnitude < 1000.0 {
-        format!("{value:.2}")
-    } else if value < 0.0 {
-        format!("-{}", count(magnitude.round() as u64))
-    } else {
-        count(value.round() as u64)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::amount;
-
-    #[test]
-    fn a_rare_event_per_iteration_keeps_two_significant_digits() {
-        // A `Vec` of u64 faults a page in every 512 pushes.
-        assert_eq!(amount(1.0 / 512.0), "0.0020");
-        assert_eq!(amount(5.2e-6), "0.0000052");
-        assert_eq!(amount(0.0), "0.00");
-        assert_eq!(amount(0.25), "0.25");
-        assert_eq!(amount(3200.0), "3.20K");
-        // Two digits after rounding, then the usual form from 0.01.
-        assert_eq!(amount(0.00999), "0.01");
-        assert_eq!(amount(0.00995), "0.01");
-        assert_eq!(amount(0.00099999), "0.0010");
-        assert_eq!(amount(0.01), "0.01");
-        assert_eq!(amount(1e-13), "0.00000000000010");
-        assert_eq!(amount(3e-16), "0.00");
-        // What subtracting the reads' own counts leaves is no finer.
-        assert_eq!(amount(-0.0003), "-0.00");
-        assert_eq!(amount(-2500.0), "-2.50K");
-        assert_eq!(amount(f64::NAN), "NaN");
-    }
 }
