@@ -27,7 +27,7 @@ use crate::analysis::{self, outliers::Outliers, BlockEstimate, Body, Overhead, S
 use crate::instruments::{self, AllocRates, Evidence, Extras, SliceEvidence};
 use crate::settings::Schedule;
 pub(crate) use notes::differs_alone;
-use notes::{cold_after_pause, notes, shared_arena, LOW_CPU_RATIO};
+use notes::{cold_after_pause, notes, shared_arena, variation, Levels, LOW_CPU_RATIO};
 
 pub use crate::failure::Failure;
 pub use crate::settings::BytesUnit;
@@ -624,7 +624,23 @@ impl Measured {
             };
             processes.iter().any(|p| p.notes.iter().any(alike))
         };
+        let is_levels = |n: &Note| matches!(n, Note::Levels { .. });
+        let had_levels = pooled.notes.iter().any(is_levels);
         pooled.notes.retain(|n| !programs(n) || shown_alone(n));
+        if had_levels && !pooled.notes.iter().any(is_levels) {
+            // The levels stood for the spread, drift and modes of the pooled
+            // samples: with them gone, those are said as the samples show
+            // them, by the same rule (a drift only where some process
+            // drifted on its own). Before, such a row had none of them.
+            let slices = &pooled.measurement.slice_starts;
+            let within = analysis::within_block(&pooled.per_iter, slices, pooled.estimate.estimate);
+            let unnamed = variation(&pooled, &within, &context, &preempted, Levels::Unnamed);
+            (pooled.notes).extend(
+                unnamed
+                    .into_iter()
+                    .filter(|n| !programs(n) || shown_alone(n)),
+            );
+        }
         // The time over processes is the mean of their own: the note
         // compares the levels with that one.
         let steady = judged.iter().all(|p| p.estimate.steady);

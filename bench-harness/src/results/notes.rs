@@ -593,9 +593,37 @@ pub(super) fn notes(
             blocks: estimate.block_means.len(),
         });
     }
+    notes.extend(variation(m, within, context, preempted, Levels::Named));
+    notes
+}
+
+/// Whether [`variation`] may name two levels of cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Levels {
+    /// Two levels, where the blocks show them, stand for the spread, drift
+    /// and modes they explain.
+    Named,
+    /// Not two levels (a pool whose levels no process shows on its own):
+    /// the spread, drift and modes the samples show are said as they are.
+    Unnamed,
+}
+
+/// The notes on how `m`'s cost varied within and between its blocks: two
+/// levels of cost (when `levels` allows), else its spread within slices,
+/// its drift between them, and modes.
+pub(super) fn variation(
+    m: &Measured,
+    within: &[f64],
+    context: &Context,
+    preempted: &[usize],
+    levels: Levels,
+) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let measurement = &m.measurement;
+    let estimate = &m.estimate;
     // Two levels of cost explain whatever spread, drift or modes the
     // samples show: the row names them instead.
-    if let Some(levels) = program_levels(m, preempted) {
+    if let Some(levels) = program_levels(m, preempted).filter(|_| levels == Levels::Named) {
         notes.push(levels);
         return notes;
     }

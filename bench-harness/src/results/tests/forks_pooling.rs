@@ -615,6 +615,28 @@ fn variation_only_between_processes_is_the_processes_not_the_program() {
     assert!(pooled.notes.iter().any(is_levels), "{:?}", pooled.notes);
 }
 
+/// Where the pool's two levels go (no process shows them: one process 3x
+/// slower throughout), what they stood for is said as the samples show it:
+/// each process's calls spread 8% within every slice, and so does the row.
+#[test]
+fn a_pools_levels_no_process_shows_leave_its_spread_said() {
+    let spread_within = |level: f64| {
+        reshaped(level, |i, sample| {
+            let k = if i % 2 == 0 { 1.08 } else { 0.92 };
+            sample.elapsed = Nanos(sample.iters as f64 * level * k);
+        })
+    };
+    let high_spread = |m: &Measured| m.notes.iter().any(|n| matches!(n, Note::HighSpread { .. }));
+    let levels = |m: &Measured| m.notes.iter().any(|n| matches!(n, Note::Levels { .. }));
+    let processes = [10.0, 10.0, 30.0].map(spread_within);
+    for p in &processes {
+        assert!(high_spread(p) && !levels(p), "{:?}", p.notes);
+    }
+    let pooled = Measured::pool(processes.to_vec(), &context(Overhead::NONE));
+    assert!(!levels(&pooled), "{:?}", pooled.notes);
+    assert!(high_spread(&pooled), "{:?}", pooled.notes);
+}
+
 /// A steady body two of whose sixteen slices ran 1.9x slower, the speed
 /// probe none the wiser (a phase longer than a slice, or the machine's):
 /// its time is the fast regime, and its `levels` note says so, not that
