@@ -78,6 +78,13 @@ pub(crate) struct SliceEvidence {
     /// of its previous slice (other benchmarks' slices ran meanwhile) to
     /// this one's start. `None` for its first slice.
     pub pause: Option<Nanos>,
+    /// The thread's page faults over the slice's recorded samples, each
+    /// read with its context switches, one `getrusage` after the sample
+    /// (so the harness's own work since the reading before is in, the
+    /// set-up, warm-up and probe are not): the program touching memory the
+    /// kernel had to map. `None` where not counted, and in documents from
+    /// before they were.
+    pub faults: Option<u64>,
 }
 
 impl Extras {
@@ -214,6 +221,8 @@ pub(crate) struct Instruments {
     slice_process_cpu: Option<Nanos>,
     /// The thread's context switches at the last reading.
     switches: Option<Switches>,
+    /// The page faults of the open slice's recorded samples so far.
+    slice_faults: Option<u64>,
     /// The thread's CPU time just before the sample running.
     sample_cpu: Option<Nanos>,
     /// The recorded samples that were preempted while their thread never
@@ -260,8 +269,10 @@ impl Instruments {
             samples: usize::MAX - first_sample,
             probe,
             pause,
+            faults: None,
         });
         self.switches = switches();
+        self.slice_faults = self.switches.map(|_| 0);
         if let Some(cpu) = affinity::current_cpu() {
             if let Err(at) = self.extras.cpus.binary_search(&cpu) {
                 self.extras.cpus.insert(at, cpu);
@@ -289,11 +300,13 @@ impl Instruments {
                 self.extras.other_threads_cpu += Nanos(others.0.max(0.0));
             }
         }
+        let faults = self.slice_faults.take();
         if let Some(open) = self.extras.slices.pop() {
             if recorded > open.first_sample {
                 self.extras.slices.push(SliceEvidence {
                     samples: recorded - open.first_sample,
                     probe: open.probe.max(probe),
+                    faults,
                     ..open
                 });
             }
@@ -331,15 +344,20 @@ impl Instruments {
         // One reading a sample: the period since the last one holds the
         // sample and the harness's own work before it.
         let now = switches();
-        let (preempted, waited) = match (self.switches, now) {
-            (Some(a), Some(b)) => (b.involuntary > a.involuntary, b.voluntary > a.voluntary),
-            _ => (false, false),
+        let (preempted, waited, faults) = match (self.switches, now) {
+            (Some(a), Some(b)) => (
+                b.involuntary > a.involuntary,
+                b.voluntary > a.voluntary,
+                Some(b.faults.saturating_sub(a.faults)),
+            ),
+            _ => (false, false, None),
         };
         self.switches = now;
         SampleReading {
             counted,
             allocated,
             preempted,
+            faults,
             // A thread that waited spent time off the CPU of its own
             // accord: its CPU time is not what the sample cost.
             cpu: cpu.filter(|_| !waited),
@@ -384,12 +402,14 @@ impl Instruments {
             counted,
             allocated,
             preempted,
+            faults,
             cpu,
         } = reading;
         let before = self.counters_before.take();
         if !recorded {
             return;
         }
+        self.slice_faults = (self.slice_faults).and_then(|sum| Some(sum + faults?));
         let index = self.extras.samples as usize;
         match (preempted, cpu) {
             (true, Some(cpu)) => self.cpu_timed.push((index, cpu)),
@@ -440,6 +460,8 @@ pub(crate) struct SampleReading {
     allocated: Option<AllocCounts>,
     /// The thread was preempted since the last reading.
     preempted: bool,
+    /// The thread's page faults since the last reading.
+    faults: Option<u64>,
     /// The thread's CPU time over the sample, when it did not wait.
     cpu: Option<Nanos>,
 }
@@ -499,23 +521,30 @@ pub(crate) fn probe_level<'a>(slices: impl Iterator<Item = &'a SliceEvidence>) -
 
 /// What `slices` say of the block of samples `start..end`: the slowest
 /// probe beside the slices that recorded any of them, over `level` (the
-/// probe's fast level).
+/// probe's fast level), and their page faults when every one of them lies
+/// within the block and counted them.
 pub(crate) fn block_evidence(
     slices: &[SliceEvidence],
     level: Option<f64>,
     start: usize,
     end: usize,
 ) -> BlockEvidence {
-    let slowest = slices
-        .iter()
-        .filter(|s| s.first_sample < end && s.first_sample + s.samples > start)
-        .map(|s| s.probe)
-        .reduce(f64::max);
+    let overlapping =
+        || (slices.iter()).filter(|s| s.first_sample < end && s.first_sample + s.samples > start);
+    let slowest = overlapping().map(|s| s.probe).reduce(f64::max);
+    let within = |s: &SliceEvidence| s.first_sample >= start && s.first_sample + s.samples <= end;
+    let faults = overlapping()
+        .map(|s| s.faults.filter(|_| within(s)))
+        .try_fold(None, |sum: Option<u64>, faults| {
+            Some(Some(sum.unwrap_or(0) + faults?))
+        })
+        .flatten();
     BlockEvidence {
         probe: level
             .filter(|l| *l > 0.0)
             .zip(slowest)
             .map(|(level, probe)| probe / level),
+        faults,
     }
 }
 
@@ -528,6 +557,7 @@ mod tests {
             counted: None,
             allocated: None,
             preempted,
+            faults: None,
             cpu: cpu.map(Nanos),
         }
     }

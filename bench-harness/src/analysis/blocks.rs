@@ -37,7 +37,14 @@
 //!   (allocation, sorting and summing slowed 1.2–2.3× with a quiet probe),
 //!   and the mean cost of a call moved 18–27% from run to run on those
 //!   kernels where this moved 0.3–2.4%; interrupts put 2–4% on the mean of a
-//!   multiply chain that the medians leave out.
+//!   multiply chain that the medians leave out;
+//! - unless the blocks above that regime are the program's own phases by
+//!   what they show: slower than any spell of the machine's
+//!   ([`MACHINE_SLOWEST`]), or taking page faults the blocks in the regime
+//!   do not ([`FAULTS_APART`], [`MIN_PHASE_FAULTS`]: the program touching
+//!   memory the kernel maps, which no spell of the machine's makes it do);
+//!   then the body is read as varying, and its time is the mean cost of a
+//!   call.
 //!
 //! Chosen by measurement (docs/ARCHITECTURE.md, *Decisions*).
 
@@ -81,6 +88,10 @@ pub(crate) struct BlockEvidence {
     /// probe's fast level in the run (1 = as fast as the machine ran);
     /// `None` when not probed.
     pub(crate) probe: Option<f64>,
+    /// The thread's page faults over the block's samples; `None` when not
+    /// counted, or when a slice runs past the block (its faults cannot be
+    /// placed).
+    pub(crate) faults: Option<u64>,
 }
 
 /// The headline over blocks of samples.
@@ -102,6 +113,8 @@ pub(crate) struct BlockEstimate {
     pub(crate) kept_blocks: usize,
     /// Each block's median (preempted samples left out), in time order.
     pub(crate) block_medians: Vec<f64>,
+    /// Each block's page faults, when counted, in time order.
+    pub(crate) block_faults: Vec<Option<u64>>,
     /// The body is steady within its blocks (no rare expensive calls): the
     /// estimate is the fast regime's mean of the undisturbed blocks'
     /// medians, not the mean cost of a call.
@@ -254,6 +267,7 @@ pub(crate) fn block_estimate(
     bounds.push(n);
     let (mut block_means, mut block_iters, mut disturbed) = (Vec::new(), Vec::new(), Vec::new());
     let (mut block_medians, mut preempted_blocks) = (Vec::new(), Vec::new());
+    let mut block_faults = Vec::new();
     for w in bounds.windows(2) {
         let (start, end) = (w[0], w[1]);
         let kept = |i: &usize| preempted.binary_search(i).is_err();
@@ -266,9 +280,9 @@ pub(crate) fn block_estimate(
                 });
             (time / calls, calls)
         };
-        let slow = evidence(start, end)
-            .probe
-            .is_some_and(|p| p > 1.0 + PROBE_SLOWER);
+        let seen = evidence(start, end);
+        block_faults.push(seen.faults);
+        let slow = seen.probe.is_some_and(|p| p > 1.0 + PROBE_SLOWER);
         let (mean, calls, all_preempted) = match mean_of(&kept) {
             // Every sample preempted: the block is the machine's.
             (_, calls) if calls <= 0.0 => {
@@ -301,6 +315,7 @@ pub(crate) fn block_estimate(
         kept_blocks: 0,
         steady: false,
         block_medians,
+        block_faults,
         kept_all_disturbed,
         std_dev: 0.0,
         interval: None,
@@ -346,7 +361,10 @@ pub(crate) fn block_estimate(
             .collect();
         let regime = fast_regime(&medians, offset);
         let fast = regime.iter().sum::<f64>() / regime.len() as f64;
-        if body == Body::Program && phases_beyond_the_machine(&estimate, fast, offset) {
+        if body == Body::Program
+            && (phases_beyond_the_machine(&estimate, fast, offset)
+                || faulting_phases(&estimate, fast, offset))
+        {
             return Some(estimate);
         }
         estimate.steady = true;
@@ -384,6 +402,59 @@ fn phases_beyond_the_machine(estimate: &BlockEstimate, fast: f64, offset: f64) -
     }
     total > 0.0 && beyond >= PHASE_SHARE * total
 }
+
+/// Whether the blocks that count for a varying body and sit above the
+/// `fast` regime (beyond [`REGIME_WIDTH`] of it, the loop's `offset` added
+/// back), holding [`PHASE_SHARE`] of the calls or more, are the program's
+/// own phases by the page faults counted beside them: at least
+/// [`FAULTS_APART`] times as many per call as in the blocks of the fast
+/// regime, and [`MIN_PHASE_FAULTS`] a block or more. The machine's slow
+/// spells do not make a program touch new memory; a program whose
+/// allocator gives memory back to the kernel and takes it again does, and
+/// pays for it in some phases and not others (`insert_10k` here: 0 faults a
+/// call in its blocks at 265 µs, 75 in its blocks at 370 µs, the probe
+/// quiet beside both). `false` when a block's faults were not counted.
+fn faulting_phases(estimate: &BlockEstimate, fast: f64, offset: f64) -> bool {
+    let limit = (fast + offset) * (1.0 + REGIME_WIDTH);
+    if limit.is_nan() || limit <= 0.0 {
+        return false;
+    }
+    // (faults, calls, blocks) in the fast regime and above it.
+    let (mut regime, mut above) = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0));
+    for (j, faults) in estimate.block_faults.iter().enumerate() {
+        if !estimate.counts(j) {
+            continue;
+        }
+        let Some(faults) = faults else {
+            return false;
+        };
+        let side = if estimate.block_medians[j] + offset > limit {
+            &mut above
+        } else {
+            &mut regime
+        };
+        side.0 += *faults as f64;
+        side.1 += estimate.block_iters[j];
+        side.2 += 1.0;
+    }
+    let total = regime.1 + above.1;
+    if total <= 0.0 || regime.1 <= 0.0 || above.1 < PHASE_SHARE * total {
+        return false;
+    }
+    let rate = |(faults, calls, _): (f64, f64, f64)| faults / calls;
+    above.0 >= MIN_PHASE_FAULTS * above.2 && rate(above) >= FAULTS_APART * rate(regime)
+}
+
+/// How many times as many page faults a call the blocks above the fast
+/// regime must take as those in it, to be the program's phases.
+pub(crate) const FAULTS_APART: f64 = 2.0;
+
+/// The fewest page faults a block above the fast regime must take, on
+/// average, to be the program's phase: more than the harness's own work
+/// between samples brings over a whole run. Every kernel of the anchor and
+/// example suites took at most 128 over its run (at most 33 in a slice);
+/// `insert_10k` took 200-500 in every slice of its slow phase.
+pub(crate) const MIN_PHASE_FAULTS: f64 = 256.0;
 
 /// The machine's slowest spell measured here: another thread on the same
 /// core slowed code 1.5–2.3×, slow vCPU episodes about 1.5×. A block
@@ -596,7 +667,50 @@ mod tests {
     fn probed(probes: &[f64], per: usize) -> impl Fn(usize, usize) -> BlockEvidence + '_ {
         move |start, _| BlockEvidence {
             probe: Some(probes[start / per]),
+            faults: None,
         }
+    }
+
+    /// A steady body whose slices sit at 265 and 370 (a map of 10,000
+    /// inserts a call, as `insert_10k` read here), the probe quiet beside
+    /// all of them. Where the slow slices took 300 page faults each and the
+    /// fast ones none, they are the program's: its time is the mean cost of
+    /// a call. Without faults (the machine's spell) or with the same faults
+    /// in every slice, the fast regime stands; a few faults in the slow
+    /// slices (the harness's own record growing) do not make a phase.
+    #[test]
+    fn slow_slices_that_take_page_faults_the_fast_do_not_are_the_programs() {
+        let levels = [
+            265.0, 265.0, 370.0, 370.0, 265.0, 370.0, 370.0, 265.0, 370.0, 265.0,
+        ];
+        let (values, starts) = run(&levels, 5);
+        let iters = vec![4; values.len()];
+        let mean = levels.iter().sum::<f64>() / levels.len() as f64;
+        let with = |faults: &dyn Fn(f64) -> u64| {
+            let evidence = |start: usize, _| BlockEvidence {
+                probe: Some(1.0),
+                faults: Some(faults(levels[start / 5])),
+            };
+            program(&values, &iters, &[], &starts, &evidence)
+        };
+        let phases = with(&|level| if level > 300.0 { 300 } else { 0 });
+        assert!(!phases.steady);
+        assert!((phases.estimate - mean).abs() < 1e-9, "{}", phases.estimate);
+        // No faults, the same in every slice, or a few in the slow ones.
+        let none = |_: f64| 0_u64;
+        let every = |_: f64| 300_u64;
+        let few = |level: f64| if level > 300.0 { 20_u64 } else { 0 };
+        for faults in [&none as &dyn Fn(f64) -> u64, &every, &few] {
+            let e = with(faults);
+            assert!(e.steady);
+            assert!((e.estimate - 265.0).abs() < 1e-9, "{}", e.estimate);
+        }
+        // Faults not counted in one block: no evidence either way.
+        let partly = |start: usize, _| BlockEvidence {
+            probe: Some(1.0),
+            faults: (start > 0).then_some(if levels[start / 5] > 300.0 { 300 } else { 0 }),
+        };
+        assert!(program(&values, &iters, &[], &starts, &partly).steady);
     }
 
     #[test]

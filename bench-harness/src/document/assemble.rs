@@ -369,6 +369,7 @@ fn measurement(m: &Measured, tick_ns: Option<f64>) -> MeasurementRecord {
                 samples: s.samples,
                 probe_ns: s.probe,
                 pause_ns: s.pause.map(|p| p.0),
+                faults: s.faults,
             })
             .collect(),
         preempted: m.extras.preempted.clone(),

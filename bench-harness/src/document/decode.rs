@@ -44,6 +44,7 @@ impl MeasurementRecord {
                 samples: s.samples,
                 probe: s.probe_ns,
                 pause: s.pause_ns.map(Nanos),
+                faults: s.faults,
             })
             .collect()
     }

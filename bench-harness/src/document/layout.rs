@@ -232,6 +232,7 @@ json_struct!(SliceRecord {
     samples,
     probe_ns,
     pause_ns: skip,
+    faults: skip,
 });
 json_struct!(SummaryRecord {
     n,

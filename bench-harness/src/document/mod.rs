@@ -546,6 +546,8 @@ pub(crate) struct SliceRecord {
     pub probe_ns: f64,
     /// The benchmark's pause before it (since its previous slice ended).
     pub pause_ns: Option<f64>,
+    /// The thread's page faults over its samples, when counted.
+    pub faults: Option<u64>,
 }
 
 /// Location, spread and intervals of per-iteration values.

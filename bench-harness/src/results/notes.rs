@@ -711,6 +711,7 @@ mod tests {
                 samples: 1,
                 probe: 1.0,
                 pause: pause.map(|ms| Nanos(ms * 1e6)),
+                faults: None,
             });
             self.per_iter.push(cost);
             self.samples.push(bench_runtime::Sample {

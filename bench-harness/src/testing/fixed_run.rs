@@ -163,6 +163,7 @@ pub(crate) fn forked(name: &str, processes: &[(f64, f64)]) -> BenchResult {
                 samples: 8,
                 probe,
                 pause: None,
+                faults: None,
             })
             .collect();
         let context = Context {

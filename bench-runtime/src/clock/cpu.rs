@@ -61,12 +61,14 @@ pub fn thread_cpu_time() -> Option<CpuTime> {
 /// preempted (involuntary) and how many times it waited (voluntary), or
 /// `None` where the OS does not count them per thread. A sample during
 /// which the first rose was descheduled: its time holds another program's.
+/// The same call reads the thread's page faults.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub fn switches() -> Option<Switches> {
-    let (involuntary, voluntary) = crate::sys::time::thread_switches()?;
+    let (involuntary, voluntary, faults) = crate::sys::time::thread_switches()?;
     Some(Switches {
         involuntary,
         voluntary,
+        faults,
     })
 }
 
@@ -84,6 +86,10 @@ pub struct Switches {
     pub involuntary: u64,
     /// Waited: a sleep, a lock, I/O, a yield.
     pub voluntary: u64,
+    /// Page faults, minor and major: the thread touched memory the kernel
+    /// had to map (a first touch of a fresh page, memory given back and
+    /// taken again). The program's own work, whatever the machine does.
+    pub faults: u64,
 }
 
 /// The calling thread's exact CPU time so far in nanoseconds

@@ -51,9 +51,9 @@ fn cpu_clock(clock: libc::clockid_t) -> Option<Duration> {
 
 /// The calling thread's context switches, `getrusage(RUSAGE_THREAD)`'s
 /// `ru_nivcsw` (preempted) and `ru_nvcsw` (a wait the thread chose: a
-/// sleep, a lock).
-/// Returns `(involuntary, voluntary)`.
-pub(crate) fn thread_switches() -> Option<(u64, u64)> {
+/// sleep, a lock), and its page faults (`ru_minflt` + `ru_majflt`).
+/// Returns `(involuntary, voluntary, faults)`.
+pub(crate) fn thread_switches() -> Option<(u64, u64, u64)> {
     let mut usage = MaybeUninit::<libc::rusage>::uninit();
     // SAFETY: `usage` is valid for writes of one `rusage`, which getrusage
     // fills completely when it returns 0.
@@ -65,6 +65,7 @@ pub(crate) fn thread_switches() -> Option<(u64, u64)> {
     Some((
         u64::try_from(usage.ru_nivcsw).ok()?,
         u64::try_from(usage.ru_nvcsw).ok()?,
+        u64::try_from(usage.ru_minflt).ok()? + u64::try_from(usage.ru_majflt).ok()?,
     ))
 }
 

@@ -287,6 +287,7 @@ fn a_row_whose_slices_were_mostly_slow_is_marked_unreliable() {
             samples: 6,
             probe: if slice % 10 == 0 { 1.0 } else { 2.3 },
             pause: None,
+            faults: None,
         })
         .collect();
     m.samples = samples;

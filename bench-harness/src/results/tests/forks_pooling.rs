@@ -366,6 +366,7 @@ fn probed(level: f64, probe: f64) -> Measured {
             samples: 10,
             probe,
             pause: None,
+            faults: None,
         })
         .collect();
     m

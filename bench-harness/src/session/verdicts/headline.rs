@@ -87,16 +87,25 @@ pub(super) fn rebuild(document: &Document, record: &MeasurementRecord) -> Option
     }
     // The blocks the run marked as disturbed, as it marked them (the probe
     // level it judged them by is the whole run's): a block of the recorded
-    // ones reads as a probe twice its level.
+    // ones reads as a probe twice its level, the others at it. Each block
+    // keeps the page faults its slices counted.
     let disturbed = &record.estimate.disturbed_blocks;
-    let starts = crate::analysis::block_starts(raw.samples.len(), &raw.slice_starts);
+    let n = raw.samples.len();
+    let starts = crate::analysis::block_starts(n, &raw.slice_starts);
     let marked: Vec<SliceEvidence> = (starts.iter().enumerate())
-        .filter(|(block, _)| disturbed.contains(block))
-        .map(|(block, &first_sample)| SliceEvidence {
-            first_sample,
-            samples: starts.get(block + 1).copied().unwrap_or(raw.samples.len()) - first_sample,
-            probe: 2.0,
-            pause: None,
+        .map(|(block, &first_sample)| {
+            let samples = starts.get(block + 1).copied().unwrap_or(n) - first_sample;
+            let slices = &evidence;
+            let faults =
+                instruments::block_evidence(slices, None, first_sample, first_sample + samples)
+                    .faults;
+            SliceEvidence {
+                first_sample,
+                samples,
+                probe: if disturbed.contains(&block) { 2.0 } else { 1.0 },
+                pause: None,
+                faults,
+            }
         })
         .collect();
     let context = Context {

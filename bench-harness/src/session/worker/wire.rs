@@ -129,7 +129,8 @@ json_struct!(SliceEvidence {
     first_sample,
     samples,
     probe,
-    pause: skip
+    pause: skip,
+    faults: skip
 });
 json_struct!(Refusal { events, reason });
 
@@ -278,6 +279,7 @@ mod tests {
                     samples: 1,
                     probe: 0.33,
                     pause: Some(Nanos(2.5e6)),
+                    faults: Some(3),
                 }],
                 preempted: vec![1],
                 rounds: Some(vec![Some(0..1), None, Some(1..2)]),
