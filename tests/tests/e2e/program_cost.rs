@@ -30,9 +30,12 @@ const VARYING: [&str; 2] = ["every_tenth_call_ten_times", "random_cost_per_call"
 /// loop's cost, at most twice the highest's. Within 10% of their span is
 /// not asserted: the harness read 0.89-1.24x their mean in 10 runs here,
 /// and a clean-clone CI run read the map at 111.1 ns and the `Vec` at 10.59
-/// ns between loops of 72.1-79.9 and 8.6-8.9 ns (the bodies share a heap
-/// in the harness's processes, and each has a process of its own in a
-/// loop). The estimator the issue replaced read these bodies at
+/// ns between loops of 72.1-79.9 and 8.6-8.9 ns. A loop in the same process
+/// just before the harness's run is no steadier a truth: 10 runs so, the
+/// map read 0.75-1.18x its loops and the `Vec` 1.02-1.24x; in 6 runs of
+/// the two alone, every process's time equalled the mean cost of a call
+/// over all its blocks to 0.1 ns (the map's cost a call moves with its
+/// heap's history, not with the estimator). The estimator the issue replaced read these bodies at
 /// 0.18-0.44x their loops. Issue 24's closing notes have the figures.
 const MEMORY: [&str; 3] = ["cache_phases", "growing_map", "growing_vec"];
 
