@@ -80,10 +80,12 @@ pub(crate) struct SliceEvidence {
     pub pause: Option<Nanos>,
     /// The thread's page faults over the slice's recorded samples, each
     /// read with its context switches, one `getrusage` after the sample
-    /// (so the harness's own work since the reading before is in, the
-    /// set-up, warm-up and probe are not): the program touching memory the
-    /// kernel had to map. `None` where not counted, and in documents from
-    /// before they were.
+    /// (so the harness's own work since the reading before is in, and so
+    /// is what `iter_batched` does per input between its timed calls; the
+    /// set-up before `b.iter`, the warm-up and the probe are not): the
+    /// program touching memory the kernel had to map. `None` where not
+    /// counted, and in documents from before they were. Summed as samples
+    /// are recorded: the precision rule reads an open slice's.
     pub faults: Option<u64>,
 }
 
@@ -221,8 +223,10 @@ pub(crate) struct Instruments {
     slice_process_cpu: Option<Nanos>,
     /// The thread's context switches at the last reading.
     switches: Option<Switches>,
-    /// The page faults of the open slice's recorded samples so far.
-    slice_faults: Option<u64>,
+    /// A slice is open: its entry, last in `extras.slices`, takes each
+    /// recorded sample's page faults as it comes, so that the precision
+    /// rule at the slice's end reads them as the analysis will.
+    slice_open: bool,
     /// The thread's CPU time just before the sample running.
     sample_cpu: Option<Nanos>,
     /// The recorded samples that were preempted while their thread never
@@ -272,7 +276,10 @@ impl Instruments {
             faults: None,
         });
         self.switches = switches();
-        self.slice_faults = self.switches.map(|_| 0);
+        self.slice_open = true;
+        if let Some(open) = self.extras.slices.last_mut() {
+            open.faults = self.switches.map(|_| 0);
+        }
         if let Some(cpu) = affinity::current_cpu() {
             if let Err(at) = self.extras.cpus.binary_search(&cpu) {
                 self.extras.cpus.insert(at, cpu);
@@ -300,13 +307,12 @@ impl Instruments {
                 self.extras.other_threads_cpu += Nanos(others.0.max(0.0));
             }
         }
-        let faults = self.slice_faults.take();
+        self.slice_open = false;
         if let Some(open) = self.extras.slices.pop() {
             if recorded > open.first_sample {
                 self.extras.slices.push(SliceEvidence {
                     samples: recorded - open.first_sample,
                     probe: open.probe.max(probe),
-                    faults,
                     ..open
                 });
             }
@@ -409,7 +415,12 @@ impl Instruments {
         if !recorded {
             return;
         }
-        self.slice_faults = (self.slice_faults).and_then(|sum| Some(sum + faults?));
+        if self.slice_open {
+            if let Some(open) = self.extras.slices.last_mut() {
+                open.faults = open.faults.and_then(|sum| Some(sum + faults?));
+                open.samples = self.extras.samples as usize + 1 - open.first_sample;
+            }
+        }
         let index = self.extras.samples as usize;
         match (preempted, cpu) {
             (true, Some(cpu)) => self.cpu_timed.push((index, cpu)),
@@ -590,5 +601,43 @@ mod tests {
         assert_eq!(samples[12].elapsed, Nanos(30e3));
         // Only the waiting one is still left out of the headline.
         assert_eq!(instruments.extras.preempted, [11]);
+    }
+
+    /// A slice's page faults are its recorded samples', and the open
+    /// slice has them (and its samples) before it ends: the precision rule
+    /// reads them there; a sample whose faults were not read leaves the
+    /// slice's count unknown, and warm-up samples are not counted.
+    #[test]
+    fn a_slices_faults_are_its_recorded_samples_and_read_while_open() {
+        let mut instruments = Instruments::none();
+        let faulted = |faults| SampleReading {
+            faults,
+            ..reading(false, None)
+        };
+        instruments.slice_started(0, 0.3, None);
+        let open = |i: &Instruments| i.extras.slices.last().map(|s| (s.samples, s.faults));
+        instruments.account(faulted(Some(900)), 1, Nanos(1e3), false);
+        instruments.account(faulted(Some(3)), 1, Nanos(1e3), true);
+        instruments.account(faulted(Some(4)), 1, Nanos(1e3), true);
+        let switches_read = switches().is_some();
+        if switches_read {
+            assert_eq!(open(&instruments), Some((2, Some(7))));
+        }
+        instruments.slice_ended(Nanos(1e6), 2, 0.3);
+        instruments.slice_started(2, 0.3, None);
+        instruments.account(faulted(Some(5)), 1, Nanos(1e3), true);
+        instruments.account(faulted(None), 1, Nanos(1e3), true);
+        instruments.slice_ended(Nanos(1e6), 4, 0.3);
+        let slices: Vec<_> = instruments
+            .extras
+            .slices
+            .iter()
+            .map(|s| (s.samples, s.faults))
+            .collect();
+        if switches_read {
+            assert_eq!(slices, [(2, Some(7)), (2, None)]);
+        } else {
+            assert_eq!(slices, [(2, None), (2, None)]);
+        }
     }
 }

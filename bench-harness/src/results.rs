@@ -557,6 +557,9 @@ impl Measured {
         // the others read 8.7 µs), as long as two are left.
         let judged = undisturbed_processes(&processes);
         let judged_spread = ForkSpread::of(&judged, pooled.reference);
+        // Some process read by its page faults makes the row's time rest
+        // on them.
+        pooled.estimate.by_faults |= judged.iter().any(|p| p.estimate.by_faults);
         // Whether the processes' own intervals, not their differences, made
         // the pooled one.
         let mut own_wider = false;

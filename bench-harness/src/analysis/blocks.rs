@@ -113,8 +113,14 @@ pub(crate) struct BlockEstimate {
     pub(crate) kept_blocks: usize,
     /// Each block's median (preempted samples left out), in time order.
     pub(crate) block_medians: Vec<f64>,
-    /// Each block's page faults, when counted, in time order.
-    pub(crate) block_faults: Vec<Option<u64>>,
+    /// Each block's page faults, when counted, and the iterations of all
+    /// its samples (preempted ones too: the faults are theirs as well), in
+    /// time order.
+    pub(crate) block_faults: Vec<(Option<u64>, f64)>,
+    /// The body was read as varying by its page faults alone
+    /// ([`faulting_phases`]): a comparison with a run that did not count
+    /// them is between two ways of reading it.
+    pub(crate) by_faults: bool,
     /// The body is steady within its blocks (no rare expensive calls): the
     /// estimate is the fast regime's mean of the undisturbed blocks'
     /// medians, not the mean cost of a call.
@@ -281,7 +287,8 @@ pub(crate) fn block_estimate(
             (time / calls, calls)
         };
         let seen = evidence(start, end);
-        block_faults.push(seen.faults);
+        let all_calls = iters[start..end].iter().map(|&i| i as f64).sum();
+        block_faults.push((seen.faults, all_calls));
         let slow = seen.probe.is_some_and(|p| p > 1.0 + PROBE_SLOWER);
         let (mean, calls, all_preempted) = match mean_of(&kept) {
             // Every sample preempted: the block is the machine's.
@@ -316,6 +323,7 @@ pub(crate) fn block_estimate(
         steady: false,
         block_medians,
         block_faults,
+        by_faults: false,
         kept_all_disturbed,
         std_dev: 0.0,
         interval: None,
@@ -361,11 +369,14 @@ pub(crate) fn block_estimate(
             .collect();
         let regime = fast_regime(&medians, offset);
         let fast = regime.iter().sum::<f64>() / regime.len() as f64;
-        if body == Body::Program
-            && (phases_beyond_the_machine(&estimate, fast, offset)
-                || faulting_phases(&estimate, fast, offset))
-        {
-            return Some(estimate);
+        if body == Body::Program {
+            if phases_beyond_the_machine(&estimate, fast, offset) {
+                return Some(estimate);
+            }
+            if faulting_phases(&estimate, fast, offset) {
+                estimate.by_faults = true;
+                return Some(estimate);
+            }
         }
         estimate.steady = true;
         estimate.estimate = fast;
@@ -407,8 +418,9 @@ fn phases_beyond_the_machine(estimate: &BlockEstimate, fast: f64, offset: f64) -
 /// `fast` regime (beyond [`REGIME_WIDTH`] of it, the loop's `offset` added
 /// back), holding [`PHASE_SHARE`] of the calls or more, are the program's
 /// own phases by the page faults counted beside them: at least
-/// [`FAULTS_APART`] times as many per call as in the blocks of the fast
-/// regime, and [`MIN_PHASE_FAULTS`] a block or more. The machine's slow
+/// [`FAULTS_APART`] times as many per call (over all their samples, the
+/// preempted too) as the counted blocks within 10% of the fast regime,
+/// and [`MIN_PHASE_FAULTS`] a block or more. The machine's slow
 /// spells do not make a program touch new memory; a program whose
 /// allocator gives memory back to the kernel and takes it again does, and
 /// pays for it in some phases and not others (`insert_10k` here: 0 faults a
@@ -419,9 +431,10 @@ fn faulting_phases(estimate: &BlockEstimate, fast: f64, offset: f64) -> bool {
     if limit.is_nan() || limit <= 0.0 {
         return false;
     }
-    // (faults, calls, blocks) in the fast regime and above it.
-    let (mut regime, mut above) = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0));
-    for (j, faults) in estimate.block_faults.iter().enumerate() {
+    // (faults, calls of every sample, calls counted, blocks) within 10% of
+    // the fast regime and above it.
+    let (mut regime, mut above) = ([0.0; 4], [0.0; 4]);
+    for (j, &(faults, all_calls)) in estimate.block_faults.iter().enumerate() {
         if !estimate.counts(j) {
             continue;
         }
@@ -433,16 +446,17 @@ fn faulting_phases(estimate: &BlockEstimate, fast: f64, offset: f64) -> bool {
         } else {
             &mut regime
         };
-        side.0 += *faults as f64;
-        side.1 += estimate.block_iters[j];
-        side.2 += 1.0;
+        side[0] += faults as f64;
+        side[1] += all_calls;
+        side[2] += estimate.block_iters[j];
+        side[3] += 1.0;
     }
-    let total = regime.1 + above.1;
-    if total <= 0.0 || regime.1 <= 0.0 || above.1 < PHASE_SHARE * total {
+    let total = regime[2] + above[2];
+    if total <= 0.0 || regime[1] <= 0.0 || above[1] <= 0.0 || above[2] < PHASE_SHARE * total {
         return false;
     }
-    let rate = |(faults, calls, _): (f64, f64, f64)| faults / calls;
-    above.0 >= MIN_PHASE_FAULTS * above.2 && rate(above) >= FAULTS_APART * rate(regime)
+    let rate = |side: [f64; 4]| side[0] / side[1];
+    above[0] >= MIN_PHASE_FAULTS * above[3] && rate(above) >= FAULTS_APART * rate(regime)
 }
 
 /// How many times as many page faults a call the blocks above the fast
@@ -451,9 +465,10 @@ pub(crate) const FAULTS_APART: f64 = 2.0;
 
 /// The fewest page faults a block above the fast regime must take, on
 /// average, to be the program's phase: more than the harness's own work
-/// between samples brings over a whole run. Every kernel of the anchor and
-/// example suites took at most 128 over its run (at most 33 in a slice);
-/// `insert_10k` took 200-500 in every slice of its slow phase.
+/// between samples brings over a whole run. Every row of the anchor and
+/// example suites but `insert_10k` took at most 128 over its run (at most
+/// 33 in a slice); `insert_10k` took 200-500 in every slice of its slow
+/// phase.
 pub(crate) const MIN_PHASE_FAULTS: f64 = 256.0;
 
 /// The machine's slowest spell measured here: another thread on the same

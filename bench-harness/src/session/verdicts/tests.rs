@@ -400,6 +400,14 @@ fn the_baseline_comparison_compares_the_figures_the_rows_print() {
         assert_eq!(ratio.change, r.change);
         assert_eq!(ratio.verdict, compare::Verdict::Unclear, "{ratio:?}");
     }
+    // Read by its page faults here, where the baseline did not count them.
+    let mut by_faults = slower.clone();
+    if let Outcome::Measured(m) = &mut by_faults.outcome {
+        m.estimate.by_faults = true;
+    }
+    let (two, ratio) = two_ways(&by_faults, ALIKE);
+    assert!(two);
+    assert_eq!(ratio.verdict, compare::Verdict::Unclear, "{ratio:?}");
     let (two, same) = two_ways(sort, sequential);
     assert!(two);
     assert_eq!(same.change, 0.0);
