@@ -557,9 +557,6 @@ impl Measured {
         // the others read 8.7 µs), as long as two are left.
         let judged = undisturbed_processes(&processes);
         let judged_spread = ForkSpread::of(&judged, pooled.reference);
-        // Some process read by its page faults makes the row's time rest
-        // on them.
-        pooled.estimate.by_faults |= judged.iter().any(|p| p.estimate.by_faults);
         // Whether the processes' own intervals, not their differences, made
         // the pooled one.
         let mut own_wider = false;
@@ -571,6 +568,9 @@ impl Measured {
             // blocks are no time series: one process's blocks after
             // another's would read as persistence.)
             let estimate = &mut pooled.estimate;
+            // The time is the judged processes' mean: it rests on page
+            // faults where one of theirs does.
+            estimate.by_faults = judged.iter().any(|p| p.estimate.by_faults);
             let half = |ci: analysis::Interval| (ci.upper - ci.lower) / 2.0;
             let within = judged
                 .iter()

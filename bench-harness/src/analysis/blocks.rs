@@ -419,8 +419,9 @@ fn phases_beyond_the_machine(estimate: &BlockEstimate, fast: f64, offset: f64) -
 /// back), holding [`PHASE_SHARE`] of the calls or more, are the program's
 /// own phases by the page faults counted beside them: at least
 /// [`FAULTS_APART`] times as many per call (over all their samples, the
-/// preempted too) as the counted blocks within 10% of the fast regime,
-/// and [`MIN_PHASE_FAULTS`] a block or more. The machine's slow
+/// preempted too) as the other counted blocks (those at most 10% above
+/// the fast regime, or below it), and [`MIN_PHASE_FAULTS`] a block or
+/// more. The machine's slow
 /// spells do not make a program touch new memory; a program whose
 /// allocator gives memory back to the kernel and takes it again does, and
 /// pays for it in some phases and not others (`insert_10k` here: 0 faults a
