@@ -656,10 +656,17 @@ impl Measured {
                 (*time, *s) = (headline, steady);
             }
         }
-        // A note quotes one process's set-up, not their sum.
+        // A note quotes one process's set-up, not their sum, and the
+        // processes that each paid it out of their share of --max-time.
         for note in &mut pooled.notes {
-            if let Note::FewSamples { setup, .. } = note {
+            if let Note::FewSamples {
+                setup,
+                processes: n,
+                ..
+            } = note
+            {
                 *setup = *setup / processes.len() as f64;
+                *n = processes.len();
             }
         }
         // Each process may have met its share of the precision target

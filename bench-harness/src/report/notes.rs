@@ -20,6 +20,23 @@ impl fmt::Display for Note {
                 samples,
                 min_samples,
                 setup,
+                processes: processes @ 2..,
+                ..
+            } if setup.0 >= max_time.0 / *processes as f64 / 2.0 => write!(
+                f,
+                "stopped at --max-time ({}) with {samples} of {min_samples} samples: the \
+                 set-up took {} in each of {processes} processes, and each process's share \
+                 of --max-time ({}) counts it; raise --max-time well above {processes}× the \
+                 set-up's time, make the set-up cheaper, or use fewer processes (--forks)",
+                time(max_time.0),
+                time(setup.0),
+                time(max_time.0 / *processes as f64),
+            ),
+            Note::FewSamples {
+                max_time,
+                samples,
+                min_samples,
+                setup,
                 ..
             } if setup.0 >= max_time.0 / 2.0 => write!(
                 f,
@@ -821,6 +838,7 @@ mod tests {
                     min_samples: 10,
                     iteration: Nanos(1.5e9),
                     setup: Nanos(1e6),
+                    processes: 1,
                 },
                 "stopped at --max-time (2.000 s) with 1 of 10 samples: one iteration takes \
                  1.500 s; raise --max-time for more samples",
@@ -1079,6 +1097,7 @@ mod tests {
             min_samples: 10,
             iteration: Nanos(2264.0),
             setup: Nanos(3.07e9),
+            processes: 1,
         };
         assert_eq!(
             note.to_string(),
@@ -1086,6 +1105,31 @@ mod tests {
              and --max-time counts it; raise --max-time well above the set-up's time, or make \
              the set-up cheaper"
         );
+    }
+
+    /// Under `--forks` each process pays its set-up out of its share of
+    /// `--max-time`: a 0.6 s set-up in each of 3 processes left a 10 ns
+    /// body one sample a process (here), and the note blamed the
+    /// iteration, comparing 0.6 s with the whole 2 s.
+    #[test]
+    fn few_samples_after_a_set_up_in_each_process_name_its_share() {
+        let note = |processes| Note::FewSamples {
+            max_time: Nanos(2e9),
+            samples: 3,
+            min_samples: 10,
+            iteration: Nanos(620.9),
+            setup: Nanos(6e8),
+            processes,
+        };
+        assert_eq!(
+            note(3).to_string(),
+            "stopped at --max-time (2.000 s) with 3 of 10 samples: the set-up took 600.0 ms \
+             in each of 3 processes, and each process's share of --max-time (666.7 ms) counts \
+             it; raise --max-time well above 3× the set-up's time, make the set-up cheaper, or \
+             use fewer processes (--forks)"
+        );
+        // In one process, 0.6 s of 2 s is not what stopped it.
+        assert!(note(1).to_string().contains("one iteration takes 620.9 ns"));
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub enum Note {
         /// The benchmark's set-up before its samples (in one process),
         /// which counts against `max_time`.
         setup: Nanos,
+        /// The processes it was measured in (`--forks`; 1 for none): each
+        /// pays its set-up out of its share of `max_time`.
+        processes: usize,
     },
     /// `--max-time` ended the run before `--measure-time` was spent.
     #[non_exhaustive]
@@ -518,6 +521,7 @@ pub(super) fn notes(
                 min_samples: config.min_samples,
                 iteration: one,
                 setup: measurement.setup_time,
+                processes: 1,
             });
         }
         StopReason::MaxTime if measuring_time(measurement).0 < config.measure_time.0 => {

@@ -799,3 +799,34 @@ fn the_harness_kernels_pooled_stay_stateless() {
         pooled.estimate
     );
 }
+
+/// Processes that each spent their share of `--max-time` on the set-up:
+/// the pooled row's note names the set-up in each process and the share,
+/// not the iteration.
+#[test]
+fn few_samples_after_a_set_up_in_each_process_say_so() {
+    let config = SamplerConfig {
+        max_time: Nanos(2e9),
+        ..config()
+    };
+    let few = |level: f64| {
+        let mut p = process_of(1, level, Overhead::NONE, StopReason::MaxTime);
+        p.measurement.samples.truncate(3);
+        p.measurement.slice_starts = vec![0];
+        p.measurement.setup_time = Nanos(6e8);
+        let context = context(Overhead::NONE);
+        Measured::analyse(p.measurement, config.clone(), &context, Evidence::default())
+    };
+    let pooled = Measured::pool(
+        vec![few(10.0), few(10.1), few(9.9)],
+        &context(Overhead::NONE),
+    );
+    let said = (pooled.notes.iter())
+        .find(|n| matches!(n, Note::FewSamples { .. }))
+        .map(ToString::to_string);
+    let said = said.unwrap_or_else(|| panic!("{:?}", pooled.notes));
+    assert!(
+        said.contains("the set-up took 600.0 ms in each of 3 processes"),
+        "{said}"
+    );
+}
