@@ -432,9 +432,16 @@ fn faulting_phases(estimate: &BlockEstimate, fast: f64, offset: f64) -> bool {
     if limit.is_nan() || limit <= 0.0 {
         return false;
     }
-    // (faults, calls of every sample, calls counted, blocks) within 10% of
-    // the fast regime and above it.
-    let (mut regime, mut above) = ([0.0; 4], [0.0; 4]);
+    /// One side of the limit: its counted blocks' faults, the iterations of
+    /// all their samples, the iterations counted, and the blocks.
+    #[derive(Default)]
+    struct Side {
+        faults: f64,
+        all_calls: f64,
+        calls: f64,
+        blocks: f64,
+    }
+    let (mut regime, mut above) = (Side::default(), Side::default());
     for (j, &(faults, all_calls)) in estimate.block_faults.iter().enumerate() {
         if !estimate.counts(j) {
             continue;
@@ -447,17 +454,21 @@ fn faulting_phases(estimate: &BlockEstimate, fast: f64, offset: f64) -> bool {
         } else {
             &mut regime
         };
-        side[0] += faults as f64;
-        side[1] += all_calls;
-        side[2] += estimate.block_iters[j];
-        side[3] += 1.0;
+        side.faults += faults as f64;
+        side.all_calls += all_calls;
+        side.calls += estimate.block_iters[j];
+        side.blocks += 1.0;
     }
-    let total = regime[2] + above[2];
-    if total <= 0.0 || regime[1] <= 0.0 || above[1] <= 0.0 || above[2] < PHASE_SHARE * total {
+    let total = regime.calls + above.calls;
+    if total <= 0.0
+        || regime.all_calls <= 0.0
+        || above.all_calls <= 0.0
+        || above.calls < PHASE_SHARE * total
+    {
         return false;
     }
-    let rate = |side: [f64; 4]| side[0] / side[1];
-    above[0] >= MIN_PHASE_FAULTS * above[3] && rate(above) >= FAULTS_APART * rate(regime)
+    let rate = |side: &Side| side.faults / side.all_calls;
+    above.faults >= MIN_PHASE_FAULTS * above.blocks && rate(&above) >= FAULTS_APART * rate(&regime)
 }
 
 /// How many times as many page faults a call the blocks above the fast

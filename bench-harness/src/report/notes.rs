@@ -19,46 +19,40 @@ impl fmt::Display for Note {
                 max_time,
                 samples,
                 min_samples,
-                setup,
-                processes: processes @ 2..,
-                ..
-            } if setup.0 >= max_time.0 / *processes as f64 / 2.0 => write!(
-                f,
-                "stopped at --max-time ({}) with {samples} of {min_samples} samples: the \
-                 set-up took {} in each of {processes} processes, and each process's share \
-                 of --max-time ({}) counts it; raise --max-time well above {processes}× the \
-                 set-up's time, make the set-up cheaper, or use fewer processes (--forks)",
-                time(max_time.0),
-                time(setup.0),
-                time(max_time.0 / *processes as f64),
-            ),
-            Note::FewSamples {
-                max_time,
-                samples,
-                min_samples,
-                setup,
-                ..
-            } if setup.0 >= max_time.0 / 2.0 => write!(
-                f,
-                "stopped at --max-time ({}) with {samples} of {min_samples} samples: the \
-                 set-up took {}, and --max-time counts it; raise --max-time well above the \
-                 set-up's time, or make the set-up cheaper",
-                time(max_time.0),
-                time(setup.0),
-            ),
-            Note::FewSamples {
-                max_time,
-                samples,
-                min_samples,
                 iteration,
-                ..
-            } => write!(
-                f,
-                "stopped at --max-time ({}) with {samples} of {min_samples} samples: one \
-                 iteration takes {}; raise --max-time for more samples",
-                time(max_time.0),
-                time(iteration.0),
-            ),
+                setup,
+                processes,
+            } => {
+                write!(
+                    f,
+                    "stopped at --max-time ({}) with {samples} of {min_samples} samples: ",
+                    time(max_time.0)
+                )?;
+                // Each process pays the set-up out of its share.
+                let share = max_time.0 / (*processes).max(1) as f64;
+                match processes {
+                    _ if setup.0 < share / 2.0 => write!(
+                        f,
+                        "one iteration takes {}; raise --max-time for more samples",
+                        time(iteration.0),
+                    ),
+                    0 | 1 => write!(
+                        f,
+                        "the set-up took {}, and --max-time counts it; raise --max-time well \
+                         above the set-up's time, or make the set-up cheaper",
+                        time(setup.0),
+                    ),
+                    n => write!(
+                        f,
+                        "the set-up took {} in each of {n} processes, and each process's \
+                         share of --max-time ({}) counts it; raise --max-time well above {n}× \
+                         the set-up's time, make the set-up cheaper, or use fewer processes \
+                         (--forks)",
+                        time(setup.0),
+                        time(share),
+                    ),
+                }
+            }
             Note::BudgetUnspent {
                 max_time,
                 measure_time,

@@ -95,10 +95,8 @@ pub(super) fn rebuild(document: &Document, record: &MeasurementRecord) -> Option
     let marked: Vec<SliceEvidence> = (starts.iter().enumerate())
         .map(|(block, &first_sample)| {
             let samples = starts.get(block + 1).copied().unwrap_or(n) - first_sample;
-            let slices = &evidence;
-            let faults =
-                instruments::block_evidence(slices, None, first_sample, first_sample + samples)
-                    .faults;
+            let end = first_sample + samples;
+            let faults = instruments::block_evidence(&evidence, None, first_sample, end).faults;
             SliceEvidence {
                 first_sample,
                 samples,
