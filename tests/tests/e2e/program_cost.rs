@@ -42,11 +42,15 @@ const MEMORY: [&str; 3] = ["cache_phases", "growing_map", "growing_vec"];
 /// Loop processes per memory-bound body on each side of the run.
 const BRACKET: usize = 2;
 
-/// The fixed-cost body: how far the machine itself moved between the
-/// harness's run and the plain loops.
+/// The fixed-cost body, whose truth is its undisturbed cost (the median of
+/// short runs of its calls), as a steady body's headline is: the headline
+/// must be within 1% of it, and how far it is off is how far the machine
+/// moved between the run and the loops, which the other bodies' tolerance
+/// allows for.
 const REFERENCE: &str = "reference";
 
-/// The truth of `name`: its mean cost of a call in a plain loop, in ns.
+/// The truth of `name`, in ns: its mean cost of a call in a plain loop
+/// (the reference's: its undisturbed cost).
 fn truth(alone: &Alone, binary: &Path, name: &str) -> f64 {
     let run = alone.run(binary, &["--truth", name]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -195,14 +199,15 @@ fn sitting(dir: &Path) -> Sitting {
 
 #[test]
 fn the_headline_is_the_mean_cost_of_a_call_whatever_the_programs_state() {
-    // The machine's own drift between the run and the loops, which the
-    // tolerance allows for: on a quiet machine here the reference moved
-    // 1.6-3.0% (3 runs). Other programs can move it past 5% for a while (the
-    // project's CI once read 5.1%): then the sitting is measured again, and
-    // a second such sitting fails.
+    // The fixed-cost reference within 1% of its undisturbed cost: here
+    // 0.1-0.2% off in 4 quiet sittings, 0.0-0.6% beside two busy loops
+    // (against a long loop's mean, which holds the machine's interrupts,
+    // it read 1.0-2.2% low). A busier machine can move it further for a
+    // while: then the sitting is measured again, and a second such sitting
+    // fails.
     let dir = scratch_dir("program-cost");
     let mut sat = sitting(&dir);
-    if sat.machine >= 0.05 {
+    if sat.machine >= 0.01 {
         eprintln!("the reference moved {:.3}: measuring again", sat.machine);
         sat = sitting(&dir);
     }
@@ -213,7 +218,7 @@ fn the_headline_is_the_mean_cost_of_a_call_whatever_the_programs_state() {
         notes,
     } = sat;
     assert!(
-        machine < 0.05,
+        machine < 0.01,
         "the reference moved {machine:.3} twice: the machine is too busy"
     );
     let report: Vec<String> = (varying.iter())
