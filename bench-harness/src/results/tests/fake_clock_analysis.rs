@@ -156,17 +156,24 @@ fn a_steady_script_is_read_by_its_fast_regime() {
 /// run's own measurement of the loop is known to ±0.05 ns): its times sit
 /// just below zero.
 fn empty_body(overestimate: f64) -> Measured {
+    steady_body(0.0, 0.001, overestimate, 0.05)
+}
+
+/// A body of `cost` ns a call whose samples alternate `jitter` ns a call
+/// either side of it, measured against a loop overhead `overestimate` ns
+/// too large and known to ±`uncertainty` ns.
+fn steady_body(cost: f64, jitter: f64, overestimate: f64, uncertainty: f64) -> Measured {
     let overhead = Overhead {
         per_iter: Nanos(OVERHEAD.per_iter.0 + overestimate),
-        per_iter_uncertainty: Nanos(0.05),
+        per_iter_uncertainty: Nanos(uncertainty),
         ..OVERHEAD
     };
     let mut sampler = Sampler::new(config());
     let mut k = 0;
     while let Some(iters) = sampler.next_iters() {
         k += 1;
-        let jitter = if k % 2 == 0 { 0.001 } else { -0.001 };
-        let elapsed = iters as f64 * (OVERHEAD.per_iter.0 + jitter) + OVERHEAD.per_sample.0;
+        let jitter = if k % 2 == 0 { jitter } else { -jitter };
+        let elapsed = iters as f64 * (OVERHEAD.per_iter.0 + cost + jitter) + OVERHEAD.per_sample.0;
         sampler.record(Nanos(elapsed), Nanos(elapsed + 50.0));
     }
     Measured::analyse(
@@ -182,6 +189,28 @@ fn empty_body(overestimate: f64) -> Measured {
         },
         Evidence::default(),
     )
+}
+
+#[test]
+fn near_the_loops_cost_only_where_the_overhead_is_a_share_of_the_time() {
+    let near = |m: &Measured| m.notes.iter().any(|n| n.kind() == "near_overhead");
+    // Half a nanosecond a call, its interval mostly the overhead's ±0.0016
+    // ns (the example suite's `int_add` here): compare it in a group.
+    let small = steady_body(0.54, 0.002, 0.0, 0.0016);
+    assert!(
+        near(&small),
+        "{:?} {:?}",
+        small.estimate.interval,
+        small.notes
+    );
+    // 832 ns a call, every sample alike, so its interval is zero wide: any
+    // overhead uncertainty is at least half of it, but a millionth of a
+    // nanosecond is no share of its time (the calibration target's
+    // `imul_1020` was told it cost about as little as the harness resolves).
+    let large = steady_body(832.5, 0.0, 0.0, 1.5e-15);
+    let half = large.estimate.half_width().unwrap();
+    assert!(half < 1e-9, "{half}");
+    assert!(!near(&large), "{:?}", large.notes);
 }
 
 #[test]
