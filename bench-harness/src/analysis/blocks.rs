@@ -583,6 +583,27 @@ pub(crate) fn within_block(values: &[f64], slice_starts: &[usize], center: f64) 
         .collect()
 }
 
+/// Each of `values` less its block's median, over that median's
+/// `reference` (the time relative figures are relative to): the spread
+/// within blocks, in the blocks' own terms, so that blocks at different
+/// levels (processes pooled, or a program's phases) each count as much.
+pub(crate) fn within_block_relative(
+    values: &[f64],
+    slice_starts: &[usize],
+    reference: impl Fn(f64) -> f64,
+) -> Vec<f64> {
+    blocks(values, slice_starts)
+        .into_iter()
+        .flat_map(|block| {
+            let mut sorted = block.to_vec();
+            sorted.sort_by(f64::total_cmp);
+            let median = percentile(&sorted, 50.0);
+            let scale = reference(median);
+            block.iter().map(move |v| (v - median) / scale)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,8 +45,8 @@ mod tests;
 
 pub(crate) use anova::one_way_anova;
 pub(crate) use blocks::{
-    block_estimate, block_starts, within_block, BlockEstimate, BlockEvidence, Body,
-    BLOCKS_IN_ONE_GO, PROBE_SLOWER,
+    block_estimate, block_starts, within_block, within_block_relative, BlockEstimate,
+    BlockEvidence, Body, BLOCKS_IN_ONE_GO, PROBE_SLOWER,
 };
 pub(crate) use distributions::students_t_quantile;
 pub(crate) use heterogeneity::cochran_q_p_value;

@@ -231,3 +231,14 @@ fn a_time_within_the_overheads_uncertainty_says_so_and_is_never_printed_negative
     assert_eq!(shown.split_whitespace().count(), 2, "{shown}");
     assert!(!shown.contains('-'), "{shown}");
 }
+
+/// A slice whose median is below zero (the loop's cost over-subtracted,
+/// with no loop cost to fall back on) is no scale for its own spread: the
+/// row's reference (0.5 ns) is: values 0.01 ns apart spread about 1%.
+#[test]
+fn a_slice_below_zero_spreads_relative_to_the_row() {
+    let slice = [-0.02, -0.01, -0.03, -0.02, -0.015, -0.025, -0.02, -0.01];
+    let per_iter = [slice, slice].concat();
+    let spread = crate::results::within_spread(&per_iter, &[0, 8], &Overhead::NONE, 0.5);
+    assert!((0.005..0.02).contains(&spread), "{spread}");
+}

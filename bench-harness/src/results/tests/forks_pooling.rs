@@ -636,6 +636,11 @@ fn a_pools_levels_no_process_shows_leave_its_spread_said() {
     let pooled = Measured::pool(processes.to_vec(), &context(Overhead::NONE));
     assert!(!levels(&pooled), "{:?}", pooled.notes);
     assert!(high_spread(&pooled), "{:?}", pooled.notes);
+    // The figure too: each process spreads 8%, and so does the pool.
+    for m in processes.iter().chain([&pooled]) {
+        let spread = m.within_slice_spread;
+        assert!((spread - 0.08).abs() < 0.002, "{spread}");
+    }
 }
 
 /// A steady body two of whose sixteen slices ran 1.9x slower, the speed
