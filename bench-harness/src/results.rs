@@ -696,6 +696,17 @@ impl Measured {
             }
             _ => true,
         });
+        // Near the loop's cost by the interval printed, the one over the
+        // processes, not by the pooled blocks'.
+        let near = |n: &Note| matches!(n, Note::NearOverhead { .. });
+        match (
+            pooled.notes.iter().position(near),
+            notes::near_overhead(&pooled),
+        ) {
+            (Some(i), Some(note)) => pooled.notes[i] = note,
+            (Some(i), None) => drop(pooled.notes.remove(i)),
+            (None, note) => pooled.notes.extend(note),
+        }
         let target = pooled.config.stop_rule.precision_target();
         if let (StopReason::Precise, Some(target)) = (pooled.measurement.stop, target) {
             if pooled.precision.is_none_or(|p| p > target) {
