@@ -2,7 +2,8 @@
 //! of fixed cost: the headline must be the mean cost of a call for each
 //! (issue 24). `program_cost --truth NAME` times NAME's body in a plain loop
 //! over whole cycles of its state instead, the truth the e2e test compares
-//! the headline with (the fixed-cost body's: the median of short runs).
+//! the headline with (the fixed-cost body's: its undisturbed cost, from
+//! short runs).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -185,9 +186,9 @@ const SHORT_RUN: u32 = 250;
 /// at least `seconds` (the lowest of three such medians, as an episode of
 /// the machine's can outlast one). A fixed cost's headline leaves out the
 /// machine's interrupts and spells, and a long loop's mean holds them:
-/// here they took 1-3% of it (loops of 13.6 ms read the reference at
-/// 822-841 ns, runs of 250 calls 817-821 ns at their median, the harness
-/// 816-818 ns). Between two reads of the clock 250 calls apart, its own
+/// here they put it up to 3% above the median short run (loops of 13.6 ms
+/// read the reference at 822-841 ns, runs of 250 calls 817-821 ns at
+/// their median, the harness 816-818 ns). Between two reads of the clock 250 calls apart, its own
 /// cost is under 0.1 ns a call, and the empty body's runs take it out.
 fn short_runs(body: fn() -> u64, calls: u32, seconds: f64) -> f64 {
     let median = || {

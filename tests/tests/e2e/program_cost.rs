@@ -42,11 +42,11 @@ const MEMORY: [&str; 3] = ["cache_phases", "growing_map", "growing_vec"];
 /// Loop processes per memory-bound body on each side of the run.
 const BRACKET: usize = 2;
 
-/// The fixed-cost body, whose truth is its undisturbed cost (the median of
-/// short runs of its calls), as a steady body's headline is: the headline
-/// must be within 1% of it, and how far it is off is how far the machine
-/// moved between the run and the loops, which the other bodies' tolerance
-/// allows for.
+/// The fixed-cost body, whose truth is its undisturbed cost (from short
+/// runs of its calls), as a steady body's headline is: the headline must
+/// be within 1% of it (3% in a second sitting, on a busy machine), and how
+/// far it is off is how far the machine moved between the run and the
+/// loops, which the other bodies' tolerance allows for.
 const REFERENCE: &str = "reference";
 
 /// The truth of `name`, in ns: its mean cost of a call in a plain loop
