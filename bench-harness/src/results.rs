@@ -896,11 +896,12 @@ impl Measured {
 /// left out, their standard deviation. Relative slice by slice, so that
 /// processes pooled at different levels (10, 10 and 30 ns, each spreading
 /// 8%) read 8%, not 9.2% of the pool's estimate. A slice whose median is
-/// not above zero (an empty body's, the loop's cost over-subtracted) is
-/// relative to the row's `reference` instead.
+/// below a tenth of the row's `reference` (at or below zero: an empty
+/// body's, the loop's cost over-subtracted) is no scale for its spread,
+/// and is relative to `reference` instead.
 fn within_spread(per_iter: &[f64], slices: &[usize], overhead: &Overhead, reference: f64) -> f64 {
     let scale = |median: f64| {
-        if median > 0.0 {
+        if median >= 0.1 * reference {
             overhead.reference(median)
         } else {
             reference
