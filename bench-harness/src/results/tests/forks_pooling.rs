@@ -839,7 +839,8 @@ fn few_samples_after_a_set_up_in_each_process_say_so() {
 /// `near_overhead` reads the interval the row prints, over the processes,
 /// and quotes it: three processes of 10 ns whose loop is known to ±0.5 ns
 /// each say it, and so does the row, with the row's own ± (±0.29 ns over
-/// the three, where the pooled blocks read ±0.5 ns).
+/// the three, where the pooled blocks read ±0.5 ns) and the loop's over
+/// the three (±0.29 ns: each process measured its own).
 #[test]
 fn near_the_loops_cost_by_the_interval_the_pooled_row_prints() {
     let known = |overhead: Overhead| Overhead {
@@ -851,17 +852,25 @@ fn near_the_loops_cost_by_the_interval_the_pooled_row_prints() {
         .zip(overheads())
         .map(|(&level, overhead)| process(level, known(overhead), StopReason::TimeBudget))
         .collect();
-    let achieved = |m: &Measured| {
+    let quoted = |m: &Measured| {
         m.notes.iter().find_map(|n| match n {
-            Note::NearOverhead { achieved, .. } => Some(*achieved),
+            Note::NearOverhead {
+                achieved,
+                uncertainty,
+            } => Some((*achieved, uncertainty.0)),
             _ => None,
         })
     };
     for p in &processes {
-        assert_eq!(achieved(p), Some(p.precision), "{:?}", p.notes);
+        assert_eq!(quoted(p), Some((p.precision, 0.5)), "{:?}", p.notes);
     }
     let m = Measured::pool(processes, &context(Overhead::NONE));
     let half = m.estimate.half_width().unwrap();
     assert!((0.25..0.35).contains(&half), "{half}");
-    assert_eq!(achieved(&m), Some(m.precision), "{:?}", m.notes);
+    let (achieved, uncertainty) = quoted(&m).expect("the note");
+    assert_eq!(achieved, m.precision);
+    assert!(
+        (uncertainty - 0.5 / 3f64.sqrt()).abs() < 1e-12,
+        "{uncertainty}"
+    );
 }
