@@ -572,15 +572,7 @@ fn std_dev(values: &[f64]) -> f64 {
 /// differences between blocks (the machine's speed changes) taken out, so
 /// what remains is the spread and shape within blocks.
 pub(crate) fn within_block(values: &[f64], slice_starts: &[usize], center: f64) -> Vec<f64> {
-    blocks(values, slice_starts)
-        .into_iter()
-        .flat_map(|block| {
-            let mut sorted = block.to_vec();
-            sorted.sort_by(f64::total_cmp);
-            let median = percentile(&sorted, 50.0);
-            block.iter().map(move |v| v - median + center)
-        })
-        .collect()
+    about_block_medians(values, slice_starts, |v, median| v - median + center)
 }
 
 /// Each of `values` less its block's median, over that median's
@@ -592,16 +584,25 @@ pub(crate) fn within_block_relative(
     slice_starts: &[usize],
     reference: impl Fn(f64) -> f64,
 ) -> Vec<f64> {
-    blocks(values, slice_starts)
-        .into_iter()
-        .flat_map(|block| {
-            let mut sorted = block.to_vec();
-            sorted.sort_by(f64::total_cmp);
-            let median = percentile(&sorted, 50.0);
-            let scale = reference(median);
-            block.iter().map(move |v| (v - median) / scale)
-        })
-        .collect()
+    about_block_medians(values, slice_starts, |v, median| {
+        (v - median) / reference(median)
+    })
+}
+
+/// `each(value, its block's median)` for every one of `values`, in order.
+fn about_block_medians(
+    values: &[f64],
+    slice_starts: &[usize],
+    each: impl Fn(f64, f64) -> f64,
+) -> Vec<f64> {
+    let mut out = Vec::with_capacity(values.len());
+    for block in blocks(values, slice_starts) {
+        let mut sorted = block.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let median = percentile(&sorted, 50.0);
+        out.extend(block.iter().map(|&v| each(v, median)));
+    }
+    out
 }
 
 #[cfg(test)]
