@@ -546,10 +546,8 @@ pub(crate) fn block_evidence(
     let within = |s: &SliceEvidence| s.first_sample >= start && s.first_sample + s.samples <= end;
     let faults = overlapping()
         .map(|s| s.faults.filter(|_| within(s)))
-        .try_fold(None, |sum: Option<u64>, faults| {
-            Some(Some(sum.unwrap_or(0) + faults?))
-        })
-        .flatten();
+        .sum::<Option<u64>>()
+        .filter(|_| overlapping().next().is_some());
     BlockEvidence {
         probe: level
             .filter(|l| *l > 0.0)
