@@ -88,7 +88,8 @@ pub struct Switches {
     pub voluntary: u64,
     /// Page faults, minor and major: the thread touched memory the kernel
     /// had to map (a first touch of a fresh page, memory given back and
-    /// taken again). The program's own work, whatever the machine does.
+    /// taken again). Mostly the program's own work, though the kernel can
+    /// add some (reclaim, NUMA balancing, huge pages split or not).
     pub faults: u64,
 }
 
