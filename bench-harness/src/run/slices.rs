@@ -170,7 +170,7 @@ fn run_slice(
         reporter.spend(routine_start - before);
         reporter.sample(sampler, after - routine_start);
         let recorded = sampler.samples().len() > samples_before;
-        instruments.account(reading, iters, elapsed, recorded);
+        instruments.account(reading, iters, elapsed, after - routine_start, recorded);
         let recorded = sampler.samples().len() > recorded_before;
         if bounded {
             if (after - start).0 >= slice.0 && (recorded || !sampler.is_measuring()) {
