@@ -31,7 +31,9 @@ const HEADLINE: &str = "per-iteration times with the overhead subtracted, the sa
      iterations within 10% of their medians, weighted by calls, and under 5% of the calls \
      in blocks over 3 times its fast regime; the harness's empty loop and machine \
      reference always) is timed by the mean of \
-     the candidates' medians within 10% of their 5th percentile; any other by its mean \
+     the candidates' medians within 10% of their 5th percentile (or of the undisturbed \
+     ones', where every block is a candidate, two or more are undisturbed, and that \
+     leaves fewer medians, two or more); any other by its mean \
      cost of a call, every block's time over its iterations but the blocks whose every \
      sample was preempted; 95% interval over those medians, or the blocks' \
      call-weighted deviations from the mean, in time order, allowing for AR(1) \
