@@ -230,12 +230,13 @@ pub(crate) struct Instruments {
     /// The thread's CPU time just before the sample running.
     sample_cpu: Option<Nanos>,
     /// The recorded samples that were descheduled (preempted, or their
-    /// wall time [`CLOCKS_AGREE`] beyond their CPU time) while their thread
+    /// call's wall time beyond their CPU time: [`CLOCKS_AGREE`]) while their thread
     /// never waited, with the thread's CPU time over each: what they cost.
     cpu_timed: Vec<(usize, Nanos)>,
     /// The CPU time around a sample beyond its timed region, summed over
-    /// the samples neither preempted nor waiting, and their count: the
-    /// harness's own share of a CPU reading.
+    /// the samples neither descheduled nor waiting whose CPU time is at or
+    /// above their wall time (by under [`CLOCKS_AGREE`]), and their count:
+    /// the harness's own share of a CPU reading.
     cpu_margin: (f64, u32),
     pub extras: Extras,
 }
@@ -471,14 +472,13 @@ impl Instruments {
 /// interrupt, the two clocks' disagreement. Beyond it, and beyond a tenth
 /// of the wall time (a kernel that accounts interrupts apart leaves them
 /// out of the thread's time, and the clocks' rates differ by about 1e-5),
-/// wall time over CPU time is time the thread was off its CPU. On a virtual machine the host
-/// can take the CPU with no context switch the guest counts: here two busy
-/// loops, one a vCPU, timed in 13 µs chunks for 30 s, had 28 chunks read
-/// 0.36–9.7 ms of wall time over 14–119 µs of CPU time; one such 3.8 ms
-/// sample, the
-/// last of its slice, made a 1,000-integer sum's process read 107.6 ns
-/// where the others read 74.5.
-pub(crate) const CLOCKS_AGREE: f64 = 2e4;
+/// wall time over CPU time is time the thread was off its CPU. On a virtual
+/// machine the host can take the CPU with no context switch the guest
+/// counts: here two busy loops, one a vCPU, timed in 13 µs chunks for
+/// 30 s, had 28 chunks read 0.36–9.7 ms of wall time over 14–119 µs of CPU
+/// time; one such 3.8 ms sample, the last of its slice, made a
+/// 1,000-integer sum's process read 107.6 ns where the others read 74.5.
+const CLOCKS_AGREE: f64 = 2e4;
 
 fn add_counts(totals: &mut Option<AllocCounts>, more: AllocCounts) {
     let totals = totals.get_or_insert_with(AllocCounts::default);

@@ -188,8 +188,9 @@ const SHORT_RUN: u32 = 250;
 /// machine's interrupts and spells, and a long loop's mean holds them:
 /// here they put it up to 3% above the median short run (loops of 13.6 ms
 /// read the reference at 822-841 ns, runs of 250 calls 817-821 ns at
-/// their median, the harness 816-818 ns). Between two reads of the clock 250 calls apart, its own
-/// cost is under 0.1 ns a call, and the empty body's runs take it out.
+/// their median, the harness 816-818 ns). Between two reads of the clock
+/// 250 calls apart, its own cost is under 0.1 ns a call, and the empty
+/// body's runs take it out.
 fn short_runs(body: fn() -> u64, calls: u32, seconds: f64) -> f64 {
     let median = || {
         let (start, mut runs) = (Instant::now(), Vec::new());

@@ -367,10 +367,6 @@ pub(crate) fn block_estimate(
             .filter(|(_, &d)| kept_all_disturbed || !d)
             .map(|(m, _)| *m)
             .collect();
-        let quiet: Vec<f64> = (estimate.block_medians.iter().zip(&estimate.disturbed))
-            .filter(|(_, &d)| !d)
-            .map(|(m, _)| *m)
-            .collect();
         let mean = |regime: &[f64]| regime.iter().sum::<f64>() / regime.len() as f64;
         let regime = fast_regime(&medians, offset);
         // Whether the program's phases lie above it is judged as before:
@@ -385,9 +381,10 @@ pub(crate) fn block_estimate(
                 return Some(estimate);
             }
         }
-        let regime = match quiet_regime(&medians, &quiet, offset) {
-            Some(quieter) if quieter.len() < regime.len() => quieter,
-            _ => regime,
+        let regime = if kept_all_disturbed {
+            quiet_regime(&estimate, regime, offset)
+        } else {
+            regime
         };
         estimate.steady = true;
         estimate.estimate = mean(&regime);
@@ -554,18 +551,26 @@ fn fast_regime(block_medians: &[f64], offset: f64) -> Vec<f64> {
     regime_anchored(block_medians, block_medians, offset).unwrap_or_else(|| block_medians.to_vec())
 }
 
-/// The fast regime of `block_medians` anchored at the percentile of the
-/// `quiet` ones (the blocks the probe did not mark), when two or more are
-/// and two or more medians qualify. It differs from [`fast_regime`] only
-/// when every block counts, the probe having left too few unmarked to
-/// stand alone: with under 5% of the blocks fast, the percentile of all
-/// sat among the slow ones (a process the probe marked beside 384 of its
-/// 396 blocks read `sort_1k` at 10.37 µs, where its 12 unmarked blocks,
-/// the 10 fastest of the 396 among them, read 7.7 µs).
-fn quiet_regime(block_medians: &[f64], quiet: &[f64], offset: f64) -> Option<Vec<f64>> {
-    (quiet.len() >= 2)
-        .then(|| regime_anchored(block_medians, quiet, offset))
+/// When every block counts, the probe having left too few unmarked to
+/// stand alone: `regime` (of every block's median), or the medians within
+/// [`REGIME_WIDTH`] of the unmarked ones' percentile where that leaves
+/// fewer, two or more of two or more unmarked. With under 5% of the blocks
+/// fast, the percentile of all sat among the slow ones (a process the probe
+/// marked beside 384 of its 396 blocks read `sort_1k` at 10.37 µs, where
+/// its 12 unmarked blocks, the 10 fastest of the 396 among them, read
+/// 7.7 µs).
+fn quiet_regime(estimate: &BlockEstimate, regime: Vec<f64>, offset: f64) -> Vec<f64> {
+    let quiet: Vec<f64> = (estimate.block_medians.iter().zip(&estimate.disturbed))
+        .filter(|(_, &d)| !d)
+        .map(|(m, _)| *m)
+        .collect();
+    match (quiet.len() >= 2)
+        .then(|| regime_anchored(&estimate.block_medians, &quiet, offset))
         .flatten()
+    {
+        Some(quieter) if quieter.len() < regime.len() => quieter,
+        _ => regime,
+    }
 }
 
 /// `block_medians` within [`REGIME_WIDTH`] of the
